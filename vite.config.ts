@@ -1,0 +1,41 @@
+import react from '@vitejs/plugin-react';
+import { defineConfig, type UserConfig } from 'vite';
+
+/**
+ * One config, three builds:
+ * - default: the app (index.html) into dist/, with the embedded basemap and other fixtures from
+ *   fixtures/ served and copied as static files;
+ * - `--mode lib`: dist/lib/pinmap.js, the library for React apps (React stays the host's);
+ * - `--mode embed`: dist/lib/pinmap-embed.js, self-contained for any page (`createPinmap`).
+ */
+export default defineConfig(({ mode }): UserConfig => {
+  const base: UserConfig = {
+    plugins: [react()],
+    publicDir: 'fixtures',
+    preview: { host: '127.0.0.1', port: 4173, strictPort: true },
+    server: { host: '127.0.0.1', port: 5173 },
+    build: { sourcemap: true, chunkSizeWarningLimit: 1500 },
+  };
+  if (mode !== 'lib' && mode !== 'embed') return base;
+  const embed = mode === 'embed';
+  return {
+    ...base,
+    define: { 'process.env.NODE_ENV': JSON.stringify('production') },
+    build: {
+      ...base.build,
+      outDir: 'dist/lib',
+      emptyOutDir: !embed,
+      minify: true,
+      copyPublicDir: false,
+      lib: {
+        entry: embed ? 'src/embed.ts' : 'src/index.ts',
+        formats: ['es'],
+        fileName: () => (embed ? 'pinmap-embed.js' : 'pinmap.js'),
+        cssFileName: 'pinmap',
+      },
+      rollupOptions: {
+        external: embed ? [] : ['react', 'react-dom', 'react-dom/client', 'react/jsx-runtime'],
+      },
+    },
+  };
+});
