@@ -1,0 +1,49 @@
+import { describe, expect, it } from 'vitest';
+import { formatMapHash, parseMapHash, parseView } from './address.ts';
+
+describe('parseMapHash', () => {
+  it('reads zoom/lat/lng/bearing/pitch', () => {
+    expect(parseMapHash('#map=4/48.85/2.35/30/20')).toEqual({ zoom: 4, center: [2.35, 48.85], bearing: 30, pitch: 20 });
+  });
+
+  it('defaults bearing and pitch to 0 and finds map= among other entries', () => {
+    expect(parseMapHash('#foo=1&map=2.5/-33.9/151.2')).toEqual({ zoom: 2.5, center: [151.2, -33.9], bearing: 0, pitch: 0 });
+  });
+
+  it.each(['', '#', '#map=', '#map=1/2', '#map=a/b/c', '#map=3/95/0', '#map=3/0/181', '#map=3/1e999/0', '#map=1/2/3/4/5/6', '#map=%E0%A4%A', '#map=1/2/3/x', '#zoom=3', '#map=0x10/1/1', '#map= 1/2/3'])(
+    'ignores %j',
+    (hash) => {
+      expect(parseMapHash(hash)).toBeUndefined();
+    },
+  );
+});
+
+describe('formatMapHash', () => {
+  it('writes only as many decimals as the zoom needs (about a pixel) and omits zero bearing and pitch', () => {
+    expect(formatMapHash({ zoom: 1, center: [10.123456, 20.987654], bearing: 0, pitch: 0 })).toBe('#map=1/21/10.1');
+    expect(formatMapHash({ zoom: 12.3456, center: [2.3522219, 48.856614], bearing: 0, pitch: 0 })).toBe('#map=12.35/48.85661/2.35222');
+  });
+
+  it('writes bearing, and pitch only when needed', () => {
+    expect(formatMapHash({ zoom: 3, center: [0, 0], bearing: 45.04, pitch: 0 })).toBe('#map=3/0/0/45');
+    expect(formatMapHash({ zoom: 3, center: [0, 0], bearing: 0, pitch: 30 })).toBe('#map=3/0/0/0/30');
+  });
+
+  it('keeps the other entries of the hash', () => {
+    expect(formatMapHash({ zoom: 3, center: [1, 2], bearing: 0, pitch: 0 }, '#map=1/1/1&layer=relief')).toBe('#map=3/2/1&layer=relief');
+  });
+
+  it('round-trips through parseMapHash', () => {
+    const camera = { zoom: 5.5, center: [-73.986, 40.748] as [number, number], bearing: -20, pitch: 45 };
+    expect(parseMapHash(formatMapHash(camera))).toEqual(camera);
+  });
+});
+
+describe('parseView', () => {
+  it('reads vector or hybrid and ignores anything else', () => {
+    expect(parseView('?view=hybrid')).toBe('hybrid');
+    expect(parseView('?config=x&view=vector')).toBe('vector');
+    expect(parseView('?view=satellite')).toBeUndefined();
+    expect(parseView('')).toBeUndefined();
+  });
+});

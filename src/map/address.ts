@@ -1,0 +1,82 @@
+/**
+ * The page address as the camera's and the view's memory (PRODUCT.md, "Page address"):
+ * `#map=zoom/lat/lng/bearing/pitch` and `?view=vector|hybrid`. Pure string work, so it is unit
+ * tested without a browser; anything that does not parse is ignored, never thrown.
+ */
+
+export interface Camera {
+  /** [longitude, latitude] */
+  center: [number, number];
+  zoom: number;
+  bearing: number;
+  pitch: number;
+}
+
+export type ViewName = 'vector' | 'hybrid';
+
+const NUMBER = /^[-+]?(\d+\.?\d*|\.\d+)(e[-+]?\d+)?$/i;
+
+function toNumber(text: string | undefined): number | undefined {
+  if (text === undefined || !NUMBER.test(text)) return undefined;
+  const value = Number(text);
+  return Number.isFinite(value) ? value : undefined;
+}
+
+/** The `map=` entry of a hash such as `#map=3/50.1/10.2/0/0&other=1`, or undefined. */
+function mapEntry(hash: string): string | undefined {
+  const body = hash.replace(/^#/, '');
+  for (const part of body.split('&')) {
+    const [key, ...rest] = part.split('=');
+    if (key === 'map') return rest.join('=');
+  }
+  return undefined;
+}
+
+/**
+ * Reads the camera from an address hash. Zoom, latitude and longitude are required; bearing and
+ * pitch default to 0. Out-of-range values (|lat| > 90, |lng| > 180) and any garbage give undefined.
+ */
+export function parseMapHash(hash: string): Camera | undefined {
+  let entry: string | undefined;
+  try {
+    entry = mapEntry(decodeURIComponent(hash));
+  } catch {
+    return undefined;
+  }
+  if (entry === undefined) return undefined;
+  const parts = entry.split('/');
+  if (parts.length < 3 || parts.length > 5) return undefined;
+  const [zoom, lat, lng] = [toNumber(parts[0]), toNumber(parts[1]), toNumber(parts[2])];
+  const bearing = parts[3] === undefined ? 0 : toNumber(parts[3]);
+  const pitch = parts[4] === undefined ? 0 : toNumber(parts[4]);
+  if (zoom === undefined || lat === undefined || lng === undefined || bearing === undefined || pitch === undefined) return undefined;
+  if (Math.abs(lat) > 90 || Math.abs(lng) > 180) return undefined;
+  return { center: [lng, lat], zoom, bearing, pitch };
+}
+
+/**
+ * Writes the camera as a `map=` entry, with as many decimals as the zoom needs to stay within a
+ * pixel, keeping any other entries of the existing hash.
+ */
+export function formatMapHash(camera: Camera, existingHash = ''): string {
+  const precision = Math.max(0, Math.ceil((camera.zoom * Math.LN2 + Math.log(512 / 360 / 0.5)) / Math.LN10));
+  const m = Math.pow(10, precision);
+  const round = (v: number, factor: number) => Math.round(v * factor) / factor;
+  const fields = [round(camera.zoom, 100), round(camera.center[1], m), round(camera.center[0], m)];
+  const bearing = round(camera.bearing, 10);
+  const pitch = Math.round(camera.pitch);
+  if (bearing !== 0 || pitch !== 0) fields.push(bearing);
+  if (pitch !== 0) fields.push(pitch);
+  const entry = `map=${fields.map((v) => (Object.is(v, -0) ? 0 : v)).join('/')}`;
+  const others = existingHash
+    .replace(/^#/, '')
+    .split('&')
+    .filter((part) => part !== '' && !part.startsWith('map='));
+  return `#${[entry, ...others].join('&')}`;
+}
+
+/** Reads `?view=` from a search string; anything but the two names gives undefined. */
+export function parseView(search: string): ViewName | undefined {
+  const view = new URLSearchParams(search).get('view');
+  return view === 'vector' || view === 'hybrid' ? view : undefined;
+}

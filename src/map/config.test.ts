@@ -1,0 +1,126 @@
+import { describe, expect, it } from 'vitest';
+import { ConfigError, controlCorners, parseConfig, safeParseConfig, type ConfigProblem } from './config.ts';
+
+function problems(input: unknown): ConfigProblem[] {
+  const result = safeParseConfig(input);
+  if (result.ok) throw new Error('expected the config to be rejected');
+  return result.error.problems;
+}
+
+describe('config defaults', () => {
+  it("fills in PRODUCT.md's constants when nothing is given", () => {
+    const config = parseConfig({});
+    expect(config).toMatchObject({
+      view: 'vector',
+      minZoom: -2,
+      maxZoom: 22,
+      minPitch: 0,
+      maxPitch: 60,
+      bearingSnap: 7,
+      clickTolerance: 3,
+      fadeDuration: 300,
+      units: 'metric',
+      trackUserLocation: true,
+      vectorLayer: { updateInterval: 32, padding: 0.1, interactive: false, pane: 'tilePane' },
+    });
+    expect(config.style).toBeUndefined();
+    expect(parseConfig(undefined)).toEqual(config);
+  });
+
+  it('keeps zero values rather than replacing them with defaults', () => {
+    const config = parseConfig({ zoom: 0, bearing: 0, pitch: 0, fadeDuration: 0, bearingSnap: 0, clickTolerance: 0, minPitch: 0, maxPitch: 0 });
+    expect(config).toMatchObject({ zoom: 0, fadeDuration: 0, bearingSnap: 0, clickTolerance: 0, maxPitch: 0 });
+  });
+
+  it('places controls in their default corners unless config moves or hides them', () => {
+    expect(controlCorners(parseConfig({}))).toEqual({
+      fullscreen: 'top-left',
+      navigation: 'top-right',
+      geolocate: 'top-right',
+      scale: 'bottom-left',
+      attribution: 'bottom-right',
+    });
+    expect(controlCorners(parseConfig({ controls: { scale: 'top-left', geolocate: false } }))).toMatchObject({ scale: 'top-left', geolocate: false });
+  });
+
+  it('accepts a style URL, a relative path or an inline style object', () => {
+    expect(parseConfig({ style: 'https://tiles.example.com/style.json' }).style).toBe('https://tiles.example.com/style.json');
+    expect(parseConfig({ style: 'basemap/style.json' }).style).toBe('basemap/style.json');
+    const inline = { version: 8, sources: {}, layers: [] };
+    expect(parseConfig({ style: inline }).style).toEqual(inline);
+  });
+});
+
+describe("PRODUCT.md's map option checks, each naming the option", () => {
+  it.each([
+    [{ minZoom: 5, maxZoom: 3 }, 'minZoom', 'must not be greater than maxZoom (minZoom 5 > maxZoom 3)'],
+    [{ minZoom: -3 }, 'minZoom', 'must be at least -2'],
+    [{ maxZoom: 23 }, 'maxZoom', 'must be at most 22'],
+    [{ minPitch: -1 }, 'minPitch', 'must be at least 0'],
+    [{ minPitch: 40, maxPitch: 30 }, 'minPitch', 'must not be greater than maxPitch (minPitch 40 > maxPitch 30)'],
+    [{ maxPitch: 61 }, 'maxPitch', 'must be at most 60'],
+  ])('%j → %s %s', (input, option, message) => {
+    expect(problems(input)).toContainEqual({ option, message });
+  });
+
+  it('accepts the edges of every range', () => {
+    expect(safeParseConfig({ minZoom: -2, maxZoom: 22, minPitch: 0, maxPitch: 60 }).ok).toBe(true);
+    expect(safeParseConfig({ minZoom: 4, maxZoom: 4, minPitch: 30, maxPitch: 30, pitch: 30 }).ok).toBe(true);
+  });
+
+  it('reports cross-option checks together with every other problem in one pass', () => {
+    const found = problems({ minZoom: 5, maxZoom: 3, units: 'furlongs', zoomm: 1 }).map((p) => p.option);
+    expect(found.sort()).toEqual(['minZoom', 'units', 'zoomm']);
+  });
+});
+
+describe('wrong types, unknown keys and bad values', () => {
+  it.each([
+    [{ zoom: '3' }, 'zoom'],
+    [{ zoom: Number.NaN }, 'zoom'],
+    [{ zoom: Number.POSITIVE_INFINITY }, 'zoom'],
+    [{ center: [10] }, 'center'],
+    [{ center: [200, 0] }, 'center[0]'],
+    [{ center: [0, -91] }, 'center[1]'],
+    [{ center: 'Paris' }, 'center'],
+    [{ view: 'satellite' }, 'view'],
+    [{ units: 'furlongs' }, 'units'],
+    [{ style: 42 }, 'style'],
+    [{ style: 'javascript:alert(1)' }, 'style'],
+    [{ style: { version: 7, sources: {}, layers: [] } }, 'style'],
+    [{ pins: 'ftp://example.com/pins.json' }, 'pins'],
+    [{ pins: { type: 'Feature' } }, 'pins'],
+    [{ providerOrigin: 'https://tiles.example.com/path' }, 'providerOrigin'],
+    [{ accessToken: '' }, 'accessToken'],
+    [{ controls: { scale: 'middle' } }, 'controls.scale'],
+    [{ controls: { compass: 'top-left' } }, 'controls.compass'],
+    [{ locale: { 'Zoom in': 3 } }, 'locale.Zoom in'],
+    [{ trackUserLocation: 'yes' }, 'trackUserLocation'],
+    [{ pinStyles: { cafe: { markerColor: 'not-a-colour' } } }, 'pinStyles.cafe.markerColor'],
+    [{ pinStyles: { cafe: { markerFillOpacity: 1.5 } } }, 'pinStyles.cafe.markerFillOpacity'],
+    [{ pinStyles: { cafe: { markerStrokeWidth: -1 } } }, 'pinStyles.cafe.markerStrokeWidth'],
+    [{ pinStyles: { cafe: { popupAnchor: [0] } } }, 'pinStyles.cafe.popupAnchor'],
+    [{ pinStyles: { cafe: { glyph: 'x' } } }, 'pinStyles.cafe.glyph'],
+    [{ rasterLayers: [{ url: 'https://tiles.example.com/tile.png' }] }, 'rasterLayers[0].url'],
+    [{ rasterLayers: [{ url: 'r/{z}/{x}/{y}.png', opacity: 2 }] }, 'rasterLayers[0].opacity'],
+    [{ rasterLayers: [{ url: 'r/{z}/{x}/{y}.png', minZoom: 5, maxZoom: 2 }] }, 'rasterLayers[0].minZoom'],
+    [{ vectorLayer: { padding: -0.1 } }, 'vectorLayer.padding'],
+    [{ vectorLayer: { pane: 3 } }, 'vectorLayer.pane'],
+    [{ zoomm: 3 }, 'zoomm'],
+    [{ pixelRatio: 0 }, 'pixelRatio'],
+  ])('%j is rejected naming %s', (input, option) => {
+    const found = problems(input);
+    expect(found.map((p) => p.option)).toContain(option);
+    for (const p of found) expect(p.message.length).toBeGreaterThan(5);
+  });
+
+  it('rejects input that is not an object at all', () => {
+    expect(problems(42)).toEqual([{ option: 'config', message: 'must be an object' }]);
+    expect(problems([])[0]?.option).toBe('config');
+  });
+
+  it('throws a ConfigError whose message lists each problem', () => {
+    expect(() => parseConfig({ maxZoom: 30, colour: 'red' })).toThrow(ConfigError);
+    expect(() => parseConfig({ maxZoom: 30, colour: 'red' })).toThrow(/maxZoom: must be at most 22.*colour: is not a known option/);
+  });
+});

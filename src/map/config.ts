@@ -1,0 +1,264 @@
+import { Color } from '@maplibre/maplibre-gl-style-spec';
+import { z } from 'zod';
+import { DEFAULTS, LIMITS } from './constants.ts';
+
+/**
+ * The one validated config object of a Pinmap (PRODUCT.md, "Config"). It comes from code
+ * (`createPinmap(el, config)`, `<Pinmap config={…}/>`) or from `?config=<url>` in the app.
+ * `parseConfig` turns untrusted input into a `PinmapConfig` with every default filled in, or a
+ * `ConfigError` whose `problems` each name the option that is wrong.
+ */
+
+const CORNERS = ['top-left', 'top-right', 'bottom-left', 'bottom-right'] as const;
+export type Corner = (typeof CORNERS)[number];
+
+const CONTROLS = ['navigation', 'geolocate', 'scale', 'fullscreen', 'attribution'] as const;
+export type ControlName = (typeof CONTROLS)[number];
+
+/** Where each control sits by default (PRODUCT.md, "Controls, in four corners"). */
+export const DEFAULT_CONTROL_CORNERS: Record<ControlName, Corner> = {
+  fullscreen: 'top-left',
+  navigation: 'top-right',
+  geolocate: 'top-right',
+  scale: 'bottom-left',
+  attribution: 'bottom-right',
+};
+
+const finite = (what: string) =>
+  z.number({ error: `must be a finite number (${what})` }).refine(Number.isFinite, { error: `must be a finite number (${what})` });
+
+/** An absolute http(s) URL or a path relative to the page. */
+const urlString = z
+  .string({ error: 'must be a URL string' })
+  .min(1, { error: 'must be a URL string, not empty' })
+  .refine(isFetchableUrl, { error: 'must be an http(s) URL or a path relative to the page' });
+
+function isFetchableUrl(value: string): boolean {
+  if (/^\s|\s$/.test(value)) return false;
+  const scheme = /^([a-z][a-z0-9+.-]*):/i.exec(value)?.[1]?.toLowerCase();
+  if (scheme === undefined) return true; // relative path
+  if (scheme !== 'http' && scheme !== 'https') return false;
+  try {
+    new URL(value);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+const origin = z
+  .string({ error: 'must be an origin such as https://tiles.example.com' })
+  .refine(
+    (value) => {
+      try {
+        const url = new URL(value);
+        return (url.protocol === 'https:' || url.protocol === 'http:') && url.origin === value.replace(/\/$/, '');
+      } catch {
+        return false;
+      }
+    },
+    { error: 'must be an origin such as https://tiles.example.com (scheme, host and port only)' },
+  );
+
+/** A MapLibre style given inline: only its outline is checked here, MapLibre validates the rest. */
+const styleObject = z.looseObject({
+  version: z.literal(8, { error: 'must be 8 (MapLibre style version)' }),
+  sources: z.record(z.string(), z.unknown(), { error: 'must be an object of sources' }),
+  layers: z.array(z.unknown(), { error: 'must be an array of layers' }),
+});
+
+const featureCollection = z.looseObject({
+  type: z.literal('FeatureCollection', { error: 'must be "FeatureCollection"' }),
+  features: z.array(z.unknown(), { error: 'must be an array of features' }),
+});
+
+const cssColour = z
+  .string({ error: 'must be a CSS colour string' })
+  .refine(isCssColour, { error: 'must be a CSS colour such as #3FB1CE, rgb(…), hsl(…) or a colour name' });
+
+/** Colours are read by MapLibre's own parser, so a pin and a style accept the same values. */
+function isCssColour(value: string): boolean {
+  return Color.parse(value) !== undefined;
+}
+
+/** Pin icon options (PRODUCT.md, "Pin icon"); every field optional, defaults applied by the pin code. */
+export const pinOptionsSchema = z.strictObject({
+  iconClasses: z.string({ error: 'must be a string of CSS classes' }).optional(),
+  iconColor: cssColour.optional(),
+  iconSize: finite('px').min(0, { error: 'must be 0 or more (px)' }).optional(),
+  iconXOffset: finite('px').optional(),
+  iconYOffset: finite('px').optional(),
+  markerColor: cssColour.optional(),
+  markerFillOpacity: finite('0..1').min(0, { error: 'must be between 0 and 1' }).max(1, { error: 'must be between 0 and 1' }).optional(),
+  markerStrokeColor: cssColour.optional(),
+  markerStrokeWidth: finite('px').min(0, { error: 'must be 0 or more (px)' }).optional(),
+  markerPath: z.string({ error: 'must be SVG path data' }).min(1, { error: 'must be SVG path data, not empty' }).optional(),
+  popupAnchor: z.tuple([finite('px'), finite('px')], { error: 'must be [x, y] in px' }).optional(),
+});
+export type PinOptions = z.infer<typeof pinOptionsSchema>;
+
+const rasterLayer = z.strictObject({
+  url: z.string({ error: 'must be a tile URL template with {z}, {x} and {y}' }).refine((u) => /\{z\}/.test(u) && /\{x\}/.test(u) && /\{y\}/.test(u) && isFetchableUrl(u), {
+    error: 'must be a tile URL template with {z}, {x} and {y}',
+  }),
+  attribution: z.string({ error: 'must be a string' }).optional(),
+  opacity: finite('0..1').min(0, { error: 'must be between 0 and 1' }).max(1, { error: 'must be between 0 and 1' }).default(1),
+  minZoom: finite('zoom').min(LIMITS.minZoom).max(LIMITS.maxZoom).optional(),
+  maxZoom: finite('zoom').min(LIMITS.minZoom).max(LIMITS.maxZoom).optional(),
+  placement: z.enum(['above', 'below'], { error: 'must be "above" or "below" (the vector layer)' }).default('below'),
+}).refine((l) => l.minZoom === undefined || l.maxZoom === undefined || l.minZoom <= l.maxZoom, {
+  path: ['minZoom'],
+  error: 'must not be greater than maxZoom',
+});
+
+const vectorLayer = z.strictObject({
+  accessToken: z.string({ error: 'must be a string' }).optional(),
+  updateInterval: finite('ms').min(0, { error: 'must be 0 or more (ms)' }).default(32),
+  padding: finite('share of the view').min(0, { error: 'must be 0 or more' }).default(0.1),
+  interactive: z.boolean({ error: 'must be true or false' }).default(false),
+  pane: z.string({ error: 'must be a Leaflet pane name' }).min(1).default('tilePane'),
+  className: z.string({ error: 'must be a string of CSS classes' }).optional(),
+});
+
+const controlPlacement = z.union([z.enum(CORNERS), z.literal(false)], {
+  error: `must be one of ${CORNERS.map((c) => `"${c}"`).join(', ')} or false`,
+});
+
+const schema = z
+  .strictObject({
+    style: z.union([urlString, styleObject], { error: 'must be a style URL or a MapLibre style object' }).optional(),
+    accessToken: z.string({ error: 'must be a string' }).min(1, { error: 'must not be empty' }).optional(),
+    providerOrigin: origin.optional(),
+    view: z.enum(['vector', 'hybrid'], { error: 'must be "vector" or "hybrid"' }).default('vector'),
+    center: z
+      .tuple(
+        [
+          finite('longitude').min(-180, { error: 'longitude must be between -180 and 180' }).max(180, { error: 'longitude must be between -180 and 180' }),
+          finite('latitude').min(-90, { error: 'latitude must be between -90 and 90' }).max(90, { error: 'latitude must be between -90 and 90' }),
+        ],
+        { error: 'must be [longitude, latitude]' },
+      )
+      .default(DEFAULTS.center),
+    zoom: finite('zoom').default(DEFAULTS.zoom),
+    bearing: finite('degrees').default(0),
+    pitch: finite('degrees').default(0),
+    minZoom: finite('zoom').min(LIMITS.minZoom, { error: `must be at least ${LIMITS.minZoom}` }).default(LIMITS.minZoom),
+    maxZoom: finite('zoom').max(LIMITS.maxZoom, { error: `must be at most ${LIMITS.maxZoom}` }).default(LIMITS.maxZoom),
+    minPitch: finite('degrees').min(LIMITS.minPitch, { error: `must be at least ${LIMITS.minPitch}` }).default(LIMITS.minPitch),
+    maxPitch: finite('degrees').max(LIMITS.maxPitch, { error: `must be at most ${LIMITS.maxPitch}` }).default(LIMITS.maxPitch),
+    bearingSnap: finite('degrees').min(0, { error: 'must be 0 or more (degrees)' }).default(DEFAULTS.bearingSnap),
+    clickTolerance: finite('px').min(0, { error: 'must be 0 or more (px)' }).default(DEFAULTS.clickTolerance),
+    fadeDuration: finite('ms').min(0, { error: 'must be 0 or more (ms)' }).default(DEFAULTS.fadeDuration),
+    pixelRatio: finite('device pixels per CSS pixel').positive({ error: 'must be more than 0' }).max(4, { error: 'must be at most 4' }).optional(),
+    preserveDrawingBuffer: z.boolean({ error: 'must be true or false' }).default(false),
+    hash: z.boolean({ error: 'must be true or false' }).default(false),
+    pins: z.union([urlString, featureCollection], { error: 'must be a GeoJSON URL or a GeoJSON FeatureCollection' }).optional(),
+    pinStyles: z.record(z.string(), pinOptionsSchema, { error: 'must be an object of category → pin options' }).default({}),
+    controls: z.partialRecord(z.enum(CONTROLS, { error: `must name a control: ${CONTROLS.join(', ')}` }), controlPlacement, { error: 'must be an object of control → corner or false' }).default({}),
+    units: z.enum(['metric', 'imperial', 'nautical'], { error: 'must be "metric", "imperial" or "nautical"' }).default('metric'),
+    locale: z.record(z.string(), z.string({ error: 'must be a string' }), { error: 'must be an object of string → string' }).default({}),
+    rasterLayers: z.array(rasterLayer, { error: 'must be an array of raster layers' }).default([]),
+    vectorLayer: vectorLayer.default({ updateInterval: 32, padding: 0.1, interactive: false, pane: 'tilePane' }),
+    trackUserLocation: z.boolean({ error: 'must be true or false' }).default(true),
+  }, { error: 'must be an object' })
+  .check(
+    // Cross-option checks run even when other options are wrong, so one pass reports everything.
+    ordered('minZoom', 'maxZoom'),
+    ordered('minPitch', 'maxPitch'),
+    z.refine((c) => c.pitch >= c.minPitch && c.pitch <= c.maxPitch, {
+      path: ['pitch'],
+      error: (issue) => {
+        const c = issue.input as { pitch: number; minPitch: number; maxPitch: number };
+        return `must be between minPitch ${c.minPitch} and maxPitch ${c.maxPitch} (got ${c.pitch})`;
+      },
+      when: (payload) => allNumbers(payload.value, 'pitch', 'minPitch', 'maxPitch'),
+    }),
+  );
+
+/** Checks `low <= high` whenever both are numbers, reporting on `low`. */
+function ordered(low: 'minZoom' | 'minPitch', high: 'maxZoom' | 'maxPitch') {
+  return z.refine<Record<string, unknown>>((c) => (c[low] as number) <= (c[high] as number), {
+    path: [low],
+    error: (issue) => {
+      const c = issue.input as Record<string, number>;
+      return `must not be greater than ${high} (${low} ${c[low]} > ${high} ${c[high]})`;
+    },
+    when: (payload) => allNumbers(payload.value, low, high),
+  });
+}
+
+function allNumbers(value: unknown, ...keys: string[]): boolean {
+  return typeof value === 'object' && value !== null && keys.every((k) => Number.isFinite((value as Record<string, unknown>)[k]));
+}
+
+/** Config as written by a site owner: every key optional. */
+export type PinmapConfigInput = z.input<typeof schema>;
+/** Config after validation, with every default filled in. */
+export type PinmapConfig = z.output<typeof schema>;
+export type RasterLayerConfig = PinmapConfig['rasterLayers'][number];
+export type VectorLayerConfig = PinmapConfig['vectorLayer'];
+
+/** One thing wrong with a config: the option's dotted path and what is wrong with it. */
+export interface ConfigProblem {
+  option: string;
+  message: string;
+}
+
+/** Thrown (or shown) when a config does not validate; each problem names its option. */
+export class ConfigError extends Error {
+  readonly problems: ConfigProblem[];
+  constructor(problems: ConfigProblem[]) {
+    super(`Invalid Pinmap config: ${problems.map((p) => `${p.option}: ${p.message}`).join('; ')}`);
+    this.name = 'ConfigError';
+    this.problems = problems;
+  }
+}
+
+function optionName(path: PropertyKey[]): string {
+  return path.map((p, i) => (typeof p === 'number' ? `[${p}]` : `${i === 0 ? '' : '.'}${String(p)}`)).join('') || 'config';
+}
+
+function toProblems(issues: z.core.$ZodIssue[]): ConfigProblem[] {
+  const problems: ConfigProblem[] = [];
+  for (const issue of issues) {
+    if (issue.code === 'unrecognized_keys') {
+      for (const key of issue.keys) {
+        problems.push({ option: optionName([...issue.path, key]), message: 'is not a known option' });
+      }
+    } else if (issue.code === 'invalid_key') {
+      problems.push({ option: optionName(issue.path), message: 'is not a known option' });
+    } else {
+      problems.push({ option: optionName(issue.path), message: tidy(issue.message) });
+    }
+  }
+  return problems;
+}
+
+/** zod's own wording for the cases given no message of ours ("Too small: expected number to be >=-2"). */
+function tidy(message: string): string {
+  return message
+    .replace(/^Too small: expected number to be >=(.*)$/, 'must be at least $1')
+    .replace(/^Too big: expected number to be <=(.*)$/, 'must be at most $1')
+    .replace(/^Invalid input: expected (\w+), received (\w+)$/, 'must be a $1 (got $2)');
+}
+
+export type ParseResult = { ok: true; config: PinmapConfig } | { ok: false; error: ConfigError };
+
+/** Validates untrusted config and fills in defaults. Never throws. */
+export function safeParseConfig(input: unknown): ParseResult {
+  const result = schema.safeParse(input ?? {});
+  if (result.success) return { ok: true, config: result.data };
+  return { ok: false, error: new ConfigError(toProblems(result.error.issues)) };
+}
+
+/** Validates untrusted config and fills in defaults; throws a `ConfigError` naming each bad option. */
+export function parseConfig(input: unknown): PinmapConfig {
+  const result = safeParseConfig(input);
+  if (!result.ok) throw result.error;
+  return result.config;
+}
+
+/** Where each control goes: the defaults, overridden by config; `false` means not shown. */
+export function controlCorners(config: PinmapConfig): Record<ControlName, Corner | false> {
+  return { ...DEFAULT_CONTROL_CORNERS, ...config.controls };
+}

@@ -1,0 +1,22 @@
+/**
+ * The messages users read (PRODUCT.md, "Error catalogue"). Tests match these exact texts.
+ */
+export const MESSAGES = {
+  webglFailed: 'Failed to initialize WebGL',
+  containerNotFound: 'Container not found',
+  containerInvalid: 'Invalid type: container must be a String or HTMLElement',
+  styleFailed: (url: string, reason: string) => `Could not load the map style from ${url}: ${reason}`,
+  configFailed: (url: string, reason: string) => `Could not load the config from ${url}: ${reason}`,
+  stylesheetMissing: (library: string, file: string) =>
+    `Pinmap: the ${library} style sheet (${file}) is not on the page; the map may look broken. Include it, or import 'pinmap/style.css'.`,
+} as const;
+
+/** Reads a useful reason out of whatever was thrown or fired. */
+export function reasonOf(error: unknown): string {
+  if (error instanceof Error) {
+    const status = (error as { status?: unknown }).status;
+    if (typeof status === 'number' && status > 0) return `HTTP ${status}${error.message ? ` (${error.message})` : ''}`;
+    return error.message || error.name;
+  }
+  return String(error);
+}

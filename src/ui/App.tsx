@@ -1,0 +1,72 @@
+import { useEffect, useState } from 'react';
+import { parseMapHash, parseView } from '../map/address.ts';
+import { LIMITS } from '../map/constants.ts';
+import { MESSAGES, reasonOf } from '../map/errors.ts';
+import { ErrorPanel } from './ErrorPanel.tsx';
+import { Pinmap } from './Pinmap.tsx';
+
+type ConfigSource =
+  | { state: 'loading' }
+  | { state: 'ready'; config: Record<string, unknown> }
+  | { state: 'failed'; message: string };
+
+/**
+ * The app page: a full-window Pinmap whose config comes from `?config=<url>` (or the defaults:
+ * the embedded basemap), whose view comes from `?view=`, and whose camera lives in the address.
+ */
+export function App({ location = window.location }: { location?: Pick<Location, 'search' | 'hash' | 'href'> }) {
+  const [source, setSource] = useState<ConfigSource>(() =>
+    new URLSearchParams(location.search).has('config') ? { state: 'loading' } : { state: 'ready', config: {} },
+  );
+  const configUrl = new URLSearchParams(location.search).get('config');
+
+  useEffect(() => {
+    if (configUrl === null) return;
+    const controller = new AbortController();
+    const url = new URL(configUrl, location.href).href;
+    loadConfig(url, controller.signal).then(setSource, (error: unknown) => {
+      if (!controller.signal.aborted) setSource({ state: 'failed', message: MESSAGES.configFailed(url, reasonOf(error)) });
+    });
+    return () => controller.abort();
+  }, [configUrl, location.href]);
+
+  if (source.state === 'loading') return <div className="pinmap" data-map-state="loading" />;
+  if (source.state === 'failed') {
+    return (
+      <div className="pinmap" data-map-state="error">
+        <ErrorPanel title="This map's configuration could not be loaded" message={source.message} />
+      </div>
+    );
+  }
+  return <Pinmap config={withAddress(source.config, location)} />;
+}
+
+async function loadConfig(url: string, signal: AbortSignal): Promise<ConfigSource> {
+  const response = await fetch(url, { signal });
+  if (!response.ok) throw new Error(`HTTP ${response.status}`);
+  let body: unknown;
+  try {
+    body = await response.json();
+  } catch {
+    throw new Error('the file is not valid JSON');
+  }
+  if (typeof body !== 'object' || body === null || Array.isArray(body)) throw new Error('the file is not a JSON object');
+  return { state: 'ready', config: body as Record<string, unknown> };
+}
+
+/**
+ * The address wins over the config for what the user was looking at: the camera from
+ * `#map=` and the view from `?view=`. A camera that does not parse is ignored.
+ */
+function withAddress(config: Record<string, unknown>, location: Pick<Location, 'search' | 'hash'>): Record<string, unknown> {
+  const next: Record<string, unknown> = { hash: true, ...config };
+  const view = parseView(location.search);
+  if (view) next.view = view;
+  const camera = parseMapHash(location.hash);
+  if (camera) {
+    const minPitch = typeof config.minPitch === 'number' ? config.minPitch : LIMITS.minPitch;
+    const maxPitch = typeof config.maxPitch === 'number' ? config.maxPitch : LIMITS.maxPitch;
+    Object.assign(next, { ...camera, pitch: Math.min(Math.max(camera.pitch, minPitch), maxPitch) });
+  }
+  return next;
+}

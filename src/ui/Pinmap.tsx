@@ -1,0 +1,101 @@
+import { useActorRef, useSelector } from '@xstate/react';
+import { useEffect, useMemo, useRef, useState } from 'react';
+import { mapStatusMachine, type MapStatus } from '../machines/map-status.machine.ts';
+import type { MapAdapter } from '../map/adapter.ts';
+import { safeParseConfig, type ConfigError, type PinmapConfig, type PinmapConfigInput } from '../map/config.ts';
+import { createEngine } from '../map/engines.ts';
+import { ErrorPanel } from './ErrorPanel.tsx';
+import { useAddressSync } from './use-address-sync.ts';
+import './pinmap.css';
+
+export type StatusListener = (status: MapStatus, error?: string) => void;
+
+export interface PinmapProps {
+  /** The site's config; validated here, with its errors shown in place of the map. */
+  config?: PinmapConfigInput;
+  /** Told every time the map's status changes; with the error's text when it fails. */
+  onStatusChange?: StatusListener;
+  className?: string;
+}
+
+/**
+ * The Pinmap component: validates its config, then renders the map, its status as
+ * `data-map-state`, and whatever error stops it.
+ */
+export function Pinmap({ config, onStatusChange, className }: PinmapProps) {
+  // Site owners write config inline; parsing keys on its content, not on object identity.
+  const key = JSON.stringify(config ?? {});
+  // eslint-disable-next-line react-hooks/exhaustive-deps
+  const parsed = useMemo(() => safeParseConfig(config), [key]);
+
+  if (!parsed.ok) return <ConfigErrorView error={parsed.error} onStatusChange={onStatusChange} className={className} />;
+  return <PinmapView config={parsed.config} onStatusChange={onStatusChange} className={className} />;
+}
+
+type ViewProps<T> = T & { onStatusChange?: StatusListener | undefined; className?: string | undefined };
+
+function ConfigErrorView({ error, onStatusChange, className }: ViewProps<{ error: ConfigError }>) {
+  const listener = useLatest(onStatusChange);
+  useEffect(() => {
+    listener.current?.('error', error.message);
+  }, [error, listener]);
+  return (
+    <div className={`pinmap ${className ?? ''}`} data-map-state="error">
+      <ErrorPanel title="This map's configuration has errors" problems={error.problems} />
+    </div>
+  );
+}
+
+function PinmapView({ config, onStatusChange, className }: ViewProps<{ config: PinmapConfig }>) {
+  const containerRef = useRef<HTMLDivElement>(null);
+  const [adapter, setAdapter] = useState<MapAdapter>();
+  const statusActor = useActorRef(mapStatusMachine);
+  const status = useSelector(statusActor, (s) => s.value as MapStatus);
+  const failure = useSelector(statusActor, (s) => s.context.failure);
+
+  // One map per mounted component and config. Under StrictMode React mounts, unmounts and
+  // mounts again: the first map is removed (with its WebGL context) before the second is made,
+  // so exactly one map, one context and one set of controls remain.
+  useEffect(() => {
+    const container = containerRef.current;
+    if (!container) return;
+    statusActor.send({ type: 'map.created' });
+    const engine = createEngine(container, config, { onStatus: (event) => statusActor.send(event) });
+    const retry = statusActor.on('map.retryRequested', () => engine.retry());
+    setAdapter(engine);
+    return () => {
+      retry.unsubscribe();
+      setAdapter(undefined);
+      engine.destroy();
+    };
+  }, [config, statusActor]);
+
+  useAddressSync(adapter, config.hash);
+
+  const listener = useLatest(onStatusChange);
+  useEffect(() => {
+    listener.current?.(status, failure?.message);
+  }, [status, failure, listener]);
+
+  return (
+    <div className={`pinmap ${className ?? ''}`} data-map-state={status} data-view={config.view}>
+      <div className="pinmap-map" ref={containerRef} />
+      {failure && (
+        <ErrorPanel
+          title={failure.retryable ? 'The map could not be loaded' : failure.message}
+          message={failure.retryable ? failure.message : undefined}
+          onRetry={failure.retryable ? () => statusActor.send({ type: 'map.retry' }) : undefined}
+        />
+      )}
+    </div>
+  );
+}
+
+/** A ref that always holds the latest value, so listeners registered once never go stale. */
+function useLatest<T>(value: T) {
+  const ref = useRef(value);
+  useEffect(() => {
+    ref.current = value;
+  });
+  return ref;
+}

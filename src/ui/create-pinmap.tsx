@@ -1,0 +1,54 @@
+import { createRoot } from 'react-dom/client';
+import type { MapStatus } from '../machines/map-status.machine.ts';
+import type { PinmapConfigInput } from '../map/config.ts';
+import { resolveContainer } from '../map/container.ts';
+import { Pinmap } from './Pinmap.tsx';
+
+/** What `createPinmap` returns: the map's status, a promise for its first idle, and `destroy`. */
+export interface PinmapHandle {
+  /** The element the map was mounted in. */
+  readonly container: HTMLElement;
+  /** `loading`, `idle` or `error`, as on the root's `data-map-state`. */
+  readonly status: MapStatus;
+  /** Settles when the map first becomes idle (resolves) or fails (rejects with the message). */
+  readonly ready: Promise<void>;
+  /** Removes the map, its WebGL context, its listeners and its DOM. Safe to call twice. */
+  destroy(): void;
+}
+
+/**
+ * Mounts a Pinmap in `container` (an element or its id). Throws 'Container not found' or
+ * 'Invalid type: container must be a String or HTMLElement' for a container it cannot use;
+ * a config with errors shows them in the container.
+ */
+export function createPinmap(container: string | HTMLElement, config: PinmapConfigInput = {}): PinmapHandle {
+  const element = resolveContainer(container);
+  const root = createRoot(element);
+  let status: MapStatus = 'loading';
+  let destroyed = false;
+  let settle: { resolve: () => void; reject: (error: Error) => void } | undefined;
+  const ready = new Promise<void>((resolve, reject) => {
+    settle = { resolve, reject };
+  });
+  ready.catch(() => {}); // an embedder that never awaits it must not see an unhandled rejection
+
+  const onStatusChange = (next: MapStatus, error?: string) => {
+    status = next;
+    if (next === 'idle') settle?.resolve();
+    if (next === 'error') settle?.reject(new Error(error ?? 'Pinmap failed'));
+  };
+  root.render(<Pinmap config={config} onStatusChange={onStatusChange} />);
+
+  return {
+    container: element,
+    get status() {
+      return status;
+    },
+    ready,
+    destroy() {
+      if (destroyed) return;
+      destroyed = true;
+      root.unmount();
+    },
+  };
+}

@@ -1,0 +1,36 @@
+import { useEffect } from 'react';
+import { formatMapHash, parseMapHash } from '../map/address.ts';
+import type { MapAdapter } from '../map/adapter.ts';
+
+/**
+ * Keeps the camera in the page address as `#map=zoom/lat/lng/bearing/pitch`: replaced (never
+ * pushed) as the map moves, at most once per animation frame, and followed when the user edits
+ * the hash by hand.
+ */
+export function useAddressSync(adapter: MapAdapter | undefined, enabled: boolean): void {
+  useEffect(() => {
+    if (!adapter || !enabled) return;
+    let frame = 0;
+    const write = () => {
+      frame = 0;
+      const hash = formatMapHash(adapter.getCamera(), window.location.hash);
+      if (hash !== window.location.hash) {
+        window.history.replaceState(window.history.state, '', `${window.location.pathname}${window.location.search}${hash}`);
+      }
+    };
+    const unsubscribe = adapter.onCameraChange(() => {
+      if (!frame) frame = requestAnimationFrame(write);
+    });
+    const onHashChange = () => {
+      const camera = parseMapHash(window.location.hash);
+      if (camera) adapter.jumpTo(camera);
+    };
+    window.addEventListener('hashchange', onHashChange);
+    write(); // the address shows the camera from the start, garbage in it replaced
+    return () => {
+      unsubscribe();
+      if (frame) cancelAnimationFrame(frame);
+      window.removeEventListener('hashchange', onHashChange);
+    };
+  }, [adapter, enabled]);
+}

@@ -1,0 +1,1 @@
+declare module "*?url&no-inline" { const src: string; export default src; }
