@@ -1,0 +1,52 @@
+import { defineConfig } from '@playwright/test';
+import { CHROMIUM_ARGS, findChromium } from './tests/chromium.ts';
+
+const PORT = 4173;
+const DEV_PORT = 5173;
+
+/**
+ * Browser tests (tests/) and the screenshot-diff suite (visual/) against the production build,
+ * served by `vite preview`. Run `npm run build` first (`npm test` does).
+ */
+export default defineConfig({
+  timeout: 60_000,
+  expect: { timeout: 15_000 },
+  fullyParallel: true,
+  workers: 2,
+  retries: 0,
+  forbidOnly: !!process.env.CI,
+  failOnFlakyTests: true,
+  reporter: process.env.CI ? [['list'], ['html', { open: 'never', outputFolder: 'playwright-report' }]] : [['list']],
+  globalSetup: './tests/global-setup.ts',
+  globalTeardown: './tests/global-teardown.ts',
+  use: {
+    baseURL: `http://127.0.0.1:${PORT}`,
+    browserName: 'chromium',
+    headless: true,
+    launchOptions: { executablePath: findChromium(), args: CHROMIUM_ARGS },
+    viewport: { width: 800, height: 600 },
+    deviceScaleFactor: 1,
+    serviceWorkers: 'block',
+    trace: 'retain-on-failure',
+  },
+  projects: [
+    { name: 'browser', testDir: 'tests', testMatch: '**/*.spec.ts', testIgnore: '**/strict-mode.spec.ts' },
+    // React StrictMode only double-mounts in development: this one runs against the dev server.
+    { name: 'dev', testDir: 'tests', testMatch: '**/strict-mode.spec.ts', use: { baseURL: `http://127.0.0.1:${DEV_PORT}` } },
+    { name: 'visual', testDir: 'visual', testMatch: '**/*.spec.ts' },
+  ],
+  webServer: [
+    {
+      command: `npx vite preview --host 127.0.0.1 --port ${PORT} --strictPort`,
+      url: `http://127.0.0.1:${PORT}/`,
+      reuseExistingServer: !process.env.CI,
+      timeout: 60_000,
+    },
+    {
+      command: `npx vite --host 127.0.0.1 --port ${DEV_PORT} --strictPort`,
+      url: `http://127.0.0.1:${DEV_PORT}/`,
+      reuseExistingServer: !process.env.CI,
+      timeout: 60_000,
+    },
+  ],
+});

@@ -1,0 +1,177 @@
+import { expect, test } from '@playwright/test';
+import { blockExternalNetwork, serveJson, waitForMapState, watchConsole } from './helpers.ts';
+
+test.describe('the app on its embedded basemap', () => {
+  test('starts offline in the vector view with the world map, its credits and no console errors', async ({ page }) => {
+    const blocked = await blockExternalNetwork(page);
+    const console = watchConsole(page);
+    const requests: string[] = [];
+    page.on('request', (request) => requests.push(new URL(request.url()).pathname));
+
+    await page.goto('/');
+    await waitForMapState(page, 'idle');
+
+    await expect(page.locator('.pinmap')).toHaveAttribute('data-view', 'vector');
+    await expect(page.locator('canvas.maplibregl-canvas')).toHaveCount(1);
+    await expect(page.locator('.maplibregl-ctrl-attrib')).toContainText('Natural Earth');
+    await expect(page.locator('.maplibregl-ctrl-attrib')).toContainText('GeoNames');
+    expect(blocked, 'requests that tried to leave the machine').toEqual([]);
+    expect(console.errors).toEqual([]);
+    expect(console.warnings).toEqual([]);
+    // The basemap came from our own files: style, vector tiles and self-hosted fonts.
+    expect(requests).toContain('/basemap/style.json');
+    expect(requests.some((p) => /^\/basemap\/tiles\/\d+\/\d+\/\d+\.pbf$/.test(p))).toBe(true);
+    expect(requests.some((p) => /^\/basemap\/fonts\/.+\.woff2$/.test(p))).toBe(true);
+  });
+
+  test('draws land, water and labels: the canvas holds the style colours and label ink', async ({ page }) => {
+    await page.goto('/#map=3/45/12');
+    await waitForMapState(page, 'idle');
+    const png = await page.locator('.pinmap').screenshot();
+    const colours = await page.evaluate(async (bytes) => {
+      const blob = new Blob([new Uint8Array(bytes)], { type: 'image/png' });
+      const bitmap = await createImageBitmap(blob);
+      const canvas = new OffscreenCanvas(bitmap.width, bitmap.height);
+      const ctx = canvas.getContext('2d')!;
+      ctx.drawImage(bitmap, 0, 0);
+      const { data } = ctx.getImageData(0, 0, bitmap.width, bitmap.height);
+      const seen = new Map<string, number>();
+      for (let i = 0; i < data.length; i += 4) {
+        const key = `${data[i]! >> 4},${data[i + 1]! >> 4},${data[i + 2]! >> 4}`;
+        seen.set(key, (seen.get(key) ?? 0) + 1);
+      }
+      let dark = 0;
+      for (let i = 0; i < data.length; i += 4) if (data[i]! + data[i + 1]! + data[i + 2]! < 200) dark++;
+      return { distinct: seen.size, dark, total: data.length / 4 };
+    }, [...png]);
+    // Water, land, borders and coastlines give many colours; text gives dark pixels.
+    expect(colours.distinct).toBeGreaterThan(20);
+    expect(colours.dark).toBeGreaterThan(200);
+  });
+});
+
+test.describe('the camera in the page address', () => {
+  test('restores the camera from #map= and keeps it on reload', async ({ page }) => {
+    await page.goto('/#map=4/48.85/2.35/30/20');
+    await waitForMapState(page, 'idle');
+    await expect(page).toHaveURL(/#map=4\/48\.85\/2\.35\/30\/20$/);
+    await page.reload();
+    await waitForMapState(page, 'idle');
+    await expect(page).toHaveURL(/#map=4\/48\.85\/2\.35\/30\/20$/);
+  });
+
+  test('replaces the address while the user pans, without adding history entries', async ({ page }) => {
+    await page.goto('/#map=3/45/12');
+    await waitForMapState(page, 'idle');
+    const before = await page.evaluate(() => history.length);
+    await page.mouse.move(400, 300);
+    await page.mouse.down();
+    await page.mouse.move(250, 200, { steps: 8 });
+    await page.mouse.up();
+    await expect(page).not.toHaveURL(/#map=3\/45\/12$/);
+    await expect(page).toHaveURL(/#map=3\/\d+(\.\d+)?\/\d+(\.\d+)?$/);
+    expect(await page.evaluate(() => history.length)).toBe(before);
+  });
+
+  test('follows a hash the user edits by hand', async ({ page }) => {
+    await page.goto('/#map=2/0/0');
+    await waitForMapState(page, 'idle');
+    await page.evaluate(() => {
+      location.hash = '#map=5/35.68/139.69';
+    });
+    await expect(page).toHaveURL(/#map=5\/35\.68\/139\.69$/);
+    await waitForMapState(page, 'idle');
+  });
+
+  for (const garbage of ['#map=abc/def/ghi', '#map=1/2', '#map=3/95/10', '#map=3/10/200', '#map=%E0%A4%A', '#map=3/1e999/2', '#map=3/4/5/6/7/8', '#map=', '#%%%']) {
+    test(`ignores garbage in the hash (${garbage}) and shows the default view`, async ({ page }) => {
+      const console = watchConsole(page);
+      await page.goto(`/${garbage}`);
+      await waitForMapState(page, 'idle');
+      // The default camera replaces the bad map= entry; other hash entries are not ours to drop.
+      await expect(page).toHaveURL(/#map=1\/20\/0(&.*)?$/);
+      expect(console.errors).toEqual([]);
+    });
+  }
+
+  test('clamps a pitch in the hash to the allowed range instead of failing', async ({ page }) => {
+    await page.goto('/#map=3/45/12/0/85');
+    await waitForMapState(page, 'idle');
+    await expect(page).toHaveURL(/#map=3\/45\/12\/0\/60$/);
+  });
+});
+
+test.describe('config from ?config=<url>', () => {
+  test('uses the style URL the config names', async ({ page }) => {
+    await serveJson(page, '/__test/red.json', {
+      version: 8,
+      sources: {},
+      layers: [{ id: 'bg', type: 'background', paint: { 'background-color': '#ff0000' } }],
+    });
+    await serveJson(page, '/__test/config.json', { style: '/__test/red.json', center: [0, 0], zoom: 2 });
+    await page.goto('/?config=/__test/config.json');
+    await waitForMapState(page, 'idle');
+    const shot = await page.screenshot({ clip: { x: 390, y: 290, width: 20, height: 20 } });
+    const rgb = await page.evaluate(async (bytes) => {
+      const bitmap = await createImageBitmap(new Blob([new Uint8Array(bytes)], { type: 'image/png' }));
+      const ctx = new OffscreenCanvas(1, 1).getContext('2d')!;
+      ctx.drawImage(bitmap, -10, -10);
+      return [...ctx.getImageData(0, 0, 1, 1).data.slice(0, 3)];
+    }, [...shot]);
+    expect(rgb).toEqual([255, 0, 0]);
+  });
+
+  test('shows every config error in the page, each naming its option', async ({ page }) => {
+    await serveJson(page, '/__test/bad.json', { minZoom: 5, maxZoom: 3, maxPitch: 75, units: 'furlongs', zoomm: 2, controls: { scale: 'middle' } });
+    const console = watchConsole(page);
+    await page.goto('/?config=/__test/bad.json');
+    await waitForMapState(page, 'error');
+    const panel = page.getByRole('alert');
+    await expect(panel).toContainText("This map's configuration has errors");
+    await expect(panel.locator('li')).toHaveCount(5);
+    for (const text of [
+      'minZoom must not be greater than maxZoom (minZoom 5 > maxZoom 3)',
+      'maxPitch must be at most 60',
+      'units must be "metric", "imperial" or "nautical"',
+      'controls.scale must be one of "top-left", "top-right", "bottom-left", "bottom-right" or false',
+      'zoomm is not a known option',
+    ]) {
+      await expect(panel).toContainText(text);
+    }
+    expect(console.errors.filter((e) => !/Failed to load resource/.test(e))).toEqual([]);
+  });
+
+  test('says so when the config file cannot be loaded or is not JSON', async ({ page }) => {
+    await serveJson(page, '/__test/missing.json', { error: 'nope' }, 404);
+    await page.goto('/?config=/__test/missing.json');
+    await waitForMapState(page, 'error');
+    await expect(page.getByRole('alert')).toContainText('Could not load the config from http://127.0.0.1:4173/__test/missing.json: HTTP 404');
+
+    await serveJson(page, '/__test/broken.json', '{"zoom": 3,');
+    await page.goto('/?config=/__test/broken.json');
+    await waitForMapState(page, 'error');
+    await expect(page.getByRole('alert')).toContainText('the file is not valid JSON');
+  });
+});
+
+test.describe('a style that cannot be loaded', () => {
+  test('shows an error naming the style URL, and Retry works once the style is served', async ({ page }) => {
+    let serveStyle = false;
+    await page.route((url) => url.pathname === '/__test/flaky-style.json', (route) =>
+      serveStyle
+        ? route.fulfill({ contentType: 'application/json', body: JSON.stringify({ version: 8, sources: {}, layers: [{ id: 'bg', type: 'background', paint: { 'background-color': '#00ff00' } }] }) })
+        : route.fulfill({ status: 500, body: 'server error' }),
+    );
+    await serveJson(page, '/__test/config.json', { style: '/__test/flaky-style.json' });
+    await page.goto('/?config=/__test/config.json');
+    await waitForMapState(page, 'error');
+    const panel = page.getByRole('alert');
+    await expect(panel).toContainText('Could not load the map style from http://127.0.0.1:4173/__test/flaky-style.json');
+    await expect(panel).toContainText('500');
+
+    serveStyle = true;
+    await panel.getByRole('button', { name: 'Retry' }).click();
+    await waitForMapState(page, 'idle');
+    await expect(page.getByRole('alert')).toHaveCount(0);
+  });
+});

@@ -1,0 +1,48 @@
+import { existsSync } from 'node:fs';
+import { chromium } from '@playwright/test';
+
+/**
+ * Where the browser tests find Chromium: `PINMAP_CHROMIUM` if set, then the system's Chromium
+ * (Debian's `chromium` package), then a browser Playwright downloaded itself. Throws one clear
+ * message when there is none.
+ */
+export function findChromium(): string {
+  const fromEnv = process.env.PINMAP_CHROMIUM;
+  if (fromEnv) {
+    if (!existsSync(fromEnv)) throw new Error(`PINMAP_CHROMIUM is set to ${fromEnv}, but no file is there.`);
+    return fromEnv;
+  }
+  const system = ['/usr/bin/chromium', '/usr/bin/chromium-browser', '/usr/bin/google-chrome', '/usr/bin/google-chrome-stable'];
+  const found = system.find((path) => existsSync(path));
+  if (found) return found;
+  let bundled: string | undefined;
+  try {
+    bundled = chromium.executablePath();
+  } catch {
+    bundled = undefined;
+  }
+  if (bundled && existsSync(bundled)) return bundled;
+  throw new Error(
+    'No Chromium found for the browser tests. Install the system one (Debian/Ubuntu: `apt-get install -y chromium`), ' +
+      'or point PINMAP_CHROMIUM at a Chrome/Chromium binary, or run `npx playwright install chromium` where downloads are allowed.',
+  );
+}
+
+/**
+ * Flags for a quiet, deterministic headless Chromium: no background traffic, software WebGL
+ * through SwiftShader, no font hinting (see VISUAL-TESTING.md).
+ */
+export const CHROMIUM_ARGS = [
+  '--no-sandbox',
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--disable-sync',
+  '--disable-default-apps',
+  '--no-first-run',
+  '--use-angle=swiftshader',
+  '--enable-unsafe-swiftshader',
+  '--ignore-gpu-blocklist',
+  '--font-render-hinting=none',
+  '--disable-lcd-text',
+  '--force-color-profile=srgb',
+];

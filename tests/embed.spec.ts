@@ -1,0 +1,128 @@
+import { expect, test, type Page } from '@playwright/test';
+import { watchConsole } from './helpers.ts';
+import { countWebGLContexts, liveWebGLContexts } from './webgl-contexts.ts';
+
+/**
+ * The embed API as a site owner's page meets it: the self-contained library build
+ * (dist/lib/pinmap-embed.js) loaded by a plain HTML page on the same server.
+ */
+async function openEmbedPage(page: Page, { stylesheet = true } = {}): Promise<void> {
+  const html = `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>embed</title>
+${stylesheet ? '<link rel="stylesheet" href="/lib/pinmap.css">' : ''}
+</head><body>
+<div id="map" style="width: 640px; height: 400px"></div>
+<script type="module">
+  import * as Pinmap from '/lib/pinmap-embed.js';
+  window.Pinmap = Pinmap;
+</script></body></html>`;
+  await page.route((url) => url.pathname === '/__test/embed.html', (route) => route.fulfill({ contentType: 'text/html', body: html }));
+  await page.goto('/__test/embed.html');
+  await page.waitForFunction(() => 'Pinmap' in window);
+}
+
+type EmbedWindow = Window & { Pinmap: typeof import('../src/embed.ts'); handle?: import('../src/embed.ts').PinmapHandle };
+
+test.describe('createPinmap', () => {
+  test('mounts a map in an element or an element id and resolves ready when it is idle', async ({ page }) => {
+    const console = watchConsole(page);
+    await openEmbedPage(page);
+    const status = await page.evaluate(async () => {
+      const w = window as unknown as EmbedWindow;
+      w.handle = w.Pinmap.createPinmap('map', { center: [10, 50], zoom: 3 });
+      await w.handle.ready;
+      return w.handle.status;
+    });
+    expect(status).toBe('idle');
+    await expect(page.locator('#map .pinmap')).toHaveAttribute('data-map-state', 'idle');
+    await expect(page.locator('#map canvas.maplibregl-canvas')).toHaveCount(1);
+    expect(console.errors).toEqual([]);
+    expect(console.warnings).toEqual([]);
+
+    const byElement = await page.evaluate(async () => {
+      const w = window as unknown as EmbedWindow;
+      w.handle!.destroy();
+      const h = w.Pinmap.createPinmap(document.getElementById('map')!, { zoom: 2 });
+      await h.ready;
+      const s = h.status;
+      h.destroy();
+      return s;
+    });
+    expect(byElement).toBe('idle');
+    await expect(page.locator('#map canvas')).toHaveCount(0);
+  });
+
+  test("throws 'Container not found' for an id that matches no element", async ({ page }) => {
+    await openEmbedPage(page);
+    const message = await page.evaluate(() => {
+      try {
+        (window as unknown as EmbedWindow).Pinmap.createPinmap('no-such-element');
+        return 'did not throw';
+      } catch (error) {
+        return (error as Error).message;
+      }
+    });
+    expect(message).toBe('Container not found');
+  });
+
+  for (const [label, value] of [['a number', '42'], ['an object', '{}'], ['null', 'null'], ['undefined', 'undefined'], ['an SVG element', "document.createElementNS('http://www.w3.org/2000/svg', 'svg')"]] as const) {
+    test(`throws the invalid-type message for ${label}`, async ({ page }) => {
+      await openEmbedPage(page);
+      const message = await page.evaluate((expression) => {
+        try {
+          const container = new Function(`return ${expression}`)();
+          (window as unknown as EmbedWindow).Pinmap.createPinmap(container);
+          return 'did not throw';
+        } catch (error) {
+          return (error as Error).message;
+        }
+      }, value);
+      expect(message).toBe('Invalid type: container must be a String or HTMLElement');
+    });
+  }
+
+  test('shows config errors in the container and rejects ready with them', async ({ page }) => {
+    await openEmbedPage(page);
+    const rejection = await page.evaluate(async () => {
+      const h = (window as unknown as EmbedWindow).Pinmap.createPinmap('map', { minZoom: 8, maxZoom: 4 });
+      return h.ready.then(() => 'resolved', (error: Error) => error.message);
+    });
+    expect(rejection).toContain('minZoom: must not be greater than maxZoom');
+    await expect(page.locator('#map [role=alert]')).toContainText('minZoom must not be greater than maxZoom');
+  });
+
+  test('mounting and destroying 30 times releases every WebGL context, with no warning about too many', async ({ page }) => {
+    await countWebGLContexts(page);
+    const console = watchConsole(page);
+    await openEmbedPage(page);
+    const cycles = 30;
+    await page.evaluate(async (n) => {
+      const w = window as unknown as EmbedWindow;
+      for (let i = 0; i < n; i++) {
+        const h = w.Pinmap.createPinmap('map', { zoom: 1 + (i % 3) });
+        await h.ready;
+        h.destroy();
+      }
+    }, cycles);
+    await expect.poll(() => liveWebGLContexts(page)).toEqual({ created: cycles, alive: 0 });
+    await expect(page.locator('canvas')).toHaveCount(0);
+    expect([...console.errors, ...console.warnings].filter((m) => /webgl/i.test(m))).toEqual([]);
+    expect(console.errors).toEqual([]);
+  });
+
+  test('warns once, and still shows the map, when the page forgot the style sheet', async ({ page }) => {
+    const console = watchConsole(page);
+    await openEmbedPage(page, { stylesheet: false });
+    await page.evaluate(async () => {
+      const w = window as unknown as EmbedWindow;
+      const a = w.Pinmap.createPinmap('map', { zoom: 2 });
+      await a.ready;
+      a.destroy();
+      const b = w.Pinmap.createPinmap('map', { zoom: 2 });
+      await b.ready;
+    });
+    const missing = console.warnings.filter((m) => m.includes('maplibre-gl.css'));
+    expect(missing).toHaveLength(1);
+    expect(missing[0]).toContain('MapLibre GL JS style sheet');
+    expect(console.errors).toEqual([]);
+  });
+});

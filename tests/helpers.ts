@@ -1,0 +1,50 @@
+import { expect, type ConsoleMessage, type Page } from '@playwright/test';
+
+export type MapState = 'loading' | 'idle' | 'error';
+
+/** Waits until the map root says `state` (default: idle), with a clear failure after `timeout`. */
+export async function waitForMapState(page: Page, state: MapState = 'idle', timeout = 30_000): Promise<void> {
+  await expect(page.locator('.pinmap').first(), `map never reached data-map-state="${state}"`).toHaveAttribute('data-map-state', state, { timeout });
+}
+
+/** Collects console errors and warnings and uncaught page errors, for "no console errors" checks. */
+export function watchConsole(page: Page) {
+  const errors: string[] = [];
+  const warnings: string[] = [];
+  page.on('console', (message: ConsoleMessage) => {
+    if (message.type() === 'error') errors.push(message.text());
+    if (message.type() === 'warning') warnings.push(message.text());
+  });
+  page.on('pageerror', (error) => errors.push(`uncaught: ${error.message}`));
+  return { errors, warnings };
+}
+
+/** Makes every WebGL context request fail, as on a machine where WebGL cannot start. */
+export async function disableWebGL(page: Page): Promise<void> {
+  await page.addInitScript(() => {
+    const original = HTMLCanvasElement.prototype.getContext;
+    HTMLCanvasElement.prototype.getContext = function (this: HTMLCanvasElement, type: string, ...rest: unknown[]) {
+      if (/webgl/i.test(type)) return null;
+      return (original as (...args: unknown[]) => RenderingContext | null).call(this, type, ...rest);
+    } as typeof HTMLCanvasElement.prototype.getContext;
+  });
+}
+
+/** Serves `body` as JSON at `path` on the app's origin, for tests that load `?config=<url>`. */
+export async function serveJson(page: Page, path: string, body: unknown, status = 200): Promise<void> {
+  await page.route((url) => url.pathname === path, (route) =>
+    route.fulfill({ status, contentType: 'application/json', body: typeof body === 'string' ? body : JSON.stringify(body) }),
+  );
+}
+
+/** Blocks every request that leaves this machine, so a test proves the app needs no network. */
+export async function blockExternalNetwork(page: Page): Promise<string[]> {
+  const blocked: string[] = [];
+  await page.context().route(/^(?!https?:\/\/(127\.0\.0\.1|localhost)(:\d+)?\/).+/, (route) => {
+    const url = route.request().url();
+    if (url.startsWith('data:') || url.startsWith('blob:')) return route.continue();
+    blocked.push(url);
+    return route.abort('internetdisconnected');
+  });
+  return blocked;
+}

@@ -1,0 +1,120 @@
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { expect, test, type Page } from '@playwright/test';
+import { disableWebGL, serveJson, waitForMapState, watchConsole } from '../tests/helpers.ts';
+import { compareImages, isUniform } from './compare.ts';
+import { OUTPUT_DIR, recordResult } from './report.ts';
+import { scenes, type Scene } from './scenes.ts';
+
+const BASELINE_DIR = 'visual/baseline';
+const UPDATE = process.env.PINMAP_UPDATE_BASELINES === '1';
+
+test.describe.configure({ retries: 0 });
+
+for (const scene of scenes) {
+  test(scene.name, async ({ browser }) => {
+    const context = await browser.newContext({
+      viewport: scene.viewport,
+      deviceScaleFactor: scene.deviceScaleFactor,
+      reducedMotion: 'reduce',
+    });
+    const page = await context.newPage();
+    try {
+      const console = watchConsole(page);
+      const shot = await capture(page, scene);
+      expect(console.errors, 'console errors while rendering the scene').toEqual([]);
+      if (scene.capture === 'map' && scene.expectState !== 'error') {
+        expect(isUniform(shot), 'the map canvas is blank (uniform colour): WebGL drew nothing').toBe(false);
+      }
+      check(scene, shot);
+    } finally {
+      await context.close();
+    }
+  });
+}
+
+async function capture(page: Page, scene: Scene): Promise<Buffer> {
+  if (scene.webgl === false) await disableWebGL(page);
+  const configPath = `/__visual/${scene.name}.json`;
+  await serveJson(page, configPath, {
+    ...scene.config,
+    fadeDuration: 0,
+    preserveDrawingBuffer: true,
+    pixelRatio: scene.deviceScaleFactor,
+  });
+  await page.goto(`/?config=${encodeURIComponent(configPath)}${scene.address ?? ''}`);
+  await waitForMapState(page, scene.expectState ?? 'idle');
+  for (const action of scene.actions ?? []) {
+    await perform(page, action);
+    await waitForMapState(page, scene.expectState ?? 'idle');
+  }
+  await settle(page);
+  const options = { animations: 'disabled', caret: 'hide', scale: 'device' } as const;
+  return scene.capture === 'page' ? page.screenshot(options) : page.locator('.pinmap').first().screenshot(options);
+}
+
+/** Fonts loaded and two frames drawn since the last change. */
+async function settle(page: Page): Promise<void> {
+  await page.evaluate(async () => {
+    await document.fonts.ready;
+    await new Promise<void>((resolve) => requestAnimationFrame(() => requestAnimationFrame(() => resolve())));
+  });
+}
+
+async function perform(page: Page, action: NonNullable<Scene['actions']>[number]): Promise<void> {
+  switch (action.type) {
+    case 'click':
+      return page.locator(action.selector).first().click();
+    case 'press':
+      return page.keyboard.press(action.key);
+    case 'drag':
+      await page.mouse.move(...action.from);
+      await page.mouse.down();
+      await page.mouse.move(...action.to, { steps: 10 });
+      return page.mouse.up();
+    case 'wheel':
+      await page.mouse.move(...action.at);
+      return page.mouse.wheel(0, action.deltaY);
+  }
+}
+
+function check(scene: Scene, shot: Buffer): void {
+  const baseline = join(BASELINE_DIR, `${scene.name}.png`);
+  const chromium = process.env.PINMAP_CHROMIUM_VERSION ?? 'unknown';
+  const base = { scene: scene.name, description: scene.description, chromium };
+  if (UPDATE) {
+    mkdirSync(BASELINE_DIR, { recursive: true });
+    writeFileSync(baseline, shot);
+    recordResult({ ...base, status: 'updated', message: `baseline written to ${baseline}` });
+    return;
+  }
+  const outDir = join(OUTPUT_DIR, 'images');
+  mkdirSync(outDir, { recursive: true });
+  const actual = join(outDir, `${scene.name}.actual.png`);
+  if (!existsSync(baseline)) {
+    writeFileSync(actual, shot);
+    const message = `no baseline for scene "${scene.name}": look at ${actual}, then run \`npm run visual:update -- --grep ${scene.name}\``;
+    recordResult({ ...base, status: 'failed', message, actual });
+    throw new Error(message);
+  }
+  const expected = readFileSync(baseline);
+  let comparison;
+  try {
+    comparison = compareImages(expected, shot, scene.tolerance);
+  } catch (error) {
+    writeFileSync(actual, shot);
+    const message = (error as Error).message;
+    recordResult({ ...base, status: 'failed', message, baseline, actual });
+    throw error;
+  }
+  if (comparison.pass) {
+    recordResult({ ...base, status: 'passed', message: 'matches the baseline', diffPixels: comparison.diffPixels, allowedPixels: comparison.allowedPixels, baseline });
+    return;
+  }
+  const diff = join(outDir, `${scene.name}.diff.png`);
+  writeFileSync(actual, shot);
+  writeFileSync(diff, comparison.diff);
+  const message = `${comparison.diffPixels} pixels differ from the baseline (allowed ${comparison.allowedPixels}); see visual/output/report.html`;
+  recordResult({ ...base, status: 'failed', message, diffPixels: comparison.diffPixels, allowedPixels: comparison.allowedPixels, baseline, actual, diff });
+  throw new Error(`Scene "${scene.name}": ${message}`);
+}
