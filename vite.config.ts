@@ -11,6 +11,9 @@ import { defineConfig, type UserConfig } from 'vite';
 export default defineConfig(({ mode }): UserConfig => {
   const base: UserConfig = {
     plugins: [react()],
+    // Relative URLs everywhere: the app and the library work from any folder of any server,
+    // and the library finds its MapLibre worker next to itself.
+    base: './',
     publicDir: 'fixtures',
     preview: { host: '127.0.0.1', port: 4173, strictPort: true },
     server: { host: '127.0.0.1', port: 5173 },

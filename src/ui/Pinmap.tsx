@@ -78,7 +78,7 @@ function PinmapView({ config, onStatusChange, className }: ViewProps<{ config: P
   }, [status, failure, listener]);
 
   return (
-    <div className={`pinmap ${className ?? ''}`} data-map-state={status} data-view={config.view}>
+    <div className={`pinmap ${className ?? ''}`} data-map-state={status} data-view={adapter?.view ?? config.view}>
       <div className="pinmap-map" ref={containerRef} />
       {failure && (
         <ErrorPanel
