@@ -57,7 +57,6 @@ export function createVectorEngine(container: HTMLElement, config: PinmapConfig,
       fadeDuration: config.fadeDuration,
       ...(config.pixelRatio === undefined ? {} : { pixelRatio: config.pixelRatio }),
       canvasContextAttributes: { preserveDrawingBuffer: config.preserveDrawingBuffer },
-      attributionControl: { compact: undefined },
     });
   } catch (error) {
     events.onStatus({ type: 'map.failed', failure: failureOf(error, styleUrl) });
@@ -72,9 +71,8 @@ export function createVectorEngine(container: HTMLElement, config: PinmapConfig,
   map.on('idle', () => events.onStatus({ type: 'map.idle' }));
   map.on('error', (event) => {
     const error = event.error;
-    if (error instanceof GPUInitializationError) {
-      events.onStatus({ type: 'map.failed', failure: { message: MESSAGES.webglFailed, retryable: false } });
-    } else if (!styleLoaded && !('sourceId' in event)) {
+    // Lost WebGL, or a style that never loaded, stops the map; anything else does not.
+    if (error instanceof GPUInitializationError || (!styleLoaded && !('sourceId' in event))) {
       events.onStatus({ type: 'map.failed', failure: failureOf(error, styleUrl) });
     } else {
       // A tile, image or source that failed: the map stays usable, so this is a warning.

@@ -1,4 +1,4 @@
-import { useEffect, useState } from 'react';
+import { useEffect, useMemo, useState } from 'react';
 import { parseMapHash, parseView } from '../map/address.ts';
 import { LIMITS } from '../map/constants.ts';
 import { MESSAGES, reasonOf } from '../map/errors.ts';
@@ -14,21 +14,24 @@ type ConfigSource =
  * The app page: a full-window Pinmap whose config comes from `?config=<url>` (or the defaults:
  * the embedded basemap), whose view comes from `?view=`, and whose camera lives in the address.
  */
-export function App({ location = window.location }: { location?: Pick<Location, 'search' | 'hash' | 'href'> }) {
-  const [source, setSource] = useState<ConfigSource>(() =>
-    new URLSearchParams(location.search).has('config') ? { state: 'loading' } : { state: 'ready', config: {} },
-  );
-  const configUrl = new URLSearchParams(location.search).get('config');
+export function App() {
+  // The address as the page opened: later camera moves rewrite the hash, and must not feed back
+  // into the config (that would make a new map).
+  const [opened] = useState(() => ({ search: window.location.search, hash: window.location.hash, href: window.location.href }));
+  const configUrl = new URLSearchParams(opened.search).get('config');
+  const [source, setSource] = useState<ConfigSource>(() => (configUrl === null ? { state: 'ready', config: {} } : { state: 'loading' }));
 
   useEffect(() => {
     if (configUrl === null) return;
     const controller = new AbortController();
-    const url = new URL(configUrl, location.href).href;
+    const url = new URL(configUrl, opened.href).href;
     loadConfig(url, controller.signal).then(setSource, (error: unknown) => {
       if (!controller.signal.aborted) setSource({ state: 'failed', message: MESSAGES.configFailed(url, reasonOf(error)) });
     });
     return () => controller.abort();
-  }, [configUrl, location.href]);
+  }, [configUrl, opened]);
+
+  const config = useMemo(() => (source.state === 'ready' ? withAddress(source.config, opened) : undefined), [source, opened]);
 
   if (source.state === 'loading') return <div className="pinmap" data-map-state="loading" />;
   if (source.state === 'failed') {
@@ -38,7 +41,7 @@ export function App({ location = window.location }: { location?: Pick<Location, 
       </div>
     );
   }
-  return <Pinmap config={withAddress(source.config, location)} />;
+  return <Pinmap config={config} />;
 }
 
 async function loadConfig(url: string, signal: AbortSignal): Promise<ConfigSource> {

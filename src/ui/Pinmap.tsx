@@ -40,7 +40,7 @@ function ConfigErrorView({ error, onStatusChange, className }: ViewProps<{ error
     listener.current?.('error', error.message);
   }, [error, listener]);
   return (
-    <div className={`pinmap ${className ?? ''}`} data-map-state="error">
+    <div className={rootClass(className)} data-map-state="error">
       <ErrorPanel title="This map's configuration has errors" problems={error.problems} />
     </div>
   );
@@ -59,11 +59,17 @@ function PinmapView({ config, onStatusChange, className }: ViewProps<{ config: P
   useEffect(() => {
     const container = containerRef.current;
     if (!container) return;
+    let live = true; // a removed map's late events must not move the next one's status
     statusActor.send({ type: 'map.created' });
-    const engine = createEngine(container, config, { onStatus: (event) => statusActor.send(event) });
+    const engine = createEngine(container, config, {
+      onStatus: (event) => {
+        if (live) statusActor.send(event);
+      },
+    });
     const retry = statusActor.on('map.retryRequested', () => engine.retry());
     setAdapter(engine);
     return () => {
+      live = false;
       retry.unsubscribe();
       setAdapter(undefined);
       engine.destroy();
@@ -78,7 +84,7 @@ function PinmapView({ config, onStatusChange, className }: ViewProps<{ config: P
   }, [status, failure, listener]);
 
   return (
-    <div className={`pinmap ${className ?? ''}`} data-map-state={status} data-view={adapter?.view ?? config.view}>
+    <div className={rootClass(className)} data-map-state={status} data-view={adapter?.view ?? config.view}>
       <div className="pinmap-map" ref={containerRef} />
       {failure && (
         <ErrorPanel
@@ -98,4 +104,8 @@ function useLatest<T>(value: T) {
     ref.current = value;
   });
   return ref;
+}
+
+function rootClass(className: string | undefined): string {
+  return className ? `pinmap ${className}` : 'pinmap';
 }
