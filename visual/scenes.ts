@@ -60,6 +60,20 @@ export const scenes: Scene[] = [
     capture: 'map',
   },
   {
+    name: 'basemap-keyboard',
+    description: 'Keyboard use of the map: focus it, zoom in with + and pan with the arrow keys.',
+    config: { center: [12, 45], zoom: 3 },
+    viewport: desktop,
+    deviceScaleFactor: 1,
+    actions: [
+      { type: 'click', selector: 'canvas.maplibregl-canvas' },
+      { type: 'press', key: '+' },
+      { type: 'press', key: 'ArrowRight' },
+      { type: 'press', key: 'ArrowDown' },
+    ],
+    capture: 'map',
+  },
+  {
     name: 'webgl-failed',
     description: "The page on a machine where WebGL cannot start: the 'Failed to initialize WebGL' panel.",
     viewport: desktop,

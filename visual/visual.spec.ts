@@ -46,11 +46,22 @@ async function capture(page: Page, scene: Scene): Promise<Buffer> {
   await waitForMapState(page, scene.expectState ?? 'idle');
   for (const action of scene.actions ?? []) {
     await perform(page, action);
+    await waitForReaction(page);
     await waitForMapState(page, scene.expectState ?? 'idle');
   }
   await settle(page);
   const options = { animations: 'disabled', caret: 'hide', scale: 'device' } as const;
   return scene.capture === 'page' ? page.screenshot(options) : page.locator('.pinmap').first().screenshot(options);
+}
+
+/**
+ * The map handles input on its next frame, so right after an action it may still say idle from
+ * before. Waits (briefly) for it to leave idle, so the wait for idle that follows is the new one.
+ */
+async function waitForReaction(page: Page): Promise<void> {
+  await page
+    .waitForFunction(() => document.querySelector('.pinmap')?.getAttribute('data-map-state') !== 'idle', undefined, { timeout: 2000, polling: 'raf' })
+    .catch(() => undefined); // an action that changes nothing on the map
 }
 
 /** Fonts loaded and two frames drawn since the last change. */
