@@ -57,6 +57,8 @@ export function createVectorEngine(container: HTMLElement, config: PinmapConfig,
       fadeDuration: config.fadeDuration,
       ...(config.pixelRatio === undefined ? {} : { pixelRatio: config.pixelRatio }),
       canvasContextAttributes: { preserveDrawingBuffer: config.preserveDrawingBuffer },
+      // Credits of the data shown, from the style's sources only (no library credit line).
+      attributionControl: {},
     });
   } catch (error) {
     events.onStatus({ type: 'map.failed', failure: failureOf(error, styleUrl) });
