@@ -1,4 +1,5 @@
-import { expect, test } from '@playwright/test';
+import { chromium, expect, test } from '@playwright/test';
+import { CHROMIUM_ARGS, findChromium } from './chromium.ts';
 import { disableWebGL, waitForMapState, watchConsole } from './helpers.ts';
 
 test('shows "Failed to initialize WebGL" when WebGL cannot start, and throws nothing uncaught', async ({ page }) => {
@@ -11,19 +12,16 @@ test('shows "Failed to initialize WebGL" when WebGL cannot start, and throws not
   expect(console.errors.filter((e) => e.startsWith('uncaught'))).toEqual([]);
 });
 
-test('shows the same message when the browser is started with WebGL turned off', async ({ browser, browserName }) => {
-  test.skip(browserName !== 'chromium');
-  // A second browser, launched the way a user without a GPU driver would see it.
-  const { chromium } = await import('@playwright/test');
-  const { CHROMIUM_ARGS, findChromium } = await import('./chromium.ts');
-  void browser;
-  const noGl = await chromium.launch({ executablePath: findChromium(), args: [...CHROMIUM_ARGS.filter((a) => !/swiftshader|gpu-blocklist/.test(a)), '--disable-webgl', '--disable-3d-apis'] });
+test('shows the same message in a browser started with WebGL turned off', async ({ baseURL }) => {
+  // A browser of its own, launched as a machine without usable graphics would run it.
+  const args = [...CHROMIUM_ARGS.filter((a) => !/swiftshader|gpu-blocklist/.test(a)), '--disable-webgl', '--disable-3d-apis'];
+  const browser = await chromium.launch({ executablePath: findChromium(), args });
   try {
-    const page = await noGl.newPage();
-    await page.goto(`${test.info().project.use.baseURL}/`);
+    const page = await browser.newPage();
+    await page.goto(`${baseURL}/`);
     await waitForMapState(page, 'error');
     await expect(page.getByRole('alert')).toHaveText('Failed to initialize WebGL');
   } finally {
-    await noGl.close();
+    await browser.close();
   }
 });

@@ -24,8 +24,8 @@ export const DEFAULT_CONTROL_CORNERS: Record<ControlName, Corner> = {
   attribution: 'bottom-right',
 };
 
-const finite = (what: string) =>
-  z.number({ error: `must be a finite number (${what})` }).refine(Number.isFinite, { error: `must be a finite number (${what})` });
+/** zod 4's number() already refuses NaN and ±Infinity. */
+const finite = (what: string) => z.number({ error: `must be a finite number (${what})` });
 
 /** An absolute http(s) URL or a path relative to the page. */
 const urlString = z
