@@ -6,6 +6,7 @@ import type { EngineEvents, MapAdapter } from './adapter.ts';
 import type { PinmapConfig } from './config.ts';
 import { EMBEDDED_STYLE_PATH } from './constants.ts';
 import { MESSAGES, reasonOf } from './errors.ts';
+import { providerOriginOf, redactToken, tokenTransform } from './request-transform.ts';
 import { resolveStyleUrls } from './style-urls.ts';
 import { warnIfStyleSheetMissing } from './stylesheets.ts';
 
@@ -37,6 +38,9 @@ export function createVectorEngine(container: HTMLElement, config: PinmapConfig,
   const styleUrl = styleUrlOf(config);
   const styleInput: string | StyleSpecification = styleUrl ?? (config.style as StyleSpecification);
   let styleLoaded = false;
+  // The token reaches the provider's origin only, and never a message or a log.
+  const transformRequest = tokenTransform(config.accessToken, providerOriginOf(config, document.baseURI));
+  const failureOf = (error: unknown) => describeFailure(error, styleUrl, config.accessToken);
 
   let map: MapLibreMap;
   try {
@@ -44,6 +48,7 @@ export function createVectorEngine(container: HTMLElement, config: PinmapConfig,
       container,
       style: styleInput,
       transformStyle: (_previous, next) => resolveStyleUrls(next, styleUrl ?? document.baseURI),
+      ...(transformRequest ? { transformRequest } : {}),
       center: config.center,
       zoom: config.zoom,
       bearing: config.bearing,
@@ -61,7 +66,7 @@ export function createVectorEngine(container: HTMLElement, config: PinmapConfig,
       attributionControl: {},
     });
   } catch (error) {
-    events.onStatus({ type: 'map.failed', failure: failureOf(error, styleUrl) });
+    events.onStatus({ type: 'map.failed', failure: failureOf(error) });
     return failedAdapter(config);
   }
 
@@ -75,10 +80,10 @@ export function createVectorEngine(container: HTMLElement, config: PinmapConfig,
     const error = event.error;
     // Lost WebGL, or a style that never loaded, stops the map; anything else does not.
     if (error instanceof GPUInitializationError || (!styleLoaded && !('sourceId' in event))) {
-      events.onStatus({ type: 'map.failed', failure: failureOf(error, styleUrl) });
+      events.onStatus({ type: 'map.failed', failure: failureOf(error) });
     } else {
       // A tile, image or source that failed: the map stays usable, so this is a warning.
-      console.warn(`Pinmap: ${reasonOf(error)}`);
+      console.warn(`Pinmap: ${redactToken(reasonOf(error), config.accessToken)}`);
     }
   });
 
@@ -111,9 +116,9 @@ export function createVectorEngine(container: HTMLElement, config: PinmapConfig,
   };
 }
 
-function failureOf(error: unknown, styleUrl: string | undefined) {
+function describeFailure(error: unknown, styleUrl: string | undefined, token: string | undefined) {
   if (error instanceof GPUInitializationError) return { message: MESSAGES.webglFailed, retryable: false };
-  return { message: MESSAGES.styleFailed(styleUrl ?? 'the inline style', reasonOf(error)), retryable: true };
+  return { message: redactToken(MESSAGES.styleFailed(styleUrl ?? 'the inline style', reasonOf(error)), token), retryable: true };
 }
 
 /** Stands in for a map that could not be created, so the caller's bookkeeping stays simple. */

@@ -1,0 +1,54 @@
+import { describe, expect, it } from 'vitest';
+import { providerOriginOf, redactToken, tokenTransform } from './request-transform.ts';
+
+const page = 'https://maps.example.org/app/';
+
+describe('providerOriginOf', () => {
+  it('is the configured providerOrigin, else the style URL origin, else none', () => {
+    expect(providerOriginOf({ providerOrigin: 'https://tiles.example.com', style: 'https://other.example.com/s.json' }, page)).toBe('https://tiles.example.com');
+    expect(providerOriginOf({ style: 'https://tiles.example.com/styles/light.json' }, page)).toBe('https://tiles.example.com');
+    expect(providerOriginOf({ style: 'basemap/style.json' }, page)).toBe('https://maps.example.org');
+    expect(providerOriginOf({ style: undefined }, page)).toBeUndefined();
+    expect(providerOriginOf({ style: { version: 8, sources: {}, layers: [] } as never }, page)).toBeUndefined();
+  });
+});
+
+describe('tokenTransform', () => {
+  const transform = tokenTransform('s3cr3t', 'https://tiles.example.com')!;
+
+  it("adds the token to requests for the provider's origin", () => {
+    expect(transform('https://tiles.example.com/v1/3/4/2.pbf')).toEqual({ url: 'https://tiles.example.com/v1/3/4/2.pbf?access_token=s3cr3t' });
+    expect(transform('https://tiles.example.com/style.json?lang=en')).toEqual({ url: 'https://tiles.example.com/style.json?lang=en&access_token=s3cr3t' });
+  });
+
+  it('sends it to no other origin: other hosts, ports, schemes and look-alike hosts', () => {
+    for (const url of [
+      'https://fonts.example.com/a.woff2',
+      'https://tiles.example.com:8443/1/2/3.pbf',
+      'http://tiles.example.com/1/2/3.pbf',
+      'https://tiles.example.com.evil.test/1/2/3.pbf',
+      'https://evil.test/?u=https://tiles.example.com/',
+      'data:application/json,{}',
+      'not a url',
+    ]) {
+      expect(transform(url)).toEqual({ url });
+    }
+  });
+
+  it('keeps a token the URL already carries', () => {
+    expect(transform('https://tiles.example.com/a.pbf?access_token=other')).toEqual({ url: 'https://tiles.example.com/a.pbf?access_token=other' });
+  });
+
+  it('does nothing without a token or a provider', () => {
+    expect(tokenTransform(undefined, 'https://tiles.example.com')).toBeUndefined();
+    expect(tokenTransform('s3cr3t', undefined)).toBeUndefined();
+  });
+});
+
+describe('redactToken', () => {
+  it('blanks the token, plain and URL-encoded', () => {
+    expect(redactToken('GET https://t.example.com/a?access_token=a+b/c failed', 'a+b/c')).toBe('GET https://t.example.com/a?access_token=[token] failed');
+    expect(redactToken('x?access_token=a%2Bb%2Fc', 'a+b/c')).toBe('x?access_token=[token]');
+    expect(redactToken('nothing here', undefined)).toBe('nothing here');
+  });
+});

@@ -1,0 +1,37 @@
+import type { RequestTransformFunction } from 'maplibre-gl';
+import type { PinmapConfig } from './config.ts';
+
+/**
+ * The maps provider's origin: `providerOrigin` if the config names one, else the origin of the
+ * style URL. Undefined when there is no provider (the embedded basemap, an inline style).
+ */
+export function providerOriginOf(config: Pick<PinmapConfig, 'providerOrigin' | 'style'>, base: string): string | undefined {
+  if (config.providerOrigin) return new URL(config.providerOrigin).origin;
+  if (typeof config.style !== 'string') return undefined;
+  return new URL(config.style, base).origin;
+}
+
+/**
+ * Attaches the access token, as the `access_token` query parameter, to requests for the
+ * provider's own origin and to no other request. Undefined when there is nothing to attach.
+ */
+export function tokenTransform(token: string | undefined, providerOrigin: string | undefined): RequestTransformFunction | undefined {
+  if (!token || !providerOrigin) return undefined;
+  return (url) => {
+    let parsed: URL;
+    try {
+      parsed = new URL(url);
+    } catch {
+      return { url };
+    }
+    if (parsed.origin !== providerOrigin) return { url };
+    if (!parsed.searchParams.has('access_token')) parsed.searchParams.set('access_token', token);
+    return { url: parsed.href };
+  };
+}
+
+/** Text with every occurrence of the token blanked, for messages and logs. */
+export function redactToken(text: string, token: string | undefined): string {
+  if (!token) return text;
+  return text.split(token).join('[token]').split(encodeURIComponent(token)).join('[token]');
+}
