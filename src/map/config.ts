@@ -113,8 +113,8 @@ const rasterLayer = z.strictObject({
 
 const vectorLayer = z.strictObject({
   accessToken: z.string({ error: 'must be a string' }).optional(),
-  updateInterval: finite('ms').min(0, { error: 'must be 0 or more (ms)' }).default(32),
-  padding: finite('share of the view').min(0, { error: 'must be 0 or more' }).default(0.1),
+  updateInterval: finite('ms').min(0, { error: 'must be 0 or more (ms)' }).default(DEFAULTS.vectorLayerUpdateInterval),
+  padding: finite('share of the view').min(0, { error: 'must be 0 or more' }).default(DEFAULTS.vectorLayerPadding),
   interactive: z.boolean({ error: 'must be true or false' }).default(false),
   pane: z.string({ error: 'must be a Leaflet pane name' }).min(1).default('tilePane'),
   className: z.string({ error: 'must be a string of CSS classes' }).optional(),
@@ -158,7 +158,8 @@ const schema = z
     units: z.enum(['metric', 'imperial', 'nautical'], { error: 'must be "metric", "imperial" or "nautical"' }).default('metric'),
     locale: z.record(z.string(), z.string({ error: 'must be a string' }), { error: 'must be an object of string → string' }).default({}),
     rasterLayers: z.array(rasterLayer, { error: 'must be an array of raster layers' }).default([]),
-    vectorLayer: vectorLayer.default({ updateInterval: 32, padding: 0.1, interactive: false, pane: 'tilePane' }),
+    // prefault: an absent vectorLayer is parsed as {}, so its fields' own defaults apply.
+    vectorLayer: vectorLayer.prefault({}),
     trackUserLocation: z.boolean({ error: 'must be true or false' }).default(true),
   }, { error: 'must be an object' })
   .check(

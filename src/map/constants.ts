@@ -13,6 +13,10 @@ export const LIMITS = {
   maxPitch: 60,
 } as const;
 
+/**
+ * Defaults of the options this code has so far; the constants of controls, pins and popups join
+ * here with the code that uses them.
+ */
 export const DEFAULTS = {
   /** A rotation that ends within this many degrees of north snaps to north. */
   bearingSnap: 7,
@@ -20,27 +24,13 @@ export const DEFAULTS = {
   clickTolerance: 3,
   /** Symbol fade-in, in milliseconds. */
   fadeDuration: 300,
-  /** Default camera ease, in milliseconds. */
-  easeDuration: 500,
-  /** Reset-north animation, in milliseconds. */
-  resetNorthDuration: 1000,
-  /** Container width at or below which attribution turns compact. */
-  attributionCompactWidth: 640,
-  /** Geolocation position timeout, in milliseconds. */
-  geolocationTimeout: 6000,
-  /** Maximum zoom when fitting the camera to the user's location. */
-  geolocationMaxZoom: 15,
-  /** A one-shot locate finishes after this many milliseconds. */
-  oneShotLocateDuration: 10000,
-  /** Widest the scale bar may be, in pixels. */
-  scaleMaxWidth: 100,
-  /** Widest a popup may be. */
-  popupMaxWidth: '240px',
-  /** Pin fill colour. */
-  markerColor: '#3FB1CE',
   /** Initial camera when neither config nor address names one. */
   center: [0, 20] as [number, number],
   zoom: 1,
+  /** Hybrid view: how often, in ms, the vector layer follows the Leaflet map while panning. */
+  vectorLayerUpdateInterval: 32,
+  /** Hybrid view: extra area drawn around the view, as a share of its size. */
+  vectorLayerPadding: 0.1,
 } as const;
 
 /** Where the app serves its embedded offline basemap, relative to the page. */
