@@ -1,8 +1,9 @@
 import { defineConfig } from '@playwright/test';
 import { CHROMIUM_ARGS, findChromium } from './tests/chromium.ts';
 
-const PORT = 4173;
-const DEV_PORT = 5173;
+// Overridable so two work trees can run their suites side by side.
+const PORT = Number(process.env.PINMAP_PREVIEW_PORT ?? 4173);
+const DEV_PORT = Number(process.env.PINMAP_DEV_PORT ?? 5173);
 
 /**
  * Browser tests (tests/) and the screenshot-diff suite (visual/) against the production build,

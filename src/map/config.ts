@@ -1,6 +1,8 @@
-import { Color } from '@maplibre/maplibre-gl-style-spec';
 import { z } from 'zod';
 import { DEFAULTS, LIMITS } from './constants.ts';
+import { finite, pinOptionsSchema } from './pin-options.ts';
+
+export { pinOptionsSchema, type PinOptions } from './pin-options.ts';
 
 /**
  * The one validated config object of a Pinmap (PRODUCT.md, "Config"). It comes from code
@@ -24,10 +26,6 @@ export const DEFAULT_CONTROL_CORNERS: Record<ControlName, Corner> = {
   attribution: 'bottom-right',
 };
 
-/** zod 4's number() already refuses NaN and ±Infinity. */
-const finite = (what: string) => z.number({ error: `must be a finite number (${what})` });
-
-/** An absolute http(s) URL or a path relative to the page. */
 const urlString = z
   .string({ error: 'must be a URL string' })
   .min(1, { error: 'must be a URL string, not empty' })
@@ -71,31 +69,6 @@ const featureCollection = z.looseObject({
   type: z.literal('FeatureCollection', { error: 'must be "FeatureCollection"' }),
   features: z.array(z.unknown(), { error: 'must be an array of features' }),
 });
-
-const cssColour = z
-  .string({ error: 'must be a CSS colour string' })
-  .refine(isCssColour, { error: 'must be a CSS colour such as #3FB1CE, rgb(…), hsl(…) or a colour name' });
-
-/** Colours are read by MapLibre's own parser, so a pin and a style accept the same values. */
-function isCssColour(value: string): boolean {
-  return Color.parse(value) !== undefined;
-}
-
-/** Pin icon options (PRODUCT.md, "Pin icon"); every field optional, defaults applied by the pin code. */
-export const pinOptionsSchema = z.strictObject({
-  iconClasses: z.string({ error: 'must be a string of CSS classes' }).optional(),
-  iconColor: cssColour.optional(),
-  iconSize: finite('px').min(0, { error: 'must be 0 or more (px)' }).optional(),
-  iconXOffset: finite('px').optional(),
-  iconYOffset: finite('px').optional(),
-  markerColor: cssColour.optional(),
-  markerFillOpacity: finite('0..1').min(0, { error: 'must be between 0 and 1' }).max(1, { error: 'must be between 0 and 1' }).optional(),
-  markerStrokeColor: cssColour.optional(),
-  markerStrokeWidth: finite('px').min(0, { error: 'must be 0 or more (px)' }).optional(),
-  markerPath: z.string({ error: 'must be SVG path data' }).min(1, { error: 'must be SVG path data, not empty' }).optional(),
-  popupAnchor: z.tuple([finite('px'), finite('px')], { error: 'must be [x, y] in px' }).optional(),
-});
-export type PinOptions = z.infer<typeof pinOptionsSchema>;
 
 const rasterLayer = z.strictObject({
   url: z.string({ error: 'must be a tile URL template with {z}, {x} and {y}' }).refine((u) => /\{z\}/.test(u) && /\{x\}/.test(u) && /\{y\}/.test(u) && isFetchableUrl(u), {

@@ -1,0 +1,61 @@
+import { Color } from '@maplibre/maplibre-gl-style-spec';
+import { z } from 'zod';
+
+/**
+ * Pin icon options (PRODUCT.md, "Pin icon", plus scale, label and shadow). Every field is
+ * optional; `resolvePinStyle` in pin-icon.ts fills in the defaults. Site config validates them
+ * with this schema (a bad value is an error naming the field); pin data validates each field on
+ * its own (a bad value falls back to the default with a warning).
+ */
+
+/** zod 4's number() already refuses NaN and ±Infinity. */
+export const finite = (what: string) => z.number({ error: `must be a finite number (${what})` });
+
+/** Colours are read by MapLibre's own parser, so a pin and a style accept the same values. */
+export function isCssColour(value: string): boolean {
+  return Color.parse(value) !== undefined;
+}
+
+export const cssColour = z
+  .string({ error: 'must be a CSS colour string' })
+  .refine(isCssColour, { error: 'must be a CSS colour such as #3FB1CE, rgb(…), hsl(…) or a colour name' });
+
+/** Smallest and largest `scale` of a pin (1 = 32 × 52 px). */
+export const PIN_SCALE_RANGE = [0.5, 3] as const;
+/** Longest `label` drawn in a pin's head, in characters. */
+export const PIN_LABEL_MAX_LENGTH = 3;
+
+export const pinOptionsShape = {
+  iconClasses: z.string({ error: 'must be a string of CSS classes' }),
+  iconColor: cssColour,
+  iconSize: finite('px').min(0, { error: 'must be 0 or more (px)' }),
+  iconXOffset: finite('px'),
+  iconYOffset: finite('px'),
+  markerColor: cssColour,
+  markerFillOpacity: finite('0..1').min(0, { error: 'must be between 0 and 1' }).max(1, { error: 'must be between 0 and 1' }),
+  markerStrokeColor: cssColour,
+  markerStrokeWidth: finite('px').min(0, { error: 'must be 0 or more (px)' }),
+  markerPath: z.string({ error: 'must be SVG path data' }).min(1, { error: 'must be SVG path data, not empty' }),
+  popupAnchor: z.tuple([finite('px'), finite('px')], { error: 'must be [x, y] in px' }),
+  scale: finite('times the 32 × 52 px pin')
+    .min(PIN_SCALE_RANGE[0], { error: `must be between ${PIN_SCALE_RANGE[0]} and ${PIN_SCALE_RANGE[1]}` })
+    .max(PIN_SCALE_RANGE[1], { error: `must be between ${PIN_SCALE_RANGE[0]} and ${PIN_SCALE_RANGE[1]}` }),
+  label: z
+    .union([z.string(), z.number()], { error: 'must be a short text or a number' })
+    .transform(String)
+    .pipe(z.string().max(PIN_LABEL_MAX_LENGTH, { error: `must be at most ${PIN_LABEL_MAX_LENGTH} characters` })),
+  shadow: z.boolean({ error: 'must be true or false' }),
+} as const;
+
+export const pinOptionsSchema = z.strictObject(
+  Object.fromEntries(Object.entries(pinOptionsShape).map(([k, v]) => [k, v.optional()])) as {
+    [K in keyof typeof pinOptionsShape]: z.ZodOptional<(typeof pinOptionsShape)[K]>;
+  },
+  { error: 'must be an object of pin options' },
+);
+
+/** Pin options as written in config or pin data, every one optional. */
+export type PinOptionsInput = z.input<typeof pinOptionsSchema>;
+/** Pin options after validation (a label is always a string). */
+export type PinOptions = z.output<typeof pinOptionsSchema>;
+export type PinOptionName = keyof typeof pinOptionsShape;
