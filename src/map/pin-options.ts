@@ -20,6 +20,17 @@ export const cssColour = z
   .string({ error: 'must be a CSS colour string' })
   .refine(isCssColour, { error: 'must be a CSS colour such as #3FB1CE, rgb(…), hsl(…) or a colour name' });
 
+/**
+ * SVG path data and nothing else: commands, numbers, separators. Anything that could end the
+ * attribute or start markup (quotes, angle brackets, ampersands) is refused.
+ */
+const PATH_DATA = /^[\s,]*[Mm][MmZzLlHhVvCcSsQqTtAa0-9eE.+\-\s,]*$/;
+
+/** Whether `value` reads as SVG path data (it must start with a move-to). */
+export function isSvgPathData(value: string): boolean {
+  return PATH_DATA.test(value) && /\d/.test(value);
+}
+
 /** Smallest and largest `scale` of a pin (1 = 32 × 52 px). */
 export const PIN_SCALE_RANGE = [0.5, 3] as const;
 /** Longest `label` drawn in a pin's head, in characters. */
@@ -35,7 +46,9 @@ export const pinOptionsShape = {
   markerFillOpacity: finite('0..1').min(0, { error: 'must be between 0 and 1' }).max(1, { error: 'must be between 0 and 1' }),
   markerStrokeColor: cssColour,
   markerStrokeWidth: finite('px').min(0, { error: 'must be 0 or more (px)' }),
-  markerPath: z.string({ error: 'must be SVG path data' }).min(1, { error: 'must be SVG path data, not empty' }),
+  markerPath: z
+    .string({ error: 'must be SVG path data' })
+    .refine(isSvgPathData, { error: 'must be SVG path data (a move-to, then commands and numbers only)' }),
   popupAnchor: z.tuple([finite('px'), finite('px')], { error: 'must be [x, y] in px' }),
   scale: finite('times the 32 × 52 px pin')
     .min(PIN_SCALE_RANGE[0], { error: `must be between ${PIN_SCALE_RANGE[0]} and ${PIN_SCALE_RANGE[1]}` })

@@ -1,0 +1,140 @@
+import { pinDrawing, pinStyleKey, resolveGlyph, type PinStyle } from './pin-icon.ts';
+
+/**
+ * The GL symbol image of a pin, for large pin sets: the same SVG as the DOM pin, rasterised at
+ * the device pixel ratio, with its glyph or label drawn on top in the same face, size, colour and
+ * place. One image per distinct style; a symbol layer places it with `icon-anchor: 'bottom'` and
+ * the image's `iconOffset`, so the tip sits on the coordinate.
+ */
+
+/** Pixels in the layout MapLibre's `addImage` takes. */
+export interface PinImageData {
+  width: number;
+  height: number;
+  data: Uint8ClampedArray;
+}
+
+/** A rasterised pin and how to place it. */
+export interface PinImage {
+  /** The image id: `pinStyleKey(style)`, shared by every pin of this style. */
+  id: string;
+  /** Device pixels; pass with `{ pixelRatio }` to `addImage`. */
+  data: PinImageData;
+  pixelRatio: number;
+  /**
+   * `icon-offset` in px for `icon-anchor: 'bottom'`: the image has room below the tip (outline,
+   * shadow), so it is moved down by that much. Horizontally the image is centred on the tip.
+   */
+  iconOffset: [number, number];
+}
+
+/** The little of a MapLibre map that adding pin images needs. */
+export interface PinImageTarget {
+  hasImage(id: string): boolean;
+  addImage(id: string, image: PinImageData, options: { pixelRatio: number }): unknown;
+}
+
+/** Loads SVG markup as an image. Data URLs keep the canvas readable (no taint). */
+function loadSvg(svg: string, doc: Document): Promise<HTMLImageElement> {
+  return new Promise((resolve, reject) => {
+    const image = new (doc.defaultView ?? window).Image();
+    image.onload = () => resolve(image);
+    image.onerror = () => reject(new Error('Pinmap: the pin SVG could not be drawn'));
+    image.src = `data:image/svg+xml;charset=utf-8,${encodeURIComponent(svg)}`;
+  });
+}
+
+/**
+ * Draws a pin into pixels at `pixelRatio`. The canvas is an even number of device pixels wide,
+ * centred on the tip, and tall enough for the SVG's margin below it; `iconOffset` says how far
+ * below the tip the image's bottom edge is.
+ */
+export async function rasterisePin(style: PinStyle, pixelRatio: number, doc: Document = document): Promise<PinImage> {
+  const ratio = pixelRatio > 0 && Number.isFinite(pixelRatio) ? pixelRatio : 1;
+  const drawing = pinDrawing(style);
+  const [tipX, tipY] = drawing.tip;
+  const m = drawing.margin;
+  const width = 2 * Math.ceil((tipX + m) * ratio);
+  const height = Math.ceil((drawing.height + 2 * m) * ratio);
+  const left = width / 2 - tipX * ratio;
+  const top = m * ratio;
+
+  const canvas = doc.createElement('canvas');
+  canvas.width = width;
+  canvas.height = height;
+  const context = canvas.getContext('2d');
+  if (!context) throw new Error('Pinmap: no 2D canvas to draw pin images');
+
+  const svgImage = await loadSvg(drawing.svg, doc);
+  context.drawImage(svgImage, left - m * ratio, top - m * ratio, (drawing.width + 2 * m) * ratio, (drawing.height + 2 * m) * ratio);
+
+  const content = drawing.content;
+  let text = '';
+  let font = '';
+  if (content?.kind === 'glyph') {
+    const glyph = await resolveGlyph(content.classes, doc);
+    if (glyph) {
+      text = glyph.text;
+      font = `${glyph.fontStyle} ${glyph.fontWeight} ${content.size * ratio}px ${glyph.fontFamily}`;
+    }
+  } else if (content?.kind === 'label') {
+    text = content.text;
+    font = `normal ${content.fontWeight} ${content.size * ratio}px ${content.fontFamily}`;
+    try {
+      await doc.fonts.load(font, text);
+    } catch {
+      // Drawn in the fallback face.
+    }
+  }
+  if (content && text !== '') {
+    context.font = font;
+    context.fillStyle = content.color;
+    context.textAlign = 'center';
+    context.textBaseline = 'alphabetic';
+    // The DOM draws the text in a line box one font-size high, centred on (x, y); its baseline
+    // then sits (ascent - descent) / 2 below the centre. Do the same here.
+    const metrics = context.measureText(text);
+    const baseline = (metrics.fontBoundingBoxAscent - metrics.fontBoundingBoxDescent) / 2;
+    context.fillText(text, left + content.x * ratio, top + content.y * ratio + baseline);
+  }
+
+  const pixels = context.getImageData(0, 0, width, height);
+  return {
+    id: pinStyleKey(style),
+    data: { width: pixels.width, height: pixels.height, data: pixels.data },
+    pixelRatio: ratio,
+    iconOffset: [0, (height - top - tipY * ratio) / ratio],
+  };
+}
+
+/** Images being drawn, per map and id, so a style asked for twice is drawn once. */
+const pending = new WeakMap<PinImageTarget, Map<string, Promise<PinImage>>>();
+
+/**
+ * Makes sure `target` (a MapLibre map) has the image of `style` and returns it: drawn and added
+ * on first use, then shared by every pin of that style. Returns the id and the icon offset to
+ * put in the symbol layer.
+ */
+export async function ensurePinImage(
+  target: PinImageTarget,
+  style: PinStyle,
+  pixelRatio: number,
+  doc: Document = document,
+): Promise<Pick<PinImage, 'id' | 'iconOffset' | 'pixelRatio'>> {
+  const id = pinStyleKey(style);
+  const key = `${id}@${pixelRatio}`;
+  let drawing = pending.get(target);
+  if (!drawing) {
+    drawing = new Map();
+    pending.set(target, drawing);
+  }
+  let image = drawing.get(key);
+  if (!image) {
+    image = rasterisePin(style, pixelRatio, doc);
+    drawing.set(key, image);
+    image.catch(() => drawing.delete(key));
+  }
+  const drawn = await image;
+  if (!target.hasImage(id)) target.addImage(id, drawn.data, { pixelRatio: drawn.pixelRatio });
+  return { id: drawn.id, iconOffset: drawn.iconOffset, pixelRatio: drawn.pixelRatio };
+}
