@@ -1,0 +1,60 @@
+import type { Feature, FeatureCollection, Point } from 'geojson';
+import { PIN_CATEGORIES, PIN_CATEGORY_STYLES } from './pin-categories.ts';
+
+/**
+ * Synthetic pin sets for benchmarks and load tests (1k, 10k, 100k pins): deterministic for a
+ * given count and seed, spread over the whole world (latitudes -80..80), with one pin in ten
+ * within a degree of the 180° meridian on either side. Ids are unique (`pin-0`, `pin-1`, …) and
+ * categories cycle through the default set's, whose styles the collection carries as `pinStyles`.
+ * Free of Node APIs, so a browser page can import it too.
+ */
+
+/** Pin properties as `parsePins` reads them. */
+export interface SyntheticPinProperties {
+  title: string;
+  description: string;
+  url: string;
+  category: string;
+}
+
+/** mulberry32: a small, fast, seeded pseudo-random generator returning numbers in [0, 1). */
+export function seededRandom(seed: number): () => number {
+  let state = seed >>> 0;
+  return () => {
+    state = (state + 0x6d2b79f5) >>> 0;
+    let t = state;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
+
+const round5 = (value: number): number => {
+  const r = Math.round(value * 1e5) / 1e5;
+  return r === 0 ? 0 : r;
+};
+
+/** `count` synthetic pins as a GeoJSON FeatureCollection (with `pinStyles`), the same for the same `seed`. */
+export function generatePins(count: number, seed = 1): FeatureCollection<Point, SyntheticPinProperties> & { pinStyles: typeof PIN_CATEGORY_STYLES } {
+  if (!Number.isInteger(count) || count < 0) throw new RangeError(`count must be a whole number of 0 or more (got ${count})`);
+  const random = seededRandom(seed);
+  const features: Feature<Point, SyntheticPinProperties>[] = new Array(count);
+  for (let i = 0; i < count; i++) {
+    // One in ten sits within a degree of the 180° meridian, on either side of it.
+    const lng = i % 10 === 0 ? (random() < 0.5 ? 179 + random() : -180 + random()) : random() * 360 - 180;
+    const lat = random() * 160 - 80;
+    const category = PIN_CATEGORIES[i % PIN_CATEGORIES.length] ?? 'city';
+    features[i] = {
+      type: 'Feature',
+      id: `pin-${i}`,
+      geometry: { type: 'Point', coordinates: [round5(lng), round5(lat)] },
+      properties: {
+        title: `Pin ${i + 1}`,
+        description: `Synthetic pin ${i + 1} of ${count} (${category})`,
+        url: `https://example.com/pins/${i}`,
+        category,
+      },
+    };
+  }
+  return { type: 'FeatureCollection', pinStyles: PIN_CATEGORY_STYLES, features };
+}
