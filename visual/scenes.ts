@@ -34,6 +34,57 @@ export interface Scene {
 
 const desktop = { width: 800, height: 600 };
 
+/** A plain backdrop, so pin scenes show the pins and nothing that could move under them. */
+const plainStyle = {
+  version: 8 as const,
+  sources: {},
+  layers: [{ id: 'backdrop', type: 'background', paint: { 'background-color': '#e9eef2' } }],
+};
+
+/** One pin per option, each varying that option alone from the defaults (PRODUCT.md, "Pin icon"). */
+const optionGrid: [string, Record<string, unknown>][] = [
+  ['defaults', {}],
+  ['iconClasses', { iconClasses: 'fa-solid fa-star' }],
+  ['iconColor', { iconClasses: 'fa-solid fa-star', iconColor: '#ffd400' }],
+  ['iconSize', { iconClasses: 'fa-solid fa-star', iconSize: 10 }],
+  ['iconXOffset', { iconClasses: 'fa-solid fa-star', iconXOffset: 4 }],
+  ['iconYOffset', { iconClasses: 'fa-solid fa-star', iconYOffset: -5 }],
+  ['markerColor', { markerColor: '#d7263d' }],
+  ['markerFillOpacity', { markerFillOpacity: 0 }],
+  ['markerStrokeColor', { markerStrokeColor: '#1d2733', markerStrokeWidth: 2 }],
+  ['markerStrokeWidth', { markerStrokeWidth: 0 }],
+  ['markerPath', { markerPath: 'M4 2 H28 V30 H20 L16 52 L12 30 H4 Z' }],
+  ['scale-small', { iconClasses: 'fa-solid fa-star', scale: 0.5 }],
+  ['scale-large', { iconClasses: 'fa-solid fa-star', scale: 1.5 }],
+  ['label', { label: '12' }],
+  ['shadow', { iconClasses: 'fa-solid fa-star', shadow: true }],
+  ['fa-v4', { iconClasses: 'fa fa-star' }],
+  ['fa-v5', { iconClasses: 'fas fa-star' }],
+  ['no-glyph', { iconClasses: 'fa-solid fa-no-such-glyph' }],
+];
+
+/** The option grid as pins, 6 to a row, 8° apart around [0, 0]. */
+const optionGridPins = {
+  type: 'FeatureCollection' as const,
+  features: optionGrid.map(([name, pin], i) => ({
+    type: 'Feature',
+    id: name,
+    geometry: { type: 'Point', coordinates: [-20 + (i % 6) * 8, 8 - Math.floor(i / 6) * 9] },
+    properties: { title: name, pin },
+  })),
+};
+
+function pinGridScene(renderer: 'dom' | 'gl', deviceScaleFactor: 1 | 2): Scene {
+  return {
+    name: `pins-options-${renderer}-${deviceScaleFactor}x`,
+    description: `Each pin option varied alone from the defaults, drawn as ${renderer === 'dom' ? 'DOM markers' : 'GPU symbol images'} on a ${deviceScaleFactor}× screen.`,
+    config: { style: plainStyle, center: [0, 0], zoom: 3, pins: optionGridPins, domPinLimit: renderer === 'dom' ? 500 : 0 },
+    viewport: { width: 560, height: 360 },
+    deviceScaleFactor,
+    capture: 'map',
+  };
+}
+
 export const scenes: Scene[] = [
   {
     name: 'basemap-z1',
@@ -71,6 +122,43 @@ export const scenes: Scene[] = [
       { type: 'press', key: 'ArrowRight' },
       { type: 'press', key: 'ArrowDown' },
     ],
+    capture: 'map',
+  },
+  pinGridScene('dom', 1),
+  pinGridScene('dom', 2),
+  pinGridScene('gl', 1),
+  pinGridScene('gl', 2),
+  {
+    name: 'pins-default-z2',
+    description: 'The default world-city pins over the basemap at zoom 2 (DOM markers, glyph per category).',
+    config: { center: [10, 30], zoom: 2, pins: 'pins/cities.geojson' },
+    viewport: desktop,
+    deviceScaleFactor: 1,
+    capture: 'map',
+  },
+  {
+    name: 'pins-default-z5',
+    description: 'The default pins over Western Europe at zoom 5.',
+    config: { center: [5, 48], zoom: 5, pins: 'pins/cities.geojson' },
+    viewport: desktop,
+    deviceScaleFactor: 1,
+    capture: 'map',
+  },
+  {
+    name: 'pins-popup',
+    description: "An open popup: title, description and link, attached at the pin's popupAnchor.",
+    config: { center: [2.35, 48.86], zoom: 5, pins: 'pins/cities.geojson' },
+    viewport: desktop,
+    deviceScaleFactor: 1,
+    actions: [{ type: 'click', selector: '.pinmap-pin[data-pin-id="paris-fr"]' }],
+    capture: 'map',
+  },
+  {
+    name: 'pins-clusters',
+    description: 'The default pins as a GPU layer with clusters: bubbles with counts, single pins beside them.',
+    config: { center: [10, 30], zoom: 2, pins: 'pins/cities.geojson', domPinLimit: 0 },
+    viewport: desktop,
+    deviceScaleFactor: 1,
     capture: 'map',
   },
   {

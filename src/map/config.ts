@@ -127,6 +127,12 @@ const schema = z
     hash: z.boolean({ error: 'must be true or false' }).default(false),
     pins: z.union([urlString, featureCollection], { error: 'must be a GeoJSON URL or a GeoJSON FeatureCollection' }).optional(),
     pinStyles: z.record(z.string(), pinOptionsSchema, { error: 'must be an object of category → pin options' }).default({}),
+    domPinLimit: z
+      .int({ error: 'must be a whole number of pins' })
+      .min(0, { error: 'must be 0 or more' })
+      .max(DEFAULTS.domPinLimitMax, { error: `must be at most ${DEFAULTS.domPinLimitMax}` })
+      .default(DEFAULTS.domPinLimit),
+    openPin: z.string({ error: 'must be a pin id' }).min(1, { error: 'must be a pin id, not empty' }).optional(),
     controls: z.partialRecord(z.enum(CONTROLS, { error: `must name a control: ${CONTROLS.join(', ')}` }), controlPlacement, { error: 'must be an object of control → corner or false' }).default({}),
     units: z.enum(['metric', 'imperial', 'nautical'], { error: 'must be "metric", "imperial" or "nautical"' }).default('metric'),
     locale: z.record(z.string(), z.string({ error: 'must be a string' }), { error: 'must be an object of string → string' }).default({}),

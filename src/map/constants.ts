@@ -27,6 +27,15 @@ export const DEFAULTS = {
   /** Initial camera when neither config nor address names one. */
   center: [0, 20] as [number, number],
   zoom: 1,
+  /**
+   * Pin sets up to this many pins are DOM elements (focusable, read by screen readers); larger
+   * sets are drawn on the GPU as a clustered symbol layer.
+   */
+  domPinLimit: 500,
+  /** Above this, DOM markers make panning stutter; config may not ask for more. */
+  domPinLimitMax: 2000,
+  /** Popups are at most this wide (CSS). */
+  popupMaxWidth: '240px',
   /** Hybrid view: how often, in ms, the vector layer follows the Leaflet map while panning. */
   vectorLayerUpdateInterval: 32,
   /** Hybrid view: extra area drawn around the view, as a share of its size. */

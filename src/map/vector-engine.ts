@@ -8,6 +8,7 @@ import { EMBEDDED_STYLE_PATH } from './constants.ts';
 import { MESSAGES, reasonOf } from './errors.ts';
 import { providerOriginOf, redactToken, tokenTransform } from './request-transform.ts';
 import { resolveStyleUrls } from './style-urls.ts';
+import { createVectorPins } from './vector-pins.ts';
 import { warnIfStyleSheetMissing } from './stylesheets.ts';
 
 setWorkerUrl(workerUrl);
@@ -73,9 +74,28 @@ export function createVectorEngine(container: HTMLElement, config: PinmapConfig,
   map.on('style.load', () => {
     styleLoaded = true;
   });
-  map.on('movestart', () => events.onStatus({ type: 'map.busy' }));
-  map.on('dataloading', () => events.onStatus({ type: 'map.busy' }));
-  map.on('idle', () => events.onStatus({ type: 'map.idle' }));
+  // Idle means drawn and done: the map has rendered everything and no pins are on their way.
+  let mapIdle = false;
+  let pendingPinSets = 0;
+  const busy = () => {
+    mapIdle = false;
+    events.onStatus({ type: 'map.busy' });
+  };
+  const reportIdleIfDone = () => {
+    if (mapIdle && pendingPinSets === 0) events.onStatus({ type: 'map.idle' });
+  };
+  map.on('movestart', busy);
+  map.on('dataloading', busy);
+  map.on('idle', () => {
+    mapIdle = true;
+    reportIdleIfDone();
+  });
+
+  const pinListeners = new Set<(id: string | null) => void>();
+  const pinLayer = createVectorPins(map, {
+    domPinLimit: config.domPinLimit,
+    onOpenPinChange: (id) => pinListeners.forEach((listener) => listener(id)),
+  });
   map.on('error', (event) => {
     const error = event.error;
     // Lost WebGL, or a style that never loaded, stops the map; anything else does not.
@@ -103,6 +123,28 @@ export function createVectorEngine(container: HTMLElement, config: PinmapConfig,
       map.on('move', handler);
       return () => map.off('move', handler);
     },
+    setPins(pins) {
+      pendingPinSets++;
+      busy();
+      return pins
+        .then((set) => pinLayer.setPins(set))
+        .catch(() => {}) // the caller shows why; the map goes on without these pins
+        .finally(() => {
+          pendingPinSets--;
+          // Markers are on the map at once; a symbol layer is done at the map's next idle.
+          if (pinLayer.mode === 'gl') {
+            mapIdle = false;
+            map.triggerRepaint();
+          }
+          reportIdleIfDone();
+        });
+    },
+    openPin: (id, options) => pinLayer.open(id, options),
+    closePin: () => pinLayer.close(),
+    onOpenPinChange(listener) {
+      pinListeners.add(listener);
+      return () => pinListeners.delete(listener);
+    },
     retry() {
       styleLoaded = false;
       // A style that never loaded cannot be diffed or transformed against: drop it, then load
@@ -111,6 +153,8 @@ export function createVectorEngine(container: HTMLElement, config: PinmapConfig,
       map.setStyle(styleInput, { diff: false });
     },
     destroy() {
+      pinListeners.clear();
+      pinLayer.destroy();
       map.remove();
     },
   };
@@ -129,6 +173,10 @@ function failedAdapter(config: PinmapConfig): MapAdapter {
     getCamera: () => camera,
     jumpTo: () => {},
     onCameraChange: () => () => {},
+    setPins: () => Promise.resolve(),
+    openPin: () => false,
+    closePin: () => {},
+    onOpenPinChange: () => () => {},
     retry: () => {},
     destroy: () => {},
   };

