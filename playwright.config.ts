@@ -4,6 +4,7 @@ import { CHROMIUM_ARGS, findChromium } from './tests/chromium.ts';
 // Overridable so two work trees can run their suites side by side.
 const PORT = Number(process.env.PINMAP_PREVIEW_PORT ?? 4173);
 const DEV_PORT = Number(process.env.PINMAP_DEV_PORT ?? 5173);
+const DEV_SERVER_SPECS = ['**/strict-mode.spec.ts', '**/leaflet-pin-icon.spec.ts'];
 
 /**
  * Browser tests (tests/) and the screenshot-diff suite (visual/) against the production build,
@@ -31,9 +32,10 @@ export default defineConfig({
     trace: 'retain-on-failure',
   },
   projects: [
-    { name: 'browser', testDir: 'tests', testMatch: '**/*.spec.ts', testIgnore: '**/strict-mode.spec.ts' },
-    // React StrictMode only double-mounts in development: this one runs against the dev server.
-    { name: 'dev', testDir: 'tests', testMatch: '**/strict-mode.spec.ts', use: { baseURL: `http://127.0.0.1:${DEV_PORT}` } },
+    { name: 'browser', testDir: 'tests', testMatch: '**/*.spec.ts', testIgnore: DEV_SERVER_SPECS },
+    // React StrictMode only double-mounts in development, and source modules are only served
+    // there: these run against the dev server.
+    { name: 'dev', testDir: 'tests', testMatch: DEV_SERVER_SPECS, use: { baseURL: `http://127.0.0.1:${DEV_PORT}` } },
     { name: 'visual', testDir: 'visual', testMatch: '**/*.spec.ts' },
   ],
   webServer: [
