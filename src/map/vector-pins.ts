@@ -87,10 +87,12 @@ export interface PinLayer {
  * element is the pin icon: a real button with the pin's title as its name. Above that, the
  * pins become one GeoJSON source with MapLibre's clustering and a symbol layer whose images are
  * the same pin icons rasterised at the device pixel ratio. Either way one popup is open at a
- * time.
+ * time. Call it right after making the map.
  */
 export function createVectorPins(map: MapLibreMap, options: PinLayerOptions): PinLayer {
   let mode: PinLayer['mode'] = 'none';
+  // Made with the map, before its style can have loaded, so the first load is seen.
+  const whenStyleLoaded = styleReadiness(map);
   let pins = new Map<string, Pin>();
   let styles = new Map<string, PinStyle>();
   let markers = new Map<string, Marker>();
@@ -251,7 +253,7 @@ export function createVectorPins(map: MapLibreMap, options: PinLayerOptions): Pi
         return;
       }
       mode = 'gl';
-      await whenStyleLoaded(map);
+      await whenStyleLoaded();
       await addSymbolLayer(set.pins, set.attribution, () => current === generation);
     },
     open(id, { moveCamera = false } = {}) {
@@ -291,9 +293,20 @@ function keyOf(style: PinStyle): string {
   return JSON.stringify(style);
 }
 
-function whenStyleLoaded(map: MapLibreMap): Promise<void> {
-  if (map.isStyleLoaded()) return Promise.resolve();
-  return new Promise((resolve) => map.once('style.load', () => resolve()));
+/**
+ * Resolves once the style has loaded (its sources and layers can be added to). Not
+ * `map.isStyleLoaded()`: that is also false while tiles load, long after the style is ready,
+ * and waiting for a `style.load` that already fired would wait for ever.
+ */
+function styleReadiness(map: MapLibreMap): () => Promise<void> {
+  let ready = map.isStyleLoaded() === true;
+  const loaded = new Promise<void>((resolve) => {
+    map.on('style.load', () => {
+      ready = true;
+      resolve();
+    });
+  });
+  return () => (ready ? Promise.resolve() : loaded);
 }
 
 /** The font the style already uses for labels, so cluster counts need no font of their own. */
