@@ -110,6 +110,25 @@ describe('camera machine: how an animation finishes', () => {
     expect(c.context().last?.outcome).toBe('interrupted');
   });
 
+  it('is interrupted when the map reports that it stopped this animation early', () => {
+    const c = start();
+    c.send({ type: 'camera.zoomOut' });
+    c.send({ type: 'map.animationStopped', id: 1 });
+    expect(c.state()).toBe('idle');
+    expect(c.context().last).toEqual({ id: 1, kind: 'zoomOut', outcome: 'interrupted' });
+    c.send({ type: 'map.userGesture' });
+    expect(c.context().last?.outcome).toBe('interrupted');
+  });
+
+  it('ignores an early stop of an older animation', () => {
+    const c = start();
+    c.send({ type: 'camera.zoomOut' });
+    c.send({ type: 'camera.zoomIn' });
+    c.send({ type: 'map.animationStopped', id: 1 });
+    expect(c.state()).toBe('animating');
+    expect(c.currentId()).toBe(2);
+  });
+
   it('takes no note of a user gesture while idle', () => {
     const c = start();
     c.send({ type: 'map.userGesture' });

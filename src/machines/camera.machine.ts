@@ -24,8 +24,11 @@ import type { LngLat, LngLatBounds } from './geo.ts';
  *
  * - `map.animationEnded` with the running animation's id: it `ended`. Ends of older animations
  *   are ignored.
- * - `map.userGesture`: the user took the camera over; it was `interrupted` (the map engine has
- *   already stopped it).
+ * - `map.animationStopped` with the running animation's id, or `map.userGesture`: the map cut it
+ *   short (a gesture took the camera over; the engine has already stopped the animation), so it
+ *   was `interrupted`. MapLibre reports the end of an animation that a gesture stops before it
+ *   reports the gesture, so the app tells a full run (`map.animationEnded`) from a cut-short one
+ *   (`map.animationStopped`) when the tagged `moveend` arrives.
  * - A new command: it was `replaced` by the new animation, which the map engine runs in its place.
  * - No end reported within its duration plus ANIMATION_END_GRACE_MS (`animationSafety`): the
  *   machine stops it with `stopCameraAnimation` and records it as `timedOut`.
@@ -85,8 +88,10 @@ export type CameraEvent =
   | { type: 'camera.flyTo'; center: LngLat; zoom?: number | undefined }
   /** The reduced-motion preference changed; applies from the next animation on. */
   | { type: 'camera.setReducedMotion'; reduce: boolean }
-  /** The map finished the animation run with this id (its `moveend`). */
+  /** The map finished the animation run with this id (its `moveend`, after the full duration). */
   | { type: 'map.animationEnded'; id: number }
+  /** The map stopped the animation run with this id before its end (its `moveend`, early). */
+  | { type: 'map.animationStopped'; id: number }
   /** The user started moving the camera (drag, wheel, touch, keyboard). */
   | { type: 'map.userGesture' }
   /** A rotation ended at this bearing, started by the user or not. */
@@ -135,7 +140,8 @@ const cameraSetup = setup({
     }),
   },
   guards: {
-    isCurrentAnimation: ({ context, event }) => event.type === 'map.animationEnded' && event.id === context.current?.id,
+    isCurrentAnimation: ({ context, event }) =>
+      (event.type === 'map.animationEnded' || event.type === 'map.animationStopped') && event.id === context.current?.id,
     /** A user rotation that ended off north but within the snap angle. */
     isNearNorth: ({ context, event }) => {
       if (event.type !== 'map.rotateEnded' || !event.byUser) return false;
@@ -219,6 +225,11 @@ export const cameraMachine = cameraSetup
             guard: 'isCurrentAnimation',
             target: 'idle',
             actions: { type: 'finishAnimation', params: { outcome: 'ended' } },
+          },
+          'map.animationStopped': {
+            guard: 'isCurrentAnimation',
+            target: 'idle',
+            actions: { type: 'finishAnimation', params: { outcome: 'interrupted' } },
           },
           'map.userGesture': {
             target: 'idle',
