@@ -13,8 +13,8 @@ test.describe('the app on its embedded basemap', () => {
 
     await expect(page.locator('.pinmap')).toHaveAttribute('data-view', 'vector');
     await expect(page.locator('canvas.maplibregl-canvas')).toHaveCount(1);
-    await expect(page.locator('.maplibregl-ctrl-attrib')).toContainText('Natural Earth');
-    await expect(page.locator('.maplibregl-ctrl-attrib')).toContainText('GeoNames');
+    await expect(page.locator('.pinmap-attrib')).toContainText('Natural Earth');
+    await expect(page.locator('.pinmap-attrib')).toContainText('GeoNames');
     expect(blocked, 'requests that tried to leave the machine').toEqual([]);
     expect(console.errors).toEqual([]);
     expect(console.warnings).toEqual([]);

@@ -4,7 +4,9 @@ import { mapStatusMachine, type MapStatus } from '../machines/map-status.machine
 import type { MapAdapter } from '../map/adapter.ts';
 import { safeParseConfig, type ConfigError, type PinmapConfig, type PinmapConfigInput } from '../map/config.ts';
 import { createEngine } from '../map/engines.ts';
+import { Controls } from './controls/Controls.tsx';
 import { ErrorPanel } from './ErrorPanel.tsx';
+import { inspectOptions } from './inspect.ts';
 import { useAddressSync } from './use-address-sync.ts';
 import './pinmap.css';
 
@@ -47,9 +49,10 @@ function ConfigErrorView({ error, onStatusChange, className }: ViewProps<{ error
 }
 
 function PinmapView({ config, onStatusChange, className }: ViewProps<{ config: PinmapConfig }>) {
+  const rootRef = useRef<HTMLDivElement>(null);
   const containerRef = useRef<HTMLDivElement>(null);
   const [adapter, setAdapter] = useState<MapAdapter>();
-  const statusActor = useActorRef(mapStatusMachine);
+  const statusActor = useActorRef(mapStatusMachine, inspectOptions());
   const status = useSelector(statusActor, (s) => s.value as MapStatus);
   const failure = useSelector(statusActor, (s) => s.context.failure);
 
@@ -84,8 +87,9 @@ function PinmapView({ config, onStatusChange, className }: ViewProps<{ config: P
   }, [status, failure, listener]);
 
   return (
-    <div className={rootClass(className)} data-map-state={status} data-view={adapter?.view ?? config.view}>
+    <div className={rootClass(className)} ref={rootRef} data-map-state={status} data-view={adapter?.view ?? config.view}>
       <div className="pinmap-map" ref={containerRef} />
+      {adapter && status !== 'error' && <Controls key={adapterKey(adapter)} adapter={adapter} config={config} root={rootRef} />}
       {failure && (
         <ErrorPanel
           title={failure.retryable ? 'The map could not be loaded' : failure.message}
@@ -95,6 +99,19 @@ function PinmapView({ config, onStatusChange, className }: ViewProps<{ config: P
       )}
     </div>
   );
+}
+
+const adapterKeys = new WeakMap<MapAdapter, number>();
+let adapterCount = 0;
+
+/** A key per map, so each new map gets fresh controls (and fresh machines). */
+function adapterKey(adapter: MapAdapter): number {
+  let key = adapterKeys.get(adapter);
+  if (key === undefined) {
+    key = ++adapterCount;
+    adapterKeys.set(adapter, key);
+  }
+  return key;
 }
 
 /** A ref that always holds the latest value, so listeners registered once never go stale. */
