@@ -2,6 +2,20 @@ import { assign, setup } from 'xstate';
 import type { SnapshotFrom } from 'xstate';
 import { ATTRIBUTION_COMPACT_MAX_WIDTH } from './constants.ts';
 
+/** What the app tells the attribution machine. */
+export type AttributionEvent =
+  /** The map's container changed size; width in CSS pixels. */
+  | { type: 'container.resized'; width: number }
+  /** The user dragged the map (not a programmatic move). */
+  | { type: 'map.userDragged' }
+  /** The toggle button was pressed. */
+  | { type: 'attribution.toggle' };
+
+export type AttributionInput = {
+  /** The map container's width in CSS pixels when the control starts. */
+  width: number;
+};
+
 /**
  * Whether the attribution is shown in full or compact, and whether a compact one is open,
  * mirrored on the control as `data-state` (`full`, `compact.expanded`, `compact.collapsed`,
@@ -17,19 +31,6 @@ import { ATTRIBUTION_COMPACT_MAX_WIDTH } from './constants.ts';
  * between `full` and `compact`. Nothing is injected: the app sends the events and reads
  * `isAttributionOpen` / `isAttributionCompact` (or the tags `open` and `compact`).
  */
-export type AttributionEvent =
-  /** The map's container changed size; width in CSS pixels. */
-  | { type: 'container.resized'; width: number }
-  /** The user dragged the map (not a programmatic move). */
-  | { type: 'map.userDragged' }
-  /** The toggle button was pressed. */
-  | { type: 'attribution.toggle' };
-
-export type AttributionInput = {
-  /** The map container's width in CSS pixels when the control starts. */
-  width: number;
-};
-
 export const attributionMachine = setup({
   types: {
     input: {} as AttributionInput,

@@ -13,29 +13,7 @@ import {
 import { normalizeBearing } from './geo.ts';
 import type { LngLat, LngLatBounds } from './geo.ts';
 
-/**
- * The camera's timed animations, mirrored as `data-state` (`idle` or `animating`).
- *
- * A command (`camera.zoomIn`, `camera.zoomOut`, `camera.resetNorth`, `camera.fitTo`,
- * `camera.flyTo`) or a user rotation that ends less than `bearingSnap` degrees from north starts
- * an animation: the machine numbers it, picks its duration (0 under reduced motion) and asks the
- * injected `runCameraAnimation` action to run it, tagged with that number. The animation is over
- * when the map says so, not when a timer thinks so:
- *
- * - `map.animationEnded` with the running animation's id: it `ended`. Ends of older animations
- *   are ignored.
- * - `map.animationStopped` with the running animation's id, or `map.userGesture`: the map cut it
- *   short (a gesture took the camera over; the engine has already stopped the animation), so it
- *   was `interrupted`. MapLibre reports the end of an animation that a gesture stops before it
- *   reports the gesture, so the app tells a full run (`map.animationEnded`) from a cut-short one
- *   (`map.animationStopped`) when the tagged `moveend` arrives.
- * - A new command: it was `replaced` by the new animation, which the map engine runs in its place.
- * - No end reported within its duration plus ANIMATION_END_GRACE_MS (`animationSafety`): the
- *   machine stops it with `stopCameraAnimation` and records it as `timedOut`.
- *
- * `context.current` is the running animation; `context.last` the outcome of the latest one that
- * finished.
- */
+/** The kinds of animation the camera runs. */
 export type CameraAnimationKind = 'zoomIn' | 'zoomOut' | 'resetNorth' | 'snapNorth' | 'fitToLocation' | 'flyToPin';
 
 /** What an animation does, with the parameters its kind needs. */
@@ -171,6 +149,29 @@ const stopCurrentAnimation = cameraSetup.createAction(
   }),
 );
 
+/**
+ * The camera's timed animations, mirrored as `data-state` (`idle` or `animating`).
+ *
+ * A command (`camera.zoomIn`, `camera.zoomOut`, `camera.resetNorth`, `camera.fitTo`,
+ * `camera.flyTo`) or a user rotation that ends less than `bearingSnap` degrees from north starts
+ * an animation: the machine numbers it, picks its duration (0 under reduced motion) and asks the
+ * injected `runCameraAnimation` action to run it, tagged with that number. The animation is over
+ * when the map says so, not when a timer thinks so:
+ *
+ * - `map.animationEnded` with the running animation's id: it `ended`. Ends of older animations
+ *   are ignored.
+ * - `map.animationStopped` with the running animation's id, or `map.userGesture`: the map cut it
+ *   short (a gesture took the camera over; the engine has already stopped the animation), so it
+ *   was `interrupted`. MapLibre reports the end of an animation that a gesture stops before it
+ *   reports the gesture, so the app tells a full run (`map.animationEnded`) from a cut-short one
+ *   (`map.animationStopped`) when the tagged `moveend` arrives.
+ * - A new command: it was `replaced` by the new animation, which the map engine runs in its place.
+ * - No end reported within its duration plus ANIMATION_END_GRACE_MS (`animationSafety`): the
+ *   machine stops it with `stopCameraAnimation` and records it as `timedOut`.
+ *
+ * `context.current` is the running animation; `context.last` the outcome of the latest one that
+ * finished.
+ */
 export const cameraMachine = cameraSetup
   .extend({ actions: { runCurrentAnimation, stopCurrentAnimation } })
   .createMachine({

@@ -4,32 +4,7 @@ import { GEOLOCATION_TIMEOUT_MS, LOCATE_MAX_ZOOM, ONE_SHOT_FINISH_MS } from './c
 import { accuracyBounds } from './geo.ts';
 import type { GeoPosition, LngLatBounds } from './geo.ts';
 
-/**
- * The geolocation control's cycle, mirrored on the button as `data-state`.
- *
- * - `CHECKING`: the button is disabled while the `checkSupport` actor finds out whether the
- *   browser can locate the user at all.
- * - `UNAVAILABLE`: the button is disabled; `context.reason` says why: `'unsupported'` (no
- *   geolocation in this browser), `'denied'` (the user refused the permission, now or before) or
- *   `'insecure'` (the page is neither https nor localhost, where browsers refuse to locate).
- *   A denied permission that the browser later reports as granted (or back to prompting) enables
- *   the button again.
- * - With tracking on: `OFF` → click → `WAITING_ACTIVE` → first position → `ACTIVE_LOCK`, where
- *   the camera follows every position; a user move of the map goes to `BACKGROUND`, where only the
- *   dot follows; a click there returns to `ACTIVE_LOCK`. Errors 2 (position unavailable) and 3
- *   (timeout) go to `ACTIVE_ERROR` / `BACKGROUND_ERROR` with the dot kept but stale. A click in
- *   any of these except `BACKGROUND` turns tracking off.
- * - With tracking off: a click starts `ONE_SHOT`, a single position request that ends with the
- *   answer, an error, or after `oneShotFinish` (10000 ms) without one; the dot stays afterwards.
- * - Error 1 (permission denied), in any mode, stops locating, removes the dot and disables the
- *   button (`UNAVAILABLE`, reason `'denied'`).
- *
- * Everything that touches the browser or the map is injected: the actors `checkSupport`,
- * `watchPosition`, `getCurrentPosition`, `watchPermission` and the actions `showPosition`,
- * `markPositionStale`, `clearPosition`, `fitCameraToPosition`. Their defaults do nothing (and
- * `checkSupport` answers `'unsupported'`), so the bare machine is inert; the app provides the real
- * ones with `geolocateMachine.provide()`.
- */
+/** The top-level states, as `snapshot.value` and the button's `data-state` show them. */
 export type GeolocateState =
   | 'CHECKING'
   | 'UNAVAILABLE'
@@ -195,6 +170,32 @@ const fitToRecordedPosition = geolocateSetup.createAction(
   }),
 );
 
+/**
+ * The geolocation control's cycle, mirrored on the button as `data-state`.
+ *
+ * - `CHECKING`: the button is disabled while the `checkSupport` actor finds out whether the
+ *   browser can locate the user at all.
+ * - `UNAVAILABLE`: the button is disabled; `context.reason` says why: `'unsupported'` (no
+ *   geolocation in this browser), `'denied'` (the user refused the permission, now or before) or
+ *   `'insecure'` (the page is neither https nor localhost, where browsers refuse to locate).
+ *   A denied permission that the browser later reports as granted (or back to prompting) enables
+ *   the button again.
+ * - With tracking on: `OFF` → click → `WAITING_ACTIVE` → first position → `ACTIVE_LOCK`, where
+ *   the camera follows every position; a user move of the map goes to `BACKGROUND`, where only the
+ *   dot follows; a click there returns to `ACTIVE_LOCK`. Errors 2 (position unavailable) and 3
+ *   (timeout) go to `ACTIVE_ERROR` / `BACKGROUND_ERROR` with the dot kept but stale. A click in
+ *   any of these except `BACKGROUND` turns tracking off.
+ * - With tracking off: a click starts `ONE_SHOT`, a single position request that ends with the
+ *   answer, an error, or after `oneShotFinish` (10000 ms) without one; the dot stays afterwards.
+ * - Error 1 (permission denied), in any mode, stops locating, removes the dot and disables the
+ *   button (`UNAVAILABLE`, reason `'denied'`).
+ *
+ * Everything that touches the browser or the map is injected: the actors `checkSupport`,
+ * `watchPosition`, `getCurrentPosition`, `watchPermission` and the actions `showPosition`,
+ * `markPositionStale`, `clearPosition`, `fitCameraToPosition`. Their defaults do nothing (and
+ * `checkSupport` answers `'unsupported'`), so the bare machine is inert; the app provides the real
+ * ones with `geolocateMachine.provide()`.
+ */
 export const geolocateMachine = geolocateSetup
   .extend({
     actions: {
