@@ -5,6 +5,7 @@
  * Config `locale` overrides any of them; an unknown key is a config error.
  */
 export const DEFAULT_LOCALE = {
+  'Pinmap.Region': 'Interactive map',
   'NavigationControl.ZoomIn': 'Zoom in',
   'NavigationControl.ZoomOut': 'Zoom out',
   'NavigationControl.ResetBearing': 'Reset bearing to north',

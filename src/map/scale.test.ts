@@ -28,13 +28,22 @@ describe('roundForScale', () => {
     [2.9, 2],
     [10, 10],
     [0.1349, 0.1],
-    [0.0273, 0.03],
+    [0.0273, 0.02],
+    [0.0652, 0.06],
+    [0.3, 0.3],
+    [0.29, 0.2],
   ])('%d → %d', (raw, rounded) => {
     expect(roundForScale(raw)).toBe(rounded);
   });
 });
 
 describe('scaleBar boundaries and bad input', () => {
+  it('stays within the maximum width below one unit, where MapLibre rounds up past it', () => {
+    const bar = scaleBar(0.3724 * 1852, 'nautical');
+    expect(bar.value).toBe(0.3);
+    expect(bar.width).toBeLessThanOrEqual(100);
+  });
+
   it('switches from m to km at 1000 m and from ft to mi above 5280 ft', () => {
     expect(scaleBar(999, 'metric').unit).toBe('m');
     expect(scaleBar(1000, 'metric').unit).toBe('km');

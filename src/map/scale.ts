@@ -47,7 +47,9 @@ export function metresAcrossAtEquator(zoom: number, pixels = SCALE_MAX_WIDTH): n
 
 /**
  * A readable number not above `value`: its leading digit snapped down to 10, 5, 3, 2 or 1 in its
- * power of ten; values below 1 keep one significant digit (rounded).
+ * power of ten; values below 1 keep one significant digit. MapLibre rounds that digit to the
+ * nearest, which can make its bar wider than the maximum (0.3724 nm → 0.4 nm, 107 px); Pinmap
+ * rounds it down, so the bar never exceeds 100 px and matches MapLibre whenever MapLibre's fits.
  */
 export function roundForScale(value: number): number {
   const power = 10 ** (String(Math.floor(value)).length - 1);
@@ -58,7 +60,8 @@ export function roundForScale(value: number): number {
 
 function oneSignificantDigit(value: number): number {
   const multiplier = 10 ** Math.ceil(-Math.log10(value));
-  return Math.round(value * multiplier) / multiplier;
+  // The tiny allowance keeps 0.3 · 10 = 3.0000000000000004 and 0.29 · 100 = 28.999999999999996 honest.
+  return Math.floor(value * multiplier + 1e-9) / multiplier;
 }
 
 /**

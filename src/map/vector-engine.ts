@@ -98,6 +98,7 @@ export function createVectorEngine(container: HTMLElement, config: PinmapConfig,
     return { center: [c.lng, c.lat], zoom: map.getZoom(), bearing: map.getBearing(), pitch: map.getPitch() };
   };
   const userLocation = createUserLocationMarkers(map);
+  const animations = new AnimationClock();
 
   return {
     view: 'vector',
@@ -108,12 +109,15 @@ export function createVectorEngine(container: HTMLElement, config: PinmapConfig,
       map.jumpTo(camera);
     },
     easeTo(camera, { tag, duration = DEFAULT_EASE }) {
+      animations.start(tag, duration);
       map.easeTo({ ...camera, duration }, { [TAG]: tag });
     },
     flyTo(camera, { tag, duration }) {
+      animations.start(tag, duration);
       map.flyTo({ ...camera, ...(duration === undefined ? {} : { duration }) }, { [TAG]: tag });
     },
     fitBounds(bounds, { tag, duration = DEFAULT_EASE, maxZoom }) {
+      animations.start(tag, duration);
       map.fitBounds(bounds, { maxZoom, duration, bearing: map.getBearing(), linear: true }, { [TAG]: tag });
     },
     stopAnimation() {
@@ -125,7 +129,7 @@ export function createVectorEngine(container: HTMLElement, config: PinmapConfig,
       return () => map.off('move', handler);
     },
     onMotion(listener) {
-      return listenToMotion(map, listener);
+      return listenToMotion(map, animations, listener);
     },
     measure(pixels) {
       const { clientWidth: width, clientHeight: height } = map.getContainer();
@@ -177,12 +181,13 @@ type MotionEventData = MapLibreEvent & { originalEvent?: unknown; [TAG]?: string
  * back from its event data; a user's input shows as `originalEvent` (a container resize carries
  * its ResizeObserver entries instead, so it is not taken for the user).
  */
-function listenToMotion(map: MapLibreMap, listener: (event: MapMotionEvent) => void): () => void {
+function listenToMotion(map: MapLibreMap, animations: AnimationClock, listener: (event: MapMotionEvent) => void): () => void {
   const byUser = (event: MotionEventData) => event.originalEvent !== undefined;
   const onStart = (event: MotionEventData) => listener({ type: 'motion.started', tag: event[TAG], byUser: byUser(event) });
   const onEnd = (event: MotionEventData) => {
     const user = byUser(event);
-    listener({ type: 'motion.ended', tag: event[TAG], byUser: user });
+    const tag = event[TAG];
+    listener({ type: 'motion.ended', tag, byUser: user, completed: tag === undefined || animations.hasRunItsCourse(tag) });
     if (user) listener({ type: 'user.moveEnded', bearing: map.getBearing() });
   };
   const gestures: [string, Gesture][] = [
@@ -205,6 +210,27 @@ function listenToMotion(map: MapLibreMap, listener: (event: MapMotionEvent) => v
     map.off('moveend', onEnd);
     for (const [type, handler] of gestureHandlers) map.off(type as 'dragstart', handler);
   };
+}
+
+/**
+ * When each tagged animation started and how long it was asked to last. MapLibre draws an
+ * animation's last frame only once its duration has passed, so an end that comes earlier is one
+ * that was cut short. (A flight without a given duration picks its own length: its end counts
+ * as complete.)
+ */
+class AnimationClock {
+  private readonly runs = new Map<string, { startedAt: number; duration: number | undefined }>();
+
+  start(tag: string, duration: number | undefined): void {
+    this.runs.clear(); // one animation at a time: a new one replaces the old
+    this.runs.set(tag, { startedAt: performance.now(), duration });
+  }
+
+  hasRunItsCourse(tag: string): boolean {
+    const run = this.runs.get(tag);
+    if (!run || run.duration === undefined) return true;
+    return performance.now() - run.startedAt >= run.duration - 1;
+  }
 }
 
 /**

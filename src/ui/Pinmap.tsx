@@ -4,6 +4,7 @@ import { mapStatusMachine, type MapStatus } from '../machines/map-status.machine
 import type { MapAdapter } from '../map/adapter.ts';
 import { safeParseConfig, type ConfigError, type PinmapConfig, type PinmapConfigInput } from '../map/config.ts';
 import { createEngine } from '../map/engines.ts';
+import { DEFAULT_LOCALE } from '../map/locale.ts';
 import { Controls } from './controls/Controls.tsx';
 import { ErrorPanel } from './ErrorPanel.tsx';
 import { inspectOptions } from './inspect.ts';
@@ -87,7 +88,8 @@ function PinmapView({ config, onStatusChange, className }: ViewProps<{ config: P
   }, [status, failure, listener]);
 
   return (
-    <div className={rootClass(className)} ref={rootRef} data-map-state={status} data-view={adapter?.view ?? config.view}>
+    // A landmark of its own, so the controls around the map's canvas are inside one for screen readers.
+    <div className={rootClass(className)} ref={rootRef} role="region" aria-label={regionLabel(config)} data-map-state={status} data-view={adapter?.view ?? config.view}>
       <div className="pinmap-map" ref={containerRef} />
       {adapter && status !== 'error' && <Controls key={adapterKey(adapter)} adapter={adapter} config={config} root={rootRef} />}
       {failure && (
@@ -99,6 +101,10 @@ function PinmapView({ config, onStatusChange, className }: ViewProps<{ config: P
       )}
     </div>
   );
+}
+
+function regionLabel(config: PinmapConfig): string {
+  return config.locale['Pinmap.Region'] ?? DEFAULT_LOCALE['Pinmap.Region'];
 }
 
 const adapterKeys = new WeakMap<MapAdapter, number>();

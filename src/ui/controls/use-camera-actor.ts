@@ -48,7 +48,9 @@ export function useCameraActor(adapter: MapAdapter, bearingSnap: number) {
   useEffect(
     () =>
       adapter.onMotion((event) => {
-        if (event.type === 'motion.ended' && event.tag !== undefined) actor.send({ type: 'map.animationEnded', id: Number(event.tag) });
+        if (event.type === 'motion.ended' && event.tag !== undefined) {
+          actor.send({ type: event.completed ? 'map.animationEnded' : 'map.animationStopped', id: Number(event.tag) });
+        }
         else if (event.type === 'user.gesture') actor.send({ type: 'map.userGesture' });
         else if (event.type === 'user.moveEnded') actor.send({ type: 'map.rotateEnded', bearing: event.bearing, byUser: true });
       }),
