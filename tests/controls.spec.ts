@@ -259,6 +259,16 @@ test.describe('geolocation', () => {
     await expect.poll(async () => (await addressCamera(page)).lng).toBeCloseTo(20, 2);
   });
 
+  test('panning with the keyboard while locked goes to BACKGROUND too', async ({ page }) => {
+    await openApp(page, {}, '#map=2/45/12');
+    await geolocateButton(page).click();
+    await expect(geolocate(page)).toHaveAttribute('data-state', 'ACTIVE_LOCK');
+    await waitForMapState(page, 'idle');
+    await page.locator('canvas.maplibregl-canvas').focus();
+    await page.keyboard.press('ArrowRight');
+    await expect(geolocate(page)).toHaveAttribute('data-state', 'BACKGROUND');
+  });
+
   test('zooming keeps the lock; a second click turns locating off and removes the dot', async ({ page }) => {
     await openApp(page, {}, '#map=2/45/12');
     await geolocateButton(page).click();

@@ -183,7 +183,11 @@ type MotionEventData = MapLibreEvent & { originalEvent?: unknown; [TAG]?: string
  */
 function listenToMotion(map: MapLibreMap, animations: AnimationClock, listener: (event: MapMotionEvent) => void): () => void {
   const byUser = (event: MotionEventData) => event.originalEvent !== undefined;
-  const onStart = (event: MotionEventData) => listener({ type: 'motion.started', tag: event[TAG], byUser: byUser(event) });
+  const onStart = (event: MotionEventData) => {
+    listener({ type: 'motion.started', tag: event[TAG], byUser: byUser(event) });
+    // The keyboard moves the camera with eases of its own, without drag or zoom start events.
+    if (event.originalEvent instanceof KeyboardEvent) listener({ type: 'user.gesture', gesture: keyboardGesture(event.originalEvent) });
+  };
   const onEnd = (event: MotionEventData) => {
     const user = byUser(event);
     const tag = event[TAG];
@@ -210,6 +214,13 @@ function listenToMotion(map: MapLibreMap, animations: AnimationClock, listener: 
     map.off('moveend', onEnd);
     for (const [type, handler] of gestureHandlers) map.off(type as 'dragstart', handler);
   };
+}
+
+/** What a key does to MapLibre's camera: +, - and = zoom; Shift with an arrow rotates or pitches; other keys pan. */
+function keyboardGesture(event: KeyboardEvent): Gesture {
+  if (['+', '-', '=', '_'].includes(event.key)) return 'zoom';
+  if (event.shiftKey) return event.key === 'ArrowUp' || event.key === 'ArrowDown' ? 'pitch' : 'rotate';
+  return 'drag';
 }
 
 /**
