@@ -33,22 +33,31 @@ async function timeUntilAddress(page: Page, selector: string, done: string): Pro
   return (await framesUntilAddress(page, selector, done)).ms;
 }
 
-/** Like `timeUntilAddress`, with the number of animation frames it took too. */
-async function framesUntilAddress(page: Page, selector: string, done: string): Promise<{ ms: number; frames: number }> {
+/**
+ * Like `timeUntilAddress`, with the number of animation frames it took and the longest frame:
+ * an ease ends on the first frame after its duration, and the address follows a frame later, so
+ * on a busy machine drawing in software the end comes up to a few long frames late.
+ */
+async function framesUntilAddress(page: Page, selector: string, done: string): Promise<{ ms: number; frames: number; longestFrame: number }> {
   const watch = page.evaluate(
     ({ selector, done }) =>
-      new Promise<{ ms: number; frames: number }>((resolve, reject) => {
+      new Promise<{ ms: number; frames: number; longestFrame: number }>((resolve, reject) => {
         const check = new Function('camera', `return ${done}`) as (camera: number[]) => boolean;
         const button = document.querySelector(selector)!;
         let start = 0;
         let frames = 0;
+        let longestFrame = 0;
+        let lastFrame = 0;
         button.addEventListener('click', () => (start = performance.now()), { capture: true, once: true });
         const limit = setTimeout(() => reject(new Error(`address never satisfied ${done}: ${location.hash}`)), 10_000);
         const frame = () => {
+          const now = performance.now();
+          if (start && lastFrame) longestFrame = Math.max(longestFrame, now - Math.max(lastFrame, start));
+          lastFrame = now;
           const camera = (/map=([^&]+)/.exec(location.hash)?.[1] ?? '').split('/').map(Number);
           if (start && check(camera)) {
             clearTimeout(limit);
-            resolve({ ms: performance.now() - start, frames });
+            resolve({ ms: performance.now() - start, frames, longestFrame });
           } else {
             if (start) frames++;
             requestAnimationFrame(frame);
@@ -117,18 +126,18 @@ test.describe('zoom and compass', () => {
 
   test('zoom in and zoom out change the zoom in the address by 1, eased over about 500 ms', async ({ page }) => {
     await openApp(page, {}, '#map=3/45/12');
-    // Not before the ease's 500 ms; the upper bound only leaves room for slow software-rendered
-    // frames (the last frame comes when it comes), so a stuck or doubled ease still fails.
-    const zoomIn = await timeUntilAddress(page, '.pinmap-zoom-in', 'camera[0] === 4');
-    expect(zoomIn).toBeGreaterThan(450);
-    expect(zoomIn).toBeLessThan(1500);
+    // Not before the ease's 500 ms, and done within a few frames after it (a software-rendered
+    // frame on a busy machine can be long), so an instant, stuck or doubled ease fails.
+    const zoomIn = await framesUntilAddress(page, '.pinmap-zoom-in', 'camera[0] === 4');
+    expect(zoomIn.ms).toBeGreaterThan(450);
+    expect(zoomIn.ms).toBeLessThan(500 + 3 * zoomIn.longestFrame + 150);
     await expect(page.locator('.pinmap-navigation')).toHaveAttribute('data-state', 'idle');
     expect((await addressCamera(page)).zoom).toBe(4);
 
-    const zoomOut = await timeUntilAddress(page, '.pinmap-zoom-out', 'camera[0] === 3');
-    expect(zoomOut).toBeGreaterThan(450);
-    expect(zoomOut).toBeLessThan(1500);
-    test.info().annotations.push({ type: 'timing', description: `zoom in ${Math.round(zoomIn)} ms, zoom out ${Math.round(zoomOut)} ms` });
+    const zoomOut = await framesUntilAddress(page, '.pinmap-zoom-out', 'camera[0] === 3');
+    expect(zoomOut.ms).toBeGreaterThan(450);
+    expect(zoomOut.ms).toBeLessThan(500 + 3 * zoomOut.longestFrame + 150);
+    test.info().annotations.push({ type: 'timing', description: `zoom in ${Math.round(zoomIn.ms)} ms, zoom out ${Math.round(zoomOut.ms)} ms (longest frame ${Math.round(Math.max(zoomIn.longestFrame, zoomOut.longestFrame))} ms)` });
   });
 
   test('the navigation control shows the camera machine animating while the ease runs', async ({ page }) => {
@@ -151,11 +160,11 @@ test.describe('zoom and compass', () => {
     await openApp(page, {}, '#map=3/45/12/60');
     const needle = page.locator('.pinmap-compass svg');
     await expect(needle).toHaveAttribute('style', /rotate\(-60deg\)/);
-    const elapsed = await timeUntilAddress(page, '.pinmap-compass', 'camera.length === 3');
-    expect(elapsed).toBeGreaterThan(950);
-    expect(elapsed).toBeLessThan(2000);
+    const north = await framesUntilAddress(page, '.pinmap-compass', 'camera.length === 3');
+    expect(north.ms).toBeGreaterThan(950);
+    expect(north.ms).toBeLessThan(1000 + 3 * north.longestFrame + 150);
     await expect(needle).toHaveAttribute('style', /rotate\((-)?0deg\)/);
-    test.info().annotations.push({ type: 'timing', description: `reset north ${Math.round(elapsed)} ms` });
+    test.info().annotations.push({ type: 'timing', description: `reset north ${Math.round(north.ms)} ms (longest frame ${Math.round(north.longestFrame)} ms)` });
   });
 
   test('a user rotation that ends within 7° of north snaps to north; one further off stays', async ({ page }) => {
@@ -174,18 +183,22 @@ test.describe('zoom and compass', () => {
     expect(Math.abs((await addressCamera(page)).bearing)).toBeGreaterThan(7);
   });
 
-  test('a drag interrupts the zoom ease', async ({ page }) => {
-    await openApp(page, {}, '#map=3/45/12');
-    await page.locator('.pinmap-zoom-in').click();
+  test('a drag interrupts the reset-north ease: the camera machine records it as interrupted', async ({ page }) => {
+    await openApp(page, {}, '#map=3/45/12/90');
+    // The pointer waits over the map, so the drag begins right after the click, well inside the
+    // 1000 ms ease.
     await page.mouse.move(400, 300);
+    await page.evaluate(() => document.querySelector<HTMLButtonElement>('.pinmap-compass')!.click());
     await page.mouse.down();
     await page.mouse.move(300, 250, { steps: 4 });
     await page.mouse.up();
-    await expect(page.locator('.pinmap-navigation')).toHaveAttribute('data-state', 'idle');
+    const navigation = page.locator('.pinmap-navigation');
+    await expect(navigation).toHaveAttribute('data-state', 'idle');
+    await expect(navigation).toHaveAttribute('data-last-animation', 'resetNorth interrupted');
     await waitForMapState(page, 'idle');
-    const { zoom } = await addressCamera(page);
-    expect(zoom).toBeGreaterThan(3);
-    expect(zoom).toBeLessThan(4);
+    const { bearing } = await addressCamera(page);
+    expect(bearing).toBeGreaterThan(7); // stopped on the way, and no snap: the user did not rotate
+    expect(bearing).toBeLessThanOrEqual(90);
   });
 });
 
@@ -224,9 +237,10 @@ test.describe('geolocation', () => {
     await expect(geolocate(page)).toHaveAttribute('data-state', 'ACTIVE_LOCK');
     await expect(geolocateButton(page)).toHaveAttribute('aria-pressed', 'true');
     await expect(page.locator('.pinmap-user-dot')).toBeVisible();
+    await expect(page.locator('.pinmap-navigation')).toHaveAttribute('data-last-animation', 'fitToLocation ended');
     await waitForMapState(page, 'idle');
-    await expect.poll(async () => (await addressCamera(page)).zoom).toBeGreaterThan(10);
     const camera = await addressCamera(page);
+    expect(camera.zoom).toBeGreaterThan(10);
     expect(camera.zoom).toBeLessThanOrEqual(15);
     expect(camera.lat).toBeCloseTo(10, 2);
     expect(camera.lng).toBeCloseTo(20, 2);

@@ -12,11 +12,13 @@ const AT_LIMIT = 1e-6;
 /**
  * Zoom in, zoom out and the compass, in one group. The buttons send commands to the camera
  * machine (which eases 500 ms / 1000 ms, or jumps under reduced motion); its state shows as
- * `data-state`. A zoom button is disabled at the zoom limit; the compass needle shows the bearing,
+ * `data-state` (and how the latest animation finished as `data-last-animation`, e.g.
+ * `zoomIn ended`, `resetNorth interrupted`). A zoom button is disabled at the zoom limit; the compass needle shows the bearing,
  * and in a view that cannot rotate the compass is disabled with a title that says why.
  */
 export function NavigationControl({ adapter, camera, locale }: { adapter: MapAdapter; camera: CameraActor; locale: Locale }) {
   const state = useSelector(camera, (s) => stateName(s.value));
+  const last = useSelector(camera, (s) => (s.context.last ? `${s.context.last.kind} ${s.context.last.outcome}` : undefined));
   const { zoom, bearing } = useCamera(adapter);
   const range = adapter.getZoomRange();
   const atMax = zoom >= range.max - AT_LIMIT;
@@ -24,7 +26,7 @@ export function NavigationControl({ adapter, camera, locale }: { adapter: MapAda
   const compassTitle = adapter.canRotate ? locale['NavigationControl.ResetBearing'] : locale['NavigationControl.RotationUnavailable'];
 
   return (
-    <div className="pinmap-ctrl pinmap-ctrl-group pinmap-navigation" data-state={state}>
+    <div className="pinmap-ctrl pinmap-ctrl-group pinmap-navigation" data-state={state} data-last-animation={last}>
       <button type="button" className="pinmap-button pinmap-zoom-in" title={locale['NavigationControl.ZoomIn']} aria-label={locale['NavigationControl.ZoomIn']} disabled={atMax} aria-disabled={atMax} onClick={() => camera.send({ type: 'camera.zoomIn' })}>
         <ZoomInIcon />
       </button>
