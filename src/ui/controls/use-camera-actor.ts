@@ -52,6 +52,8 @@ export function useCameraActor(adapter: MapAdapter, bearingSnap: number) {
           actor.send({ type: event.completed ? 'map.animationEnded' : 'map.animationStopped', id: Number(event.tag) });
         }
         else if (event.type === 'user.gesture') actor.send({ type: 'map.userGesture' });
+        // Like MapLibre's own snap, the end of any movement the user drove is checked, not only
+        // of a rotation: a bearing left just off north by any gesture snaps back.
         else if (event.type === 'user.moveEnded') actor.send({ type: 'map.rotateEnded', bearing: event.bearing, byUser: true });
       }),
     [adapter, actor],
