@@ -14,5 +14,6 @@ export {
   type ConfigProblem,
   type PinOptions,
 } from './map/config.ts';
+export { DEFAULT_LOCALE, type LocaleKey } from './map/locale.ts';
 export type { MapStatus } from './machines/map-status.machine.ts';
 export type { Camera, ViewName } from './map/address.ts';

@@ -13,8 +13,8 @@ test.describe('the app on its embedded basemap', () => {
 
     await expect(page.locator('.pinmap')).toHaveAttribute('data-view', 'vector');
     await expect(page.locator('canvas.maplibregl-canvas')).toHaveCount(1);
-    await expect(page.locator('.maplibregl-ctrl-attrib')).toContainText('Natural Earth');
-    await expect(page.locator('.maplibregl-ctrl-attrib')).toContainText('GeoNames');
+    await expect(page.locator('.pinmap-attrib')).toContainText('Natural Earth');
+    await expect(page.locator('.pinmap-attrib')).toContainText('GeoNames');
     expect(blocked, 'requests that tried to leave the machine').toEqual([]);
     expect(console.errors).toEqual([]);
     expect(console.warnings).toEqual([]);
@@ -141,11 +141,11 @@ test.describe('config from ?config=<url>', () => {
     expect(console.errors.filter((e) => !/Failed to load resource/.test(e))).toEqual([]);
   });
 
-  test('says so when the config file cannot be loaded or is not JSON', async ({ page }) => {
+  test('says so when the config file cannot be loaded or is not JSON', async ({ page, baseURL }) => {
     await serveJson(page, '/__test/missing.json', { error: 'nope' }, 404);
     await page.goto('/?config=/__test/missing.json');
     await waitForMapState(page, 'error');
-    await expect(page.getByRole('alert')).toContainText('Could not load the config from http://127.0.0.1:4173/__test/missing.json: HTTP 404');
+    await expect(page.getByRole('alert')).toContainText(`Could not load the config from ${baseURL}/__test/missing.json: HTTP 404`);
 
     await serveJson(page, '/__test/broken.json', '{"zoom": 3,');
     await page.goto('/?config=/__test/broken.json');
@@ -155,7 +155,7 @@ test.describe('config from ?config=<url>', () => {
 });
 
 test.describe('a style that cannot be loaded', () => {
-  test('shows an error naming the style URL, and Retry works once the style is served', async ({ page }) => {
+  test('shows an error naming the style URL, and Retry works once the style is served', async ({ page, baseURL }) => {
     let serveStyle = false;
     await page.route((url) => url.pathname === '/__test/flaky-style.json', (route) =>
       serveStyle
@@ -166,7 +166,7 @@ test.describe('a style that cannot be loaded', () => {
     await page.goto('/?config=/__test/config.json');
     await waitForMapState(page, 'error');
     const panel = page.getByRole('alert');
-    await expect(panel).toContainText('Could not load the map style from http://127.0.0.1:4173/__test/flaky-style.json');
+    await expect(panel).toContainText(`Could not load the map style from ${baseURL}/__test/flaky-style.json`);
     await expect(panel).toContainText('500');
 
     serveStyle = true;

@@ -48,3 +48,36 @@ export async function blockExternalNetwork(page: Page): Promise<string[]> {
   });
   return blocked;
 }
+
+/**
+ * Replaces the browser's geolocation with one the test drives: requests wait until
+ * `window.pinmapGeolocation.send()` answers them with `position`, or `.fail(code)` reports error
+ * `code` (1 denied, 2 unavailable, 3 timeout), which Playwright's own geolocation cannot produce.
+ */
+export async function drivenGeolocation(page: Page, position = { longitude: 20, latitude: 10, accuracy: 700 }): Promise<void> {
+  await page.addInitScript((position) => {
+    type Callbacks = { success: PositionCallback; error?: PositionErrorCallback | null | undefined };
+    const watchers = new Map<number, Callbacks>();
+    let pending: Callbacks[] = [];
+    let nextId = 1;
+    const everyone = () => [...watchers.values(), ...pending.splice(0)];
+    navigator.geolocation.watchPosition = (success, error) => {
+      watchers.set(nextId, { success, error });
+      return nextId++;
+    };
+    navigator.geolocation.getCurrentPosition = (success, error) => void pending.push({ success, error });
+    navigator.geolocation.clearWatch = (id) => void watchers.delete(id);
+    (window as unknown as { pinmapGeolocation: unknown }).pinmapGeolocation = {
+      send() {
+        const coords = { ...position, altitude: null, altitudeAccuracy: null, heading: null, speed: null, toJSON: () => coords };
+        const answer = { coords, timestamp: 0, toJSON: () => answer } as unknown as GeolocationPosition;
+        for (const callbacks of everyone()) callbacks.success(answer);
+      },
+      fail(code: number) {
+        const error = { code, message: `test error ${code}`, PERMISSION_DENIED: 1, POSITION_UNAVAILABLE: 2, TIMEOUT: 3 } as GeolocationPositionError;
+        for (const callbacks of everyone()) callbacks.error?.(error);
+        pending = [];
+      },
+    };
+  }, position);
+}

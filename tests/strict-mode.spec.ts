@@ -16,7 +16,10 @@ test('StrictMode development double mount leaves one map, one WebGL context, one
   expect(mounts).toBe(1);
   await expect(page.locator('canvas.maplibregl-canvas')).toHaveCount(1);
   await expect(page.locator('.maplibregl-canvas-container')).toHaveCount(1);
-  await expect(page.locator('.maplibregl-ctrl-attrib')).toHaveCount(1);
+  await expect(page.locator('.pinmap-corner')).toHaveCount(4);
+  for (const control of ['.pinmap-fullscreen', '.pinmap-navigation', '.pinmap-geolocate', '.pinmap-scale', '.pinmap-attrib']) {
+    await expect(page.locator(control)).toHaveCount(1);
+  }
   // The first mount's context was created and then released: two made, one alive.
   await expect.poll(() => liveWebGLContexts(page)).toEqual({ created: 2, alive: 1 });
   expect(console.errors).toEqual([]);

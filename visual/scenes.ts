@@ -6,7 +6,12 @@ export type SceneAction =
   | { type: 'click'; selector: string }
   | { type: 'press'; key: string }
   | { type: 'drag'; from: [number, number]; to: [number, number] }
-  | { type: 'wheel'; at: [number, number]; deltaY: number };
+  | { type: 'wheel'; at: [number, number]; deltaY: number }
+  /** Answers the driven geolocation (see `drivenGeolocation`) with its position, or fails it with an error code. */
+  | { type: 'geolocation'; send: 'position' }
+  | { type: 'geolocation'; send: 'error'; code: 1 | 2 | 3 }
+  /** Waits until the element's `data-state` says `state`. */
+  | { type: 'waitForState'; selector: string; state: string };
 
 /**
  * One screenshot scene: what to open, how big, what to do, what to capture and how strictly to
@@ -24,6 +29,10 @@ export interface Scene {
   deviceScaleFactor: number;
   /** WebGL off, as on a machine where it cannot start. */
   webgl?: boolean;
+  /** Geolocation granted by the browser context, at this position. */
+  geolocation?: { longitude: number; latitude: number; accuracy: number };
+  /** Geolocation that answers only when an action says so (position 20, 10 ± 700 m). */
+  drivenGeolocation?: boolean;
   actions?: SceneAction[];
   /** Which state the map settles in; `idle` unless the scene shows a failure. */
   expectState?: 'idle' | 'error';
@@ -33,6 +42,20 @@ export interface Scene {
 }
 
 const desktop = { width: 800, height: 600 };
+const narrow = { width: 640, height: 480 };
+const small = { width: 480, height: 360 };
+
+/** The basemap scenes show the basemap and its credits (the attribution control), no other control. */
+const basemapOnly = { navigation: false, geolocate: false, scale: false, fullscreen: false } as const;
+/** Nothing over the map but the pins. */
+const noControls = { ...basemapOnly, attribution: false } as const;
+/** The scale alone, for its scenes. */
+const scaleOnly = { ...basemapOnly, attribution: false, scale: 'bottom-left' } as const;
+
+const geolocateButton = '.pinmap-geolocate button';
+const geolocateControl = '.pinmap-geolocate';
+const position = { longitude: 20, latitude: 10, accuracy: 700 };
+const waitFor = (state: string): SceneAction => ({ type: 'waitForState', selector: geolocateControl, state });
 
 /** A plain backdrop, so pin scenes show the pins and nothing that could move under them. */
 const plainStyle = {
@@ -78,7 +101,7 @@ function pinGridScene(renderer: 'dom' | 'gl', deviceScaleFactor: 1 | 2): Scene {
   return {
     name: `pins-options-${renderer}-${deviceScaleFactor}x`,
     description: `Each pin option varied alone from the defaults, drawn as ${renderer === 'dom' ? 'DOM markers' : 'GPU symbol images'} on a ${deviceScaleFactor}× screen.`,
-    config: { style: plainStyle, center: [0, 0], zoom: 3, pins: optionGridPins, domPinLimit: renderer === 'dom' ? 500 : 0 },
+    config: { style: plainStyle, center: [0, 0], zoom: 3, pins: optionGridPins, domPinLimit: renderer === 'dom' ? 500 : 0, controls: noControls },
     viewport: { width: 560, height: 360 },
     deviceScaleFactor,
     capture: 'map',
@@ -89,7 +112,7 @@ export const scenes: Scene[] = [
   {
     name: 'basemap-z1',
     description: 'The embedded world basemap at zoom 1: continents, oceans, borders, country labels.',
-    config: { center: [10, 20], zoom: 1 },
+    config: { center: [10, 20], zoom: 1, controls: basemapOnly },
     viewport: desktop,
     deviceScaleFactor: 1,
     capture: 'map',
@@ -97,7 +120,7 @@ export const scenes: Scene[] = [
   {
     name: 'basemap-z3',
     description: 'Europe and North Africa at zoom 3: borders, coastlines, big-city labels.',
-    config: { center: [12, 45], zoom: 3 },
+    config: { center: [12, 45], zoom: 3, controls: basemapOnly },
     viewport: desktop,
     deviceScaleFactor: 1,
     capture: 'map',
@@ -105,7 +128,7 @@ export const scenes: Scene[] = [
   {
     name: 'basemap-z5',
     description: 'Central Europe at zoom 5 on a 2× screen: smaller cities appear, labels stay crisp.',
-    config: { center: [10, 50], zoom: 5 },
+    config: { center: [10, 50], zoom: 5, controls: basemapOnly },
     viewport: { width: 600, height: 450 },
     deviceScaleFactor: 2,
     capture: 'map',
@@ -113,7 +136,7 @@ export const scenes: Scene[] = [
   {
     name: 'basemap-keyboard',
     description: 'Keyboard use of the map: focus it, zoom in with + and pan with the arrow keys.',
-    config: { center: [12, 45], zoom: 3 },
+    config: { center: [12, 45], zoom: 3, controls: basemapOnly },
     viewport: desktop,
     deviceScaleFactor: 1,
     actions: [
@@ -160,6 +183,150 @@ export const scenes: Scene[] = [
     viewport: desktop,
     deviceScaleFactor: 1,
     capture: 'map',
+  },
+  {
+    name: 'controls-desktop',
+    description: 'Every control in its default corner at 800 px: fullscreen, zoom and compass, geolocation, metric scale, full attribution.',
+    config: { center: [12, 45], zoom: 3 },
+    viewport: desktop,
+    deviceScaleFactor: 1,
+    capture: 'page',
+  },
+  {
+    name: 'controls-narrow',
+    description: 'The corners at 640 px wide: the attribution turns compact and shows itself expanded at first.',
+    config: { center: [12, 45], zoom: 3 },
+    viewport: narrow,
+    deviceScaleFactor: 1,
+    actions: [{ type: 'waitForState', selector: '.pinmap-attrib', state: 'compact.expanded' }],
+    capture: 'page',
+  },
+  {
+    name: 'controls-rotated-2x',
+    description: 'Controls on a 2× screen with the map rotated 30°: the compass needle shows the bearing.',
+    config: { center: [12, 45], zoom: 3, bearing: 30 },
+    viewport: small,
+    deviceScaleFactor: 2,
+    capture: 'page',
+  },
+  {
+    name: 'controls-focus-ring',
+    description: 'Keyboard focus on the zoom-in button (Tab from the map): the focus ring.',
+    config: { center: [12, 45], zoom: 3 },
+    viewport: small,
+    deviceScaleFactor: 1,
+    actions: [
+      { type: 'click', selector: 'canvas.maplibregl-canvas' },
+      { type: 'press', key: 'Tab' },
+      { type: 'press', key: 'Tab' },
+    ],
+    capture: 'page',
+  },
+  {
+    name: 'attribution-compact-collapsed',
+    description: 'At 640 px, after the first drag: the compact attribution collapses to its ⓘ button.',
+    config: { center: [12, 45], zoom: 3 },
+    viewport: narrow,
+    deviceScaleFactor: 1,
+    actions: [
+      { type: 'drag', from: [320, 240], to: [300, 220] },
+      { type: 'waitForState', selector: '.pinmap-attrib', state: 'compact.collapsed' },
+    ],
+    capture: 'page',
+  },
+  ...(['metric', 'imperial', 'nautical'] as const).map(
+    (units): Scene => ({
+      name: `scale-${units}`,
+      description: `The scale in ${units} units at zoom 5.5 over latitude 45.`,
+      config: { center: [12, 45], zoom: 5.5, units, controls: scaleOnly },
+      viewport: small,
+      deviceScaleFactor: 1,
+      capture: 'page',
+    }),
+  ),
+  {
+    name: 'geolocate-waiting',
+    description: 'Geolocation WAITING_ACTIVE: asked, no answer yet (no spinning under reduced motion).',
+    config: { center: [20, 10], zoom: 4 },
+    viewport: small,
+    deviceScaleFactor: 1,
+    drivenGeolocation: true,
+    actions: [{ type: 'click', selector: geolocateButton }, waitFor('WAITING_ACTIVE')],
+    capture: 'page',
+  },
+  {
+    name: 'geolocate-active-lock',
+    description: 'Geolocation ACTIVE_LOCK: the camera fits the 700 m accuracy circle around the blue dot.',
+    config: { center: [0, 40], zoom: 3 },
+    viewport: small,
+    deviceScaleFactor: 1,
+    geolocation: position,
+    actions: [{ type: 'click', selector: geolocateButton }, waitFor('ACTIVE_LOCK')],
+    capture: 'page',
+  },
+  {
+    name: 'geolocate-background',
+    description: 'Geolocation BACKGROUND: the user dragged the map away; the dot stays, the button shows it no longer follows.',
+    config: { center: [0, 40], zoom: 3 },
+    viewport: small,
+    deviceScaleFactor: 1,
+    geolocation: position,
+    actions: [{ type: 'click', selector: geolocateButton }, waitFor('ACTIVE_LOCK'), { type: 'drag', from: [240, 180], to: [180, 140] }, waitFor('BACKGROUND')],
+    capture: 'page',
+  },
+  {
+    name: 'geolocate-active-error',
+    description: 'Geolocation ACTIVE_ERROR: a position, then error 2; the dot turns grey, the button red.',
+    config: { center: [0, 40], zoom: 3 },
+    viewport: small,
+    deviceScaleFactor: 1,
+    drivenGeolocation: true,
+    actions: [
+      { type: 'click', selector: geolocateButton },
+      { type: 'geolocation', send: 'position' },
+      waitFor('ACTIVE_LOCK'),
+      { type: 'geolocation', send: 'error', code: 2 },
+      waitFor('ACTIVE_ERROR'),
+    ],
+    capture: 'page',
+  },
+  {
+    name: 'geolocate-background-error',
+    description: 'Geolocation BACKGROUND_ERROR: dragged away, then error 3 (timeout).',
+    config: { center: [0, 40], zoom: 3 },
+    viewport: small,
+    deviceScaleFactor: 1,
+    drivenGeolocation: true,
+    actions: [
+      { type: 'click', selector: geolocateButton },
+      { type: 'geolocation', send: 'position' },
+      waitFor('ACTIVE_LOCK'),
+      { type: 'drag', from: [240, 180], to: [180, 140] },
+      waitFor('BACKGROUND'),
+      { type: 'geolocation', send: 'error', code: 3 },
+      waitFor('BACKGROUND_ERROR'),
+    ],
+    capture: 'page',
+  },
+  {
+    name: 'geolocate-unavailable',
+    description: "Geolocation UNAVAILABLE: permission denied (error 1); the button is disabled ('Location not available').",
+    config: { center: [20, 10], zoom: 4 },
+    viewport: small,
+    deviceScaleFactor: 1,
+    drivenGeolocation: true,
+    actions: [{ type: 'click', selector: geolocateButton }, { type: 'geolocation', send: 'error', code: 1 }, waitFor('UNAVAILABLE')],
+    capture: 'page',
+  },
+  {
+    name: 'geolocate-one-shot',
+    description: 'Geolocation ONE_SHOT (tracking off): one request pending.',
+    config: { center: [20, 10], zoom: 4, trackUserLocation: false },
+    viewport: small,
+    deviceScaleFactor: 1,
+    drivenGeolocation: true,
+    actions: [{ type: 'click', selector: geolocateButton }, waitFor('ONE_SHOT')],
+    capture: 'page',
   },
   {
     name: 'webgl-failed',

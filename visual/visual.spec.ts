@@ -1,7 +1,7 @@
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { expect, test, type Page } from '@playwright/test';
-import { disableWebGL, serveJson, waitForMapState, watchConsole } from '../tests/helpers.ts';
+import { disableWebGL, drivenGeolocation, serveJson, waitForMapState, watchConsole } from '../tests/helpers.ts';
 import { compareImages, isUniform } from './compare.ts';
 import { OUTPUT_DIR, recordResult } from './report.ts';
 import { scenes, type Scene } from './scenes.ts';
@@ -17,6 +17,7 @@ for (const scene of scenes) {
       viewport: scene.viewport,
       deviceScaleFactor: scene.deviceScaleFactor,
       reducedMotion: 'reduce',
+      ...(scene.geolocation ? { geolocation: scene.geolocation, permissions: ['geolocation'] } : {}),
     });
     const page = await context.newPage();
     try {
@@ -35,6 +36,7 @@ for (const scene of scenes) {
 
 async function capture(page: Page, scene: Scene): Promise<Buffer> {
   if (scene.webgl === false) await disableWebGL(page);
+  if (scene.drivenGeolocation) await drivenGeolocation(page);
   const configPath = `/__visual/${scene.name}.json`;
   await serveJson(page, configPath, {
     ...scene.config,
@@ -46,7 +48,7 @@ async function capture(page: Page, scene: Scene): Promise<Buffer> {
   await waitForMapState(page, scene.expectState ?? 'idle');
   for (const action of scene.actions ?? []) {
     await perform(page, action);
-    await waitForReaction(page);
+    if (action.type !== 'waitForState') await waitForReaction(page);
     await waitForMapState(page, scene.expectState ?? 'idle');
   }
   await settle(page);
@@ -86,6 +88,14 @@ async function perform(page: Page, action: NonNullable<Scene['actions']>[number]
     case 'wheel':
       await page.mouse.move(...action.at);
       return page.mouse.wheel(0, action.deltaY);
+    case 'geolocation':
+      return page.evaluate((action) => {
+        const driven = (window as unknown as { pinmapGeolocation: { send(): void; fail(code: number): void } }).pinmapGeolocation;
+        if (action.send === 'position') driven.send();
+        else driven.fail(action.code);
+      }, action);
+    case 'waitForState':
+      return expect(page.locator(action.selector).first(), `${action.selector} never reached data-state="${action.state}"`).toHaveAttribute('data-state', action.state);
   }
 }
 

@@ -2,6 +2,52 @@ import type { Camera, ViewName } from './address.ts';
 import type { MapStatusEvent } from '../machines/map-status.machine.ts';
 import type { PinSet } from './pin-data.ts';
 
+/** `[[west, south], [east, north]]` in degrees. */
+export type LngLatBounds = [[number, number], [number, number]];
+
+/**
+ * A camera animation started by code. Its `tag` comes back on the motion events it causes, so
+ * whoever started it (the camera machine) knows when it ended or was cut short.
+ */
+export interface AnimationOptions {
+  /** Names the animation in its `motion.started` / `motion.ended` events. */
+  tag: string;
+  /** Length in ms; 0 moves at once. For `flyTo`, undefined lets the engine pick a length from the distance. */
+  duration?: number;
+}
+
+/** What `fitBounds` needs beyond the animation: the zoom it must not exceed. */
+export interface FitOptions extends AnimationOptions {
+  maxZoom: number;
+}
+
+/** A user gesture, as the engine recognised it. */
+export type Gesture = 'drag' | 'zoom' | 'rotate' | 'pitch';
+
+/**
+ * How the camera moves, as controls and machines need to know it:
+ * - `motion.started` / `motion.ended`: a camera movement begins or ends, with the `tag` of the
+ *   animation that caused it (none for gestures, jumps and the engine's own moves), and whether a
+ *   user's input drove it. `completed` says whether a tagged animation ran its full course or was
+ *   cut short (stopped, replaced, or taken over by a gesture, whose start follows this end).
+ * - `user.gesture`: the user started dragging, zooming, rotating or pitching the map.
+ * - `user.moveEnded`: a movement the user drove ended, with this bearing (bearing snap reads it).
+ */
+export type MapMotionEvent =
+  | { type: 'motion.started'; tag: string | undefined; byUser: boolean }
+  | { type: 'motion.ended'; tag: string | undefined; byUser: boolean; completed: boolean }
+  | { type: 'user.gesture'; gesture: Gesture }
+  | { type: 'user.moveEnded'; bearing: number };
+
+/** The user's position as the map shows it: a dot and a circle of the accuracy's radius. */
+export interface UserLocation {
+  lngLat: [number, number];
+  /** Radius of the accuracy circle, in metres. */
+  accuracy: number;
+  /** A position that could not be refreshed (a later error): the dot turns grey. */
+  stale: boolean;
+}
+
 /**
  * The one small surface that controls, machines and the React layer use to talk to a map.
  * Each engine (vector: MapLibre; hybrid: Leaflet holding MapLibre) implements it in one module,
@@ -9,10 +55,22 @@ import type { PinSet } from './pin-data.ts';
  */
 export interface MapAdapter {
   readonly view: ViewName;
+  /** Whether the map can rotate and pitch (the hybrid view cannot: its bearing stays 0). */
+  readonly canRotate: boolean;
   /** The camera now, in MapLibre's terms (512 px tiles), whatever the engine. */
   getCamera(): Camera;
+  /** The zoom range the map allows. */
+  getZoomRange(): { min: number; max: number };
   /** Moves the camera at once, without animation. */
   jumpTo(camera: Partial<Camera>): void;
+  /** Eases the camera to `camera` over `options.duration` ms. */
+  easeTo(camera: Partial<Camera>, options: AnimationOptions): void;
+  /** Flies the camera (zooming out and in on the way) to `camera`: the move to a pin. */
+  flyTo(camera: Partial<Camera>, options: AnimationOptions): void;
+  /** Fits `bounds` in the view, keeping the bearing, zooming no further than `options.maxZoom`. */
+  fitBounds(bounds: LngLatBounds, options: FitOptions): void;
+  /** Stops whatever animation runs, where it is (it then reports `motion.ended`). */
+  stopAnimation(): void;
   /** Called on every camera change (user gestures and code alike). Returns an unsubscribe. */
   onCameraChange(listener: (camera: Camera) => void): () => void;
   /**
@@ -21,12 +79,30 @@ export interface MapAdapter {
    * settles once the pins are on the map (or known not to come).
    */
   setPins(pins: Promise<PinSet>): Promise<void>;
-  /** Opens a pin's popup (closing any other), moving the camera to the pin if asked; false for an unknown id. */
-  openPin(id: string, options?: { moveCamera?: boolean }): boolean;
+  /** Opens a pin's popup (closing any other); false for an unknown id. */
+  openPin(id: string): boolean;
+  /** Where the camera goes to show a pin (its point, at a zoom where it stands alone); undefined for an unknown id. */
+  pinView(id: string): { center: [number, number]; zoom: number } | undefined;
   /** Closes the open popup, if any. */
   closePin(): void;
   /** Called with the pin's id when a popup opens and null when it closes. Returns an unsubscribe. */
   onOpenPinChange(listener: (id: string | null) => void): () => void;
+  /** Called on camera movements and user gestures (see `MapMotionEvent`). Returns an unsubscribe. */
+  onMotion(listener: (event: MapMotionEvent) => void): () => void;
+  /**
+   * Metres between two points `pixels` apart, centred horizontally at the vertical middle of the
+   * map (what the scale shows); undefined while the map has no size.
+   */
+  measure(pixels: number): number | undefined;
+  /** Shows the user's position (dot and accuracy circle), or removes it with `undefined`. */
+  setUserLocation(location: UserLocation | undefined): void;
+  /**
+   * The attributions of every source that a visible layer uses at the current zoom, as their
+   * sources give them (HTML text, unsanitised: render it with care), in style order.
+   */
+  getAttributions(): string[];
+  /** Called when the attributions may have changed (style, sources, zoom). Returns an unsubscribe. */
+  onAttributionsChange(listener: () => void): () => void;
   /** Loads the style again after a failure. */
   retry(): void;
   /** Frees the map, its WebGL context, its workers' listeners and its DOM. */

@@ -21,6 +21,7 @@ describe('config defaults', () => {
       fadeDuration: 300,
       units: 'metric',
       trackUserLocation: true,
+      fitToUserLocation: true,
       vectorLayer: { updateInterval: 32, padding: 0.1, interactive: false, pane: 'tilePane' },
     });
     expect(config.style).toBeUndefined();
@@ -41,6 +42,11 @@ describe('config defaults', () => {
       attribution: 'bottom-right',
     });
     expect(controlCorners(parseConfig({ controls: { scale: 'top-left', geolocate: false } }))).toMatchObject({ scale: 'top-left', geolocate: false });
+  });
+
+  it('takes locale overrides under MapLibre\'s keys and names an unknown key', () => {
+    expect(parseConfig({ locale: { 'NavigationControl.ZoomIn': 'Plus' } }).locale).toEqual({ 'NavigationControl.ZoomIn': 'Plus' });
+    expect(problems({ locale: { 'Zoom in': 'Plus' } })).toEqual([{ option: 'locale.Zoom in', message: 'is not a known locale key (the README lists them)' }]);
   });
 
   it('accepts a style URL, a relative path or an inline style object', () => {
@@ -95,7 +101,9 @@ describe('wrong types, unknown keys and bad values', () => {
     [{ controls: { scale: 'middle' } }, 'controls.scale'],
     [{ controls: { compass: 'top-left' } }, 'controls.compass'],
     [{ locale: { 'Zoom in': 3 } }, 'locale.Zoom in'],
+    [{ locale: { 'NavigationControl.ZoomIn': '' } }, 'locale.NavigationControl.ZoomIn'],
     [{ trackUserLocation: 'yes' }, 'trackUserLocation'],
+    [{ fitToUserLocation: 1 }, 'fitToUserLocation'],
     [{ pinStyles: { cafe: { markerColor: 'not-a-colour' } } }, 'pinStyles.cafe.markerColor'],
     [{ pinStyles: { cafe: { markerFillOpacity: 1.5 } } }, 'pinStyles.cafe.markerFillOpacity'],
     [{ pinStyles: { cafe: { markerStrokeWidth: -1 } } }, 'pinStyles.cafe.markerStrokeWidth'],

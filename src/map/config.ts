@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { DEFAULTS, LIMITS } from './constants.ts';
+import { LOCALE_KEYS } from './locale.ts';
 import { finite, pinOptionsSchema } from './pin-options.ts';
 
 export { pinOptionsSchema, type PinOptions } from './pin-options.ts';
@@ -135,11 +136,17 @@ const schema = z
     openPin: z.string({ error: 'must be a pin id' }).min(1, { error: 'must be a pin id, not empty' }).optional(),
     controls: z.partialRecord(z.enum(CONTROLS, { error: `must name a control: ${CONTROLS.join(', ')}` }), controlPlacement, { error: 'must be an object of control → corner or false' }).default({}),
     units: z.enum(['metric', 'imperial', 'nautical'], { error: 'must be "metric", "imperial" or "nautical"' }).default('metric'),
-    locale: z.record(z.string(), z.string({ error: 'must be a string' }), { error: 'must be an object of string → string' }).default({}),
+    locale: z
+      .partialRecord(z.enum(LOCALE_KEYS), z.string({ error: 'must be a string' }).min(1, { error: 'must not be empty' }), {
+        error: 'must be an object of string key → text',
+      })
+      .default({}),
     rasterLayers: z.array(rasterLayer, { error: 'must be an array of raster layers' }).default([]),
     // prefault: an absent vectorLayer is parsed as {}, so its fields' own defaults apply.
     vectorLayer: vectorLayer.prefault({}),
     trackUserLocation: z.boolean({ error: 'must be true or false' }).default(true),
+    /** Whether locating the user also moves the camera to the position (false: only the dot shows). */
+    fitToUserLocation: z.boolean({ error: 'must be true or false' }).default(true),
   }, { error: 'must be an object' })
   .check(
     // Cross-option checks run even when other options are wrong, so one pass reports everything.
@@ -202,8 +209,9 @@ function toProblems(issues: z.core.$ZodIssue[]): ConfigProblem[] {
   const problems: ConfigProblem[] = [];
   for (const issue of issues) {
     if (issue.code === 'unrecognized_keys') {
+      const message = issue.path[0] === 'locale' ? 'is not a known locale key (the README lists them)' : 'is not a known option';
       for (const key of issue.keys) {
-        problems.push({ option: optionName([...issue.path, key]), message: 'is not a known option' });
+        problems.push({ option: optionName([...issue.path, key]), message });
       }
     } else if (issue.code === 'invalid_key') {
       problems.push({ option: optionName(issue.path), message: 'is not a known option' });

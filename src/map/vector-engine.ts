@@ -1,12 +1,14 @@
-import { GPUInitializationError, Map as MapLibreMap, setWorkerUrl, type StyleSpecification } from 'maplibre-gl';
+import { GPUInitializationError, Map as MapLibreMap, Marker, setWorkerUrl, type MapLibreEvent, type StyleSpecification } from 'maplibre-gl';
 import workerUrl from 'maplibre-gl/dist/maplibre-gl-worker.mjs?url&no-inline';
 import 'maplibre-gl/dist/maplibre-gl.css';
 import type { Camera } from './address.ts';
-import type { EngineEvents, MapAdapter } from './adapter.ts';
+import type { EngineEvents, Gesture, MapAdapter, MapMotionEvent, UserLocation } from './adapter.ts';
 import type { PinmapConfig } from './config.ts';
 import { EMBEDDED_STYLE_PATH } from './constants.ts';
+import { localeWith } from './locale.ts';
 import { MESSAGES, reasonOf } from './errors.ts';
 import { providerOriginOf, redactToken, tokenTransform } from './request-transform.ts';
+import { accuracyCircleDiameter, distanceBetween } from './scale.ts';
 import { resolveStyleUrls } from './style-urls.ts';
 import { createVectorPins } from './vector-pins.ts';
 import { warnIfStyleSheetMissing } from './stylesheets.ts';
@@ -58,13 +60,20 @@ export function createVectorEngine(container: HTMLElement, config: PinmapConfig,
       maxZoom: config.maxZoom,
       minPitch: config.minPitch,
       maxPitch: config.maxPitch,
-      bearingSnap: config.bearingSnap,
+      // The snap to north is the camera machine's (config.bearingSnap): it runs as a tagged
+      // animation like every other timed camera move, so a gesture can interrupt it, reduced
+      // motion makes it instant, its state shows on the navigation control, and the hybrid view
+      // (which never rotates) needs no snap of its own. MapLibre's own snap would move the camera
+      // behind the machine's back, so it is off.
+      bearingSnap: 0,
       clickTolerance: config.clickTolerance,
       fadeDuration: config.fadeDuration,
       ...(config.pixelRatio === undefined ? {} : { pixelRatio: config.pixelRatio }),
       canvasContextAttributes: { preserveDrawingBuffer: config.preserveDrawingBuffer },
-      // Credits of the data shown, from the style's sources only (no library credit line).
-      attributionControl: {},
+      // Pinmap draws its own controls (src/ui/controls), attribution included.
+      attributionControl: false,
+      // MapLibre's own strings (the popup's close button) from the same table as the controls.
+      locale: { 'Popup.Close': localeWith(config.locale)['Popup.Close'] },
     });
   } catch (error) {
     events.onStatus({ type: 'map.failed', failure: failureOf(error) });
@@ -92,8 +101,10 @@ export function createVectorEngine(container: HTMLElement, config: PinmapConfig,
   });
 
   const pinListeners = new Set<(id: string | null) => void>();
+  const attributionListeners = new Set<() => void>();
   const pinLayer = createVectorPins(map, {
     domPinLimit: config.domPinLimit,
+    clusterLabel: localeWith(config.locale)['PinLayer.Cluster'],
     onOpenPinChange: (id) => pinListeners.forEach((listener) => listener(id)),
   });
   map.on('error', (event) => {
@@ -111,12 +122,31 @@ export function createVectorEngine(container: HTMLElement, config: PinmapConfig,
     const c = map.getCenter();
     return { center: [c.lng, c.lat], zoom: map.getZoom(), bearing: map.getBearing(), pitch: map.getPitch() };
   };
+  const userLocation = createUserLocationMarkers(map);
+  const animations = new AnimationClock();
 
   return {
     view: 'vector',
+    canRotate: true,
     getCamera,
+    getZoomRange: () => ({ min: map.getMinZoom(), max: map.getMaxZoom() }),
     jumpTo(camera) {
       map.jumpTo(camera);
+    },
+    easeTo(camera, { tag, duration = DEFAULT_EASE }) {
+      animations.start(tag, duration);
+      map.easeTo({ ...camera, duration }, { [TAG]: tag });
+    },
+    flyTo(camera, { tag, duration }) {
+      animations.start(tag, duration);
+      map.flyTo({ ...camera, ...(duration === undefined ? {} : { duration }) }, { [TAG]: tag });
+    },
+    fitBounds(bounds, { tag, duration = DEFAULT_EASE, maxZoom }) {
+      animations.start(tag, duration);
+      map.fitBounds(bounds, { maxZoom, duration, bearing: map.getBearing(), linear: true }, { [TAG]: tag });
+    },
+    stopAnimation() {
+      map.stop();
     },
     onCameraChange(listener) {
       const handler = () => listener(getCamera());
@@ -137,13 +167,45 @@ export function createVectorEngine(container: HTMLElement, config: PinmapConfig,
             map.triggerRepaint();
           }
           reportIdleIfDone();
+          attributionListeners.forEach((listener) => listener());
         });
     },
-    openPin: (id, options) => pinLayer.open(id, options),
+    openPin: (id) => pinLayer.open(id),
+    pinView: (id) => pinLayer.viewOf(id),
     closePin: () => pinLayer.close(),
     onOpenPinChange(listener) {
       pinListeners.add(listener);
       return () => pinListeners.delete(listener);
+    },
+    onMotion(listener) {
+      return listenToMotion(map, animations, listener);
+    },
+    measure(pixels) {
+      const { clientWidth: width, clientHeight: height } = map.getContainer();
+      if (!width || !height) return undefined;
+      const left = map.unproject([width / 2 - pixels / 2, height / 2]);
+      const right = map.unproject([width / 2 + pixels / 2, height / 2]);
+      return distanceBetween([left.lng, left.lat], [right.lng, right.lat]);
+    },
+    setUserLocation: userLocation.set,
+    getAttributions() {
+      const credits = visibleAttributions(map);
+      return pinLayer.markerAttribution ? [...credits, pinLayer.markerAttribution] : credits;
+    },
+    onAttributionsChange(listener) {
+      attributionListeners.add(listener);
+      const onData = (event: { dataType?: string; sourceDataType?: string }) => {
+        if (event.dataType === 'style' || (event.dataType === 'source' && (event.sourceDataType === 'metadata' || event.sourceDataType === 'visibility'))) listener();
+      };
+      map.on('styledata', onData);
+      map.on('sourcedata', onData);
+      map.on('zoomend', listener);
+      return () => {
+        map.off('styledata', onData);
+        map.off('sourcedata', onData);
+        map.off('zoomend', listener);
+        attributionListeners.delete(listener);
+      };
     },
     retry() {
       styleLoaded = false;
@@ -154,8 +216,162 @@ export function createVectorEngine(container: HTMLElement, config: PinmapConfig,
     },
     destroy() {
       pinListeners.clear();
+      attributionListeners.clear();
       pinLayer.destroy();
+      userLocation.set(undefined);
       map.remove();
+    },
+  };
+}
+
+/** The key under which an animation's tag rides on MapLibre's event data. */
+const TAG = 'pinmapAnimation';
+/** MapLibre's ease length, used when a caller gives none. */
+const DEFAULT_EASE = 500;
+
+type MotionEventData = MapLibreEvent & { originalEvent?: unknown; [TAG]?: string };
+
+/**
+ * Turns MapLibre's movement events into the adapter's motion events: an animation's tag comes
+ * back from its event data; a user's input shows as `originalEvent` (a container resize carries
+ * its ResizeObserver entries instead, so it is not taken for the user).
+ */
+function listenToMotion(map: MapLibreMap, animations: AnimationClock, listener: (event: MapMotionEvent) => void): () => void {
+  const byUser = (event: MotionEventData) => event.originalEvent !== undefined;
+  const onStart = (event: MotionEventData) => {
+    listener({ type: 'motion.started', tag: event[TAG], byUser: byUser(event) });
+    // The keyboard moves the camera with eases of its own, without drag or zoom start events.
+    if (event.originalEvent instanceof KeyboardEvent) listener({ type: 'user.gesture', gesture: keyboardGesture(event.originalEvent) });
+  };
+  const onEnd = (event: MotionEventData) => {
+    const user = byUser(event);
+    const tag = event[TAG];
+    listener({ type: 'motion.ended', tag, byUser: user, completed: tag === undefined || animations.hasRunItsCourse(tag) });
+    if (user) listener({ type: 'user.moveEnded', bearing: map.getBearing() });
+  };
+  const gestures: [string, Gesture][] = [
+    ['dragstart', 'drag'],
+    ['zoomstart', 'zoom'],
+    ['rotatestart', 'rotate'],
+    ['pitchstart', 'pitch'],
+  ];
+  const gestureHandlers = gestures.map(([type, gesture]) => {
+    const handler = (event: MotionEventData) => {
+      if (byUser(event)) listener({ type: 'user.gesture', gesture });
+    };
+    map.on(type as 'dragstart', handler);
+    return [type, handler] as const;
+  });
+  map.on('movestart', onStart);
+  map.on('moveend', onEnd);
+  return () => {
+    map.off('movestart', onStart);
+    map.off('moveend', onEnd);
+    for (const [type, handler] of gestureHandlers) map.off(type as 'dragstart', handler);
+  };
+}
+
+/** What a key does to MapLibre's camera: +, - and = zoom; Shift with an arrow rotates or pitches; other keys pan. */
+function keyboardGesture(event: KeyboardEvent): Gesture {
+  if (['+', '-', '=', '_'].includes(event.key)) return 'zoom';
+  if (event.shiftKey) return event.key === 'ArrowUp' || event.key === 'ArrowDown' ? 'pitch' : 'rotate';
+  return 'drag';
+}
+
+/**
+ * When each tagged animation started and how long it was asked to last. MapLibre draws an
+ * animation's last frame only once its duration has passed, so an end that comes earlier is one
+ * that was cut short. (A flight without a given duration picks its own length: its end counts
+ * as complete.)
+ */
+class AnimationClock {
+  private readonly runs = new Map<string, { startedAt: number; duration: number | undefined }>();
+
+  start(tag: string, duration: number | undefined): void {
+    this.runs.clear(); // one animation at a time: a new one replaces the old
+    this.runs.set(tag, { startedAt: performance.now(), duration });
+  }
+
+  hasRunItsCourse(tag: string): boolean {
+    const run = this.runs.get(tag);
+    if (!run || run.duration === undefined) return true;
+    return performance.now() - run.startedAt >= run.duration - 1;
+  }
+}
+
+/**
+ * The attribution of every source a visible layer draws from at the current zoom, once each,
+ * in style order: what the attribution control gathers from.
+ */
+function visibleAttributions(map: MapLibreMap): string[] {
+  let order: string[];
+  try {
+    order = map.getLayersOrder();
+  } catch {
+    return []; // no style (yet, or after a failure)
+  }
+  const zoom = map.getZoom();
+  const seen = new Set<string>();
+  const attributions: string[] = [];
+  for (const id of order) {
+    const layer = map.getLayer(id);
+    if (!layer || !layer.source || layer.isHidden(zoom)) continue;
+    if (seen.has(layer.source)) continue;
+    seen.add(layer.source);
+    const attribution = map.getSource(layer.source)?.attribution;
+    if (typeof attribution === 'string') attributions.push(attribution);
+  }
+  return attributions;
+}
+
+/**
+ * The user's dot and accuracy circle as two MapLibre markers (elements styled by Pinmap's
+ * style sheet). The circle's diameter is 2·accuracy over the metres a pixel covers at the dot,
+ * measured over 100 px as the map is drawn, and follows every zoom.
+ */
+function createUserLocationMarkers(map: MapLibreMap) {
+  let current: UserLocation | undefined;
+  let dot: Marker | undefined;
+  let circle: Marker | undefined;
+
+  const resizeCircle = () => {
+    if (!current || !circle) return;
+    const at = map.project(current.lngLat);
+    const a = map.unproject(at);
+    const b = map.unproject([at.x + 100, at.y]);
+    const metresPerPixel = distanceBetween([a.lng, a.lat], [b.lng, b.lat]) / 100;
+    if (!(metresPerPixel > 0)) return;
+    const diameter = `${accuracyCircleDiameter(current.accuracy, metresPerPixel)}px`;
+    const element = circle.getElement();
+    element.style.width = diameter;
+    element.style.height = diameter;
+  };
+
+  const remove = () => {
+    dot?.remove();
+    circle?.remove();
+    dot = circle = undefined;
+    map.off('zoom', resizeCircle);
+  };
+
+  return {
+    set(location: UserLocation | undefined) {
+      current = location;
+      if (!location) return remove();
+      if (!dot || !circle) {
+        const circleElement = document.createElement('div');
+        circleElement.className = 'pinmap-user-accuracy';
+        const dotElement = document.createElement('div');
+        dotElement.className = 'pinmap-user-dot';
+        circle = new Marker({ element: circleElement, pitchAlignment: 'map' }).setLngLat(location.lngLat).addTo(map);
+        dot = new Marker({ element: dotElement }).setLngLat(location.lngLat).addTo(map);
+        map.on('zoom', resizeCircle);
+      }
+      dot.setLngLat(location.lngLat);
+      circle.setLngLat(location.lngLat);
+      dot.getElement().classList.toggle('pinmap-user-dot-stale', location.stale);
+      circle.getElement().classList.toggle('pinmap-user-accuracy-stale', location.stale);
+      resizeCircle();
     },
   };
 }
@@ -170,13 +386,25 @@ function failedAdapter(config: PinmapConfig): MapAdapter {
   const camera: Camera = { center: config.center, zoom: config.zoom, bearing: config.bearing, pitch: config.pitch };
   return {
     view: 'vector',
+    canRotate: true,
     getCamera: () => camera,
+    getZoomRange: () => ({ min: config.minZoom, max: config.maxZoom }),
     jumpTo: () => {},
+    easeTo: () => {},
+    flyTo: () => {},
+    fitBounds: () => {},
+    stopAnimation: () => {},
     onCameraChange: () => () => {},
     setPins: () => Promise.resolve(),
     openPin: () => false,
+    pinView: () => undefined,
     closePin: () => {},
     onOpenPinChange: () => () => {},
+    onMotion: () => () => {},
+    measure: () => undefined,
+    setUserLocation: () => {},
+    getAttributions: () => [],
+    onAttributionsChange: () => () => {},
     retry: () => {},
     destroy: () => {},
   };

@@ -31,14 +31,14 @@ function onActivate(element: HTMLElement, action: () => void) {
 }
 
 /** A cluster bubble: a button showing how many pins it holds; activating it calls `onZoom` with where it is shown. */
-function clusterMarker(count: number, lngLat: [number, number], onZoom: (at: [number, number]) => void): Marker {
+function clusterMarker(count: number, lngLat: [number, number], label: string, onZoom: (at: [number, number]) => void): Marker {
   const element = document.createElement('button');
   element.type = 'button';
   element.className = 'pinmap-cluster';
   element.dataset.count = String(count);
   element.textContent = abbreviate(count);
-  element.setAttribute('aria-label', `${count.toLocaleString('en-US')} pins: zoom in`);
-  element.title = `${count.toLocaleString('en-US')} pins`;
+  element.setAttribute('aria-label', label.replace('{count}', count.toLocaleString('en-US')));
+  element.title = element.getAttribute('aria-label')!;
   const size = clusterDiameter(count);
   element.style.width = element.style.height = `${size}px`;
   const marker = new Marker({ element, anchor: 'center' }).setLngLat(lngLat);
@@ -66,6 +66,8 @@ function abbreviate(count: number): string {
 export interface PinLayerOptions {
   /** Sets of up to this many pins are DOM markers; larger sets are GPU symbols with clusters. */
   domPinLimit: number;
+  /** A cluster bubble's accessible name; `{count}` stands for its number of pins. */
+  clusterLabel: string;
   /** Told whenever the open popup changes: the pin's id, or null when it closed. */
   onOpenPinChange: (id: string | null) => void;
 }
@@ -74,10 +76,17 @@ export interface PinLayerOptions {
 export interface PinLayer {
   /** How the current pins are drawn. */
   readonly mode: 'dom' | 'gl' | 'none';
+  /**
+   * The pin set's credit while its pins are DOM markers (as a GPU layer, its source carries the
+   * credit like any other source of the style).
+   */
+  readonly markerAttribution: string | undefined;
   /** Replaces the pins; resolves once they are on the map. */
   setPins(set: PinSet): Promise<void>;
-  /** Opens the pin's popup (closing any other), optionally moving the camera to it; false for an unknown id. */
-  open(id: string, options?: { moveCamera?: boolean }): boolean;
+  /** Opens the pin's popup (closing any other); false for an unknown id. */
+  open(id: string): boolean;
+  /** Where the camera goes to show a pin: its point, at the lowest zoom (from now) where no cluster hides it. */
+  viewOf(id: string): { center: [number, number]; zoom: number } | undefined;
   close(): void;
   destroy(): void;
 }
@@ -91,6 +100,7 @@ export interface PinLayer {
  */
 export function createVectorPins(map: MapLibreMap, options: PinLayerOptions): PinLayer {
   let mode: PinLayer['mode'] = 'none';
+  let attribution: string | undefined;
   // Made with the map, before its style can have loaded, so the first load is seen.
   const whenStyleLoaded = styleReadiness(map);
   let pins = new Map<string, Pin>();
@@ -187,7 +197,7 @@ export function createVectorPins(map: MapLibreMap, options: PinLayerOptions): Pi
           const key = `cluster:${clusterId}`;
           const marker =
             shown.get(key) ??
-            clusterMarker(count, [lng, lat], (at) => {
+            clusterMarker(count, [lng, lat], options.clusterLabel, (at) => {
               map.easeTo({ center: at, zoom: index.getClusterExpansionZoom(clusterId) });
             });
           next.set(key, marker);
@@ -241,10 +251,14 @@ export function createVectorPins(map: MapLibreMap, options: PinLayerOptions): Pi
     get mode() {
       return mode;
     },
+    get markerAttribution() {
+      return mode === 'dom' ? attribution : undefined;
+    },
     async setPins(set) {
       const current = ++generation;
       clear();
       pins = new Map(set.pins.map((pin) => [pin.id, pin]));
+      attribution = set.attribution;
       styles = sharedStyles(set.pins);
       if (set.pins.length === 0) return;
       if (set.pins.length <= options.domPinLimit) {
@@ -256,12 +270,15 @@ export function createVectorPins(map: MapLibreMap, options: PinLayerOptions): Pi
       await whenStyleLoaded();
       await addSymbolLayer(set.pins, set.attribution, () => current === generation);
     },
-    open(id, { moveCamera = false } = {}) {
+    open(id) {
       const pin = pins.get(id);
       if (!pin) return false;
-      if (moveCamera) map.jumpTo({ center: pin.lngLat, zoom: Math.max(map.getZoom(), revealZoom(id)) });
       openPin(pin, undefined);
       return true;
+    },
+    viewOf(id) {
+      const pin = pins.get(id);
+      return pin && { center: pin.lngLat, zoom: Math.max(map.getZoom(), revealZoom(id)) };
     },
     close() {
       popup.close();

@@ -7,7 +7,10 @@ import { createEngine } from '../map/engines.ts';
 import { describePinSet } from '../map/pin-data.ts';
 import { loadPinSet } from '../map/pin-source.ts';
 import { reasonOf } from '../map/errors.ts';
+import { DEFAULT_LOCALE, localeWith } from '../map/locale.ts';
+import { Controls, type PinToOpen } from './controls/Controls.tsx';
 import { ErrorPanel } from './ErrorPanel.tsx';
+import { inspectOptions } from './inspect.ts';
 import { PinNotice } from './PinNotice.tsx';
 import { useAddressSync, useOpenPinAddressSync } from './use-address-sync.ts';
 import './pinmap.css';
@@ -51,10 +54,12 @@ function ConfigErrorView({ error, onStatusChange, className }: ViewProps<{ error
 }
 
 function PinmapView({ config, onStatusChange, className }: ViewProps<{ config: PinmapConfig }>) {
+  const rootRef = useRef<HTMLDivElement>(null);
   const containerRef = useRef<HTMLDivElement>(null);
   const [adapter, setAdapter] = useState<MapAdapter>();
   const [notice, setNotice] = useState<string>();
-  const statusActor = useActorRef(mapStatusMachine);
+  const [pinToOpen, setPinToOpen] = useState<PinToOpen>();
+  const statusActor = useActorRef(mapStatusMachine, inspectOptions());
   const status = useSelector(statusActor, (s) => s.value as MapStatus);
   const failure = useSelector(statusActor, (s) => s.context.failure);
 
@@ -92,19 +97,26 @@ function PinmapView({ config, onStatusChange, className }: ViewProps<{ config: P
           setNotice(reasonOf(error));
         },
       );
-      void engine.setPins(pins).then(() => {
-        if (!live || config.openPin === undefined) return;
-        if (!engine.openPin(config.openPin, { moveCamera: true })) {
-          console.warn(`Pinmap: there is no pin with the id "${config.openPin}" to open.`);
-          setNotice(`There is no pin "${config.openPin}" on this map.`);
-        }
-      });
+      const placed = engine.setPins(pins);
+      if (config.openPin !== undefined) {
+        const id = config.openPin;
+        setPinToOpen({
+          id,
+          placed,
+          onMissing: () => {
+            if (!live) return;
+            console.warn(`Pinmap: there is no pin with the id "${id}" to open.`);
+            setNotice(`There is no pin "${id}" on this map.`);
+          },
+        });
+      }
     }
     return () => {
       live = false;
       pinRequest.abort();
       retry.unsubscribe();
       setAdapter(undefined);
+      setPinToOpen(undefined);
       engine.destroy();
     };
   }, [config, statusActor]);
@@ -118,9 +130,11 @@ function PinmapView({ config, onStatusChange, className }: ViewProps<{ config: P
   }, [status, failure, listener]);
 
   return (
-    <div className={rootClass(className)} data-map-state={status} data-view={adapter?.view ?? config.view}>
+    // A landmark of its own, so the controls around the map's canvas are inside one for screen readers.
+    <div className={rootClass(className)} ref={rootRef} role="region" aria-label={regionLabel(config)} data-map-state={status} data-view={adapter?.view ?? config.view}>
       <div className="pinmap-map" ref={containerRef} />
-      {notice && <PinNotice text={notice} onDismiss={() => setNotice(undefined)} />}
+      {notice && <PinNotice text={notice} dismissLabel={localeWith(config.locale)['PinLayer.Dismiss']} onDismiss={() => setNotice(undefined)} />}
+      {adapter && status !== 'error' && <Controls key={adapterKey(adapter)} adapter={adapter} config={config} root={rootRef} pinToOpen={pinToOpen} />}
       {failure && (
         <ErrorPanel
           title={failure.retryable ? 'The map could not be loaded' : failure.message}
@@ -130,6 +144,23 @@ function PinmapView({ config, onStatusChange, className }: ViewProps<{ config: P
       )}
     </div>
   );
+}
+
+function regionLabel(config: PinmapConfig): string {
+  return config.locale['Pinmap.Region'] ?? DEFAULT_LOCALE['Pinmap.Region'];
+}
+
+const adapterKeys = new WeakMap<MapAdapter, number>();
+let adapterCount = 0;
+
+/** A key per map, so each new map gets fresh controls (and fresh machines). */
+function adapterKey(adapter: MapAdapter): number {
+  let key = adapterKeys.get(adapter);
+  if (key === undefined) {
+    key = ++adapterCount;
+    adapterKeys.set(adapter, key);
+  }
+  return key;
 }
 
 /** A ref that always holds the latest value, so listeners registered once never go stale. */

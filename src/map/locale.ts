@@ -1,0 +1,37 @@
+/**
+ * Every text the controls show or announce, in one table. Keys are MapLibre's own locale keys
+ * where MapLibre has the string (so a MapLibre locale table works as a Pinmap `locale`), and
+ * MapLibre's English strings are the defaults; Pinmap's own strings follow the same naming.
+ * Config `locale` overrides any of them; an unknown key is a config error.
+ */
+export const DEFAULT_LOCALE = {
+  'Pinmap.Region': 'Interactive map',
+  'NavigationControl.ZoomIn': 'Zoom in',
+  'NavigationControl.ZoomOut': 'Zoom out',
+  'NavigationControl.ResetBearing': 'Reset bearing to north',
+  'NavigationControl.RotationUnavailable': 'Rotation is not available in this view',
+  'GeolocateControl.FindMyLocation': 'Find my location',
+  'GeolocateControl.LocationNotAvailable': 'Location not available',
+  'GeolocateControl.NeedsSecurePage': 'Location needs a secure (https) page',
+  'FullscreenControl.Enter': 'Enter fullscreen',
+  'FullscreenControl.Exit': 'Exit fullscreen',
+  'AttributionControl.ToggleAttribution': 'Toggle attribution',
+  'ScaleControl.ChangeUnits': 'Change scale units',
+  'ScaleControl.Meters': 'm',
+  'ScaleControl.Kilometers': 'km',
+  'ScaleControl.Feet': 'ft',
+  'ScaleControl.Miles': 'mi',
+  'ScaleControl.NauticalMiles': 'nm',
+  'Popup.Close': 'Close popup',
+  'PinLayer.Cluster': '{count} pins: zoom in',
+  'PinLayer.Dismiss': 'Dismiss',
+} as const;
+
+export type LocaleKey = keyof typeof DEFAULT_LOCALE;
+export type Locale = Record<LocaleKey, string>;
+export const LOCALE_KEYS = Object.keys(DEFAULT_LOCALE) as [LocaleKey, ...LocaleKey[]];
+
+/** The full table: defaults with the site's overrides on top. */
+export function localeWith(overrides: Partial<Record<LocaleKey, string>> = {}): Locale {
+  return { ...DEFAULT_LOCALE, ...overrides };
+}

@@ -1,0 +1,99 @@
+import { useEffect, useMemo, type ReactNode, type RefObject } from 'react';
+import type { MapAdapter } from '../../map/adapter.ts';
+import { controlCorners, type ControlName, type Corner, type PinmapConfig } from '../../map/config.ts';
+import { localeWith } from '../../map/locale.ts';
+import { AttributionControl } from './AttributionControl.tsx';
+import { FullscreenControl } from './FullscreenControl.tsx';
+import { GeolocateControl } from './GeolocateControl.tsx';
+import { NavigationControl } from './NavigationControl.tsx';
+import { ScaleControl } from './ScaleControl.tsx';
+import { useCameraActor } from './use-camera-actor.ts';
+import './controls.css';
+
+const CORNERS: Corner[] = ['top-left', 'top-right', 'bottom-left', 'bottom-right'];
+
+/** The order controls stack in within a corner (and so the keyboard's Tab order). */
+const ORDER: ControlName[] = ['fullscreen', 'navigation', 'geolocate', 'scale', 'attribution'];
+
+export interface ControlsProps {
+  adapter: MapAdapter;
+  config: PinmapConfig;
+  /** The Pinmap root: what goes fullscreen and whose width makes the attribution compact. */
+  root: RefObject<HTMLElement | null>;
+  /** A pin whose popup opens once the pins are placed, after the camera flies to it (`?pin=<id>`). */
+  pinToOpen?: PinToOpen | undefined;
+}
+
+/** A pin to show on load: its id, when the pins are on the map, and what to do if there is no such pin. */
+export interface PinToOpen {
+  id: string;
+  placed: Promise<void>;
+  onMissing: () => void;
+}
+
+/**
+ * The four corners (`data-corner`) and the controls config puts in them. One camera machine per
+ * map runs every timed camera animation; the controls send it commands.
+ */
+export function Controls({ adapter, config, root, pinToOpen }: ControlsProps) {
+  const locale = useMemo(() => localeWith(config.locale), [config.locale]);
+  const placement = useMemo(() => controlCorners(config), [config]);
+  const camera = useCameraActor(adapter, config.bearingSnap);
+
+  // The flight to a pin is the camera machine's like every timed move (reduced motion makes it
+  // a jump; a gesture cuts it short); the popup opens when it is over, however it ended.
+  useEffect(() => {
+    if (!pinToOpen) return;
+    let live = true;
+    let watching: { unsubscribe: () => void } | undefined;
+    void pinToOpen.placed.then(() => {
+      if (!live) return;
+      const view = adapter.pinView(pinToOpen.id);
+      if (!view) return pinToOpen.onMissing();
+      camera.send({ type: 'camera.flyTo', center: view.center, zoom: view.zoom });
+      watching = camera.subscribe((snapshot) => {
+        if (snapshot.value !== 'idle') return;
+        watching?.unsubscribe();
+        if (live) adapter.openPin(pinToOpen.id);
+      });
+    });
+    return () => {
+      live = false;
+      watching?.unsubscribe();
+    };
+  }, [adapter, camera, pinToOpen]);
+
+  const render = (name: ControlName): ReactNode => {
+    switch (name) {
+      case 'navigation':
+        return <NavigationControl key={name} adapter={adapter} camera={camera} locale={locale} />;
+      case 'geolocate':
+        return (
+          <GeolocateControl
+            key={name}
+            adapter={adapter}
+            locale={locale}
+            trackUserLocation={config.trackUserLocation}
+            fitToUserLocation={config.fitToUserLocation}
+            fitCamera={(bounds, maxZoom) => camera.send({ type: 'camera.fitTo', bounds, maxZoom })}
+          />
+        );
+      case 'scale':
+        return <ScaleControl key={name} adapter={adapter} units={config.units} locale={locale} />;
+      case 'fullscreen':
+        return <FullscreenControl key={name} root={root} locale={locale} />;
+      case 'attribution':
+        return <AttributionControl key={name} adapter={adapter} root={root} locale={locale} />;
+    }
+  };
+
+  return (
+    <>
+      {CORNERS.map((corner) => (
+        <div key={corner} className="pinmap-corner" data-corner={corner}>
+          {ORDER.filter((name) => placement[name] === corner).map(render)}
+        </div>
+      ))}
+    </>
+  );
+}
