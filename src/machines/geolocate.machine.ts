@@ -170,6 +170,22 @@ const fitToRecordedPosition = geolocateSetup.createAction(
   }),
 );
 
+/** A click while locating turns it off: the watch ends and the dot goes. */
+const stopLocating = () => ({ target: 'OFF' as const, actions: ['stopWatch' as const, 'forgetPosition' as const, 'clearPosition' as const] });
+
+/** Error code 1 while watching: the watch ends, the dot goes, and the button is disabled. */
+const deniedWhileWatching = () => ({
+  guard: 'isPermissionDeniedError' as const,
+  target: 'UNAVAILABLE' as const,
+  actions: [
+    'stopWatch' as const,
+    'recordError' as const,
+    'forgetPosition' as const,
+    'clearPosition' as const,
+    { type: 'recordUnavailable' as const, params: { reason: 'denied' as const } },
+  ],
+});
+
 /**
  * The geolocation control's cycle, mirrored on the button as `data-state`.
  *
@@ -266,17 +282,13 @@ export const geolocateMachine = geolocateSetup
       WAITING_ACTIVE: {
         tags: ['watching', 'busy'],
         on: {
-          'geolocate.click': { target: 'OFF', actions: ['stopWatch', 'forgetPosition', 'clearPosition'] },
+          'geolocate.click': stopLocating(),
           'position.received': {
             target: 'ACTIVE_LOCK',
             actions: ['recordPosition', 'showRecordedPosition', 'fitToRecordedPosition'],
           },
           'position.error': [
-            {
-              guard: 'isPermissionDeniedError',
-              target: 'UNAVAILABLE',
-              actions: ['stopWatch', 'recordError', 'forgetPosition', 'clearPosition', { type: 'recordUnavailable', params: { reason: 'denied' } }],
-            },
+            deniedWhileWatching(),
             { target: 'ACTIVE_ERROR', actions: ['recordError', 'markPositionStale'] },
           ],
         },
@@ -284,15 +296,11 @@ export const geolocateMachine = geolocateSetup
       ACTIVE_LOCK: {
         tags: ['watching'],
         on: {
-          'geolocate.click': { target: 'OFF', actions: ['stopWatch', 'forgetPosition', 'clearPosition'] },
+          'geolocate.click': stopLocating(),
           'position.received': { actions: ['recordPosition', 'showRecordedPosition', 'fitToRecordedPosition'] },
           'map.userMoved': { guard: 'isFollowingCamera', target: 'BACKGROUND' },
           'position.error': [
-            {
-              guard: 'isPermissionDeniedError',
-              target: 'UNAVAILABLE',
-              actions: ['stopWatch', 'recordError', 'forgetPosition', 'clearPosition', { type: 'recordUnavailable', params: { reason: 'denied' } }],
-            },
+            deniedWhileWatching(),
             { target: 'ACTIVE_ERROR', actions: ['recordError', 'markPositionStale'] },
           ],
         },
@@ -303,11 +311,7 @@ export const geolocateMachine = geolocateSetup
           'geolocate.click': { target: 'ACTIVE_LOCK', actions: 'fitToRecordedPosition' },
           'position.received': { actions: ['recordPosition', 'showRecordedPosition'] },
           'position.error': [
-            {
-              guard: 'isPermissionDeniedError',
-              target: 'UNAVAILABLE',
-              actions: ['stopWatch', 'recordError', 'forgetPosition', 'clearPosition', { type: 'recordUnavailable', params: { reason: 'denied' } }],
-            },
+            deniedWhileWatching(),
             { target: 'BACKGROUND_ERROR', actions: ['recordError', 'markPositionStale'] },
           ],
         },
@@ -315,17 +319,13 @@ export const geolocateMachine = geolocateSetup
       ACTIVE_ERROR: {
         tags: ['watching'],
         on: {
-          'geolocate.click': { target: 'OFF', actions: ['stopWatch', 'forgetPosition', 'clearPosition'] },
+          'geolocate.click': stopLocating(),
           'position.received': {
             target: 'ACTIVE_LOCK',
             actions: ['recordPosition', 'showRecordedPosition', 'fitToRecordedPosition'],
           },
           'position.error': [
-            {
-              guard: 'isPermissionDeniedError',
-              target: 'UNAVAILABLE',
-              actions: ['stopWatch', 'recordError', 'forgetPosition', 'clearPosition', { type: 'recordUnavailable', params: { reason: 'denied' } }],
-            },
+            deniedWhileWatching(),
             { actions: ['recordError', 'markPositionStale'] },
           ],
         },
@@ -333,14 +333,10 @@ export const geolocateMachine = geolocateSetup
       BACKGROUND_ERROR: {
         tags: ['watching'],
         on: {
-          'geolocate.click': { target: 'OFF', actions: ['stopWatch', 'forgetPosition', 'clearPosition'] },
+          'geolocate.click': stopLocating(),
           'position.received': { target: 'BACKGROUND', actions: ['recordPosition', 'showRecordedPosition'] },
           'position.error': [
-            {
-              guard: 'isPermissionDeniedError',
-              target: 'UNAVAILABLE',
-              actions: ['stopWatch', 'recordError', 'forgetPosition', 'clearPosition', { type: 'recordUnavailable', params: { reason: 'denied' } }],
-            },
+            deniedWhileWatching(),
             { actions: ['recordError', 'markPositionStale'] },
           ],
         },
