@@ -1,7 +1,7 @@
 import Supercluster from 'supercluster';
 import { Marker, Popup, type GeoJSONSource, type Map as MapLibreMap, type MapLayerMouseEvent, type MapMouseEvent, type PointLike } from 'maplibre-gl';
 import { DEFAULTS } from './constants.ts';
-import { createPinElement, pinDrawing, resolvePinStyle, type PinStyle } from './pin-icon.ts';
+import { createPinElement, pinDrawing, pinStyleKey, resolvePinStyle, type PinStyle } from './pin-icon.ts';
 import { ensurePinImage } from './pin-image.ts';
 import type { Pin, PinSet } from './pin-data.ts';
 import { createPopupContent } from './popup-content.ts';
@@ -226,15 +226,16 @@ export function createVectorPins(map: MapLibreMap, options: PinLayerOptions): Pi
 
   async function addSymbolLayer(list: Pin[], attribution: string | undefined, isCurrent: () => boolean) {
     const pixelRatio = map.getPixelRatio();
-    const images = new Map<string, { id: string; offset: [number, number] }>();
+    // Styles are shared objects (see sharedStyles), so each maps straight to its image.
+    const images = new Map<PinStyle, { id: string; offset: [number, number] }>();
     for (const style of new Set(styles.values())) {
       if (!isCurrent()) return;
       const image = await ensurePinImage(map, style, pixelRatio);
-      images.set(keyOf(style), { id: image.id, offset: image.iconOffset });
+      images.set(style, { id: image.id, offset: image.iconOffset });
     }
     if (!isCurrent()) return;
     const features: GeoJSON.Feature<GeoJSON.Point>[] = list.map((pin) => {
-      const image = images.get(keyOf(styles.get(pin.id)!))!;
+      const image = images.get(styles.get(pin.id)!)!;
       return {
         type: 'Feature',
         geometry: { type: 'Point', coordinates: pin.lngLat },
@@ -298,16 +299,12 @@ function sharedStyles(list: Pin[]): Map<string, PinStyle> {
   const byPin = new Map<string, PinStyle>();
   for (const pin of list) {
     const style = resolvePinStyle(pin.options);
-    const key = keyOf(style);
+    const key = pinStyleKey(style);
     const shared = byKey.get(key) ?? style;
     byKey.set(key, shared);
     byPin.set(pin.id, shared);
   }
   return byPin;
-}
-
-function keyOf(style: PinStyle): string {
-  return JSON.stringify(style);
 }
 
 /**
