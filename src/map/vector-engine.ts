@@ -43,6 +43,7 @@ export function createVectorEngine(container: HTMLElement, config: PinmapConfig,
   let styleLoaded = false;
   // The token reaches the provider's origin only, and never a message or a log.
   const transformRequest = tokenTransform(config.accessToken, providerOriginOf(config, document.baseURI));
+  const locale = localeWith(config.locale);
   const failureOf = (error: unknown) => describeFailure(error, styleUrl, config.accessToken);
 
   let map: MapLibreMap;
@@ -73,7 +74,7 @@ export function createVectorEngine(container: HTMLElement, config: PinmapConfig,
       // Pinmap draws its own controls (src/ui/controls), attribution included.
       attributionControl: false,
       // MapLibre's own strings (the popup's close button) from the same table as the controls.
-      locale: { 'Popup.Close': localeWith(config.locale)['Popup.Close'] },
+      locale: { 'Popup.Close': locale['Popup.Close'] },
     });
   } catch (error) {
     events.onStatus({ type: 'map.failed', failure: failureOf(error) });
@@ -104,7 +105,7 @@ export function createVectorEngine(container: HTMLElement, config: PinmapConfig,
   const attributionListeners = new Set<() => void>();
   const pinLayer = createVectorPins(map, {
     domPinLimit: config.domPinLimit,
-    clusterLabel: localeWith(config.locale)['PinLayer.Cluster'],
+    clusterLabel: locale['PinLayer.Cluster'],
     onOpenPinChange: (id) => pinListeners.forEach((listener) => listener(id)),
   });
   map.on('error', (event) => {
