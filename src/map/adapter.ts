@@ -79,8 +79,11 @@ export interface MapAdapter {
    * settles once the pins are on the map (or known not to come).
    */
   setPins(pins: Promise<PinSet>): Promise<void>;
-  /** Opens a pin's popup (closing any other); false for an unknown id. */
-  openPin(id: string): boolean;
+  /**
+   * Opens a pin's popup (closing any other); false for an unknown id. The map pans to show the
+   * whole popup unless `pan` is false (a popup carried over from the other view keeps the camera).
+   */
+  openPin(id: string, options?: { pan?: boolean }): boolean;
   /** Where the camera goes to show a pin (its point, at a zoom where it stands alone); undefined for an unknown id. */
   pinView(id: string): { center: [number, number]; zoom: number } | undefined;
   /** Closes the open popup, if any. */
@@ -112,4 +115,9 @@ export interface MapAdapter {
 /** What an engine reports while it lives: the map status machine's events. */
 export type EngineEvents = {
   onStatus: (event: MapStatusEvent) => void;
+  /**
+   * Something the user should know that does not stop the map, such as the hybrid view going on
+   * without its vector layer when WebGL cannot start.
+   */
+  onNotice?: (message: string) => void;
 };

@@ -40,8 +40,16 @@ describe('config defaults', () => {
       geolocate: 'top-right',
       scale: 'bottom-left',
       attribution: 'bottom-right',
+      view: false,
     });
     expect(controlCorners(parseConfig({ controls: { scale: 'top-left', geolocate: false } }))).toMatchObject({ scale: 'top-left', geolocate: false });
+  });
+
+  it('shows the view switch by default only when there are raster layers to switch to', () => {
+    const raster = { rasterLayers: [{ url: 'r/{z}/{x}/{y}.png' }] };
+    expect(controlCorners(parseConfig(raster)).view).toBe('top-left');
+    expect(controlCorners(parseConfig({ ...raster, controls: { view: false } })).view).toBe(false);
+    expect(controlCorners(parseConfig({ controls: { view: 'bottom-left' } })).view).toBe('bottom-left');
   });
 
   it('takes locale overrides under MapLibre\'s keys and names an unknown key', () => {
@@ -120,6 +128,9 @@ describe('wrong types, unknown keys and bad values', () => {
     [{ rasterLayers: [{ url: 'r/{z}/{x}/{y}.png', opacity: 2 }] }, 'rasterLayers[0].opacity'],
     [{ rasterLayers: [{ url: 'r/{z}/{x}/{y}.png', minZoom: 5, maxZoom: 2 }] }, 'rasterLayers[0].minZoom'],
     [{ vectorLayer: { padding: -0.1 } }, 'vectorLayer.padding'],
+    [{ vectorLayer: { accessToken: '' } }, 'vectorLayer.accessToken'],
+    [{ rasterLayers: [{ url: 'r/{z}/{x}/{y}.png', maxTileZoom: 2.5 }] }, 'rasterLayers[0].maxTileZoom'],
+    [{ accessTokenHeader: 'X Api: Key' }, 'accessTokenHeader'],
     [{ vectorLayer: { pane: 3 } }, 'vectorLayer.pane'],
     [{ zoomm: 3 }, 'zoomm'],
     [{ pixelRatio: 0 }, 'pixelRatio'],

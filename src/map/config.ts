@@ -15,7 +15,7 @@ export { pinOptionsSchema, type PinOptions } from './pin-options.ts';
 const CORNERS = ['top-left', 'top-right', 'bottom-left', 'bottom-right'] as const;
 export type Corner = (typeof CORNERS)[number];
 
-const CONTROLS = ['navigation', 'geolocate', 'scale', 'fullscreen', 'attribution'] as const;
+const CONTROLS = ['navigation', 'geolocate', 'scale', 'fullscreen', 'attribution', 'view'] as const;
 export type ControlName = (typeof CONTROLS)[number];
 
 /** Where each control sits by default (PRODUCT.md, "Controls, in four corners"). */
@@ -25,6 +25,8 @@ export const DEFAULT_CONTROL_CORNERS: Record<ControlName, Corner> = {
   geolocate: 'top-right',
   scale: 'bottom-left',
   attribution: 'bottom-right',
+  // The switch between the vector and hybrid views (shown by default only with raster layers).
+  view: 'top-left',
 };
 
 const urlString = z
@@ -80,13 +82,15 @@ const rasterLayer = z.strictObject({
   minZoom: finite('zoom').min(LIMITS.minZoom).max(LIMITS.maxZoom).optional(),
   maxZoom: finite('zoom').min(LIMITS.minZoom).max(LIMITS.maxZoom).optional(),
   placement: z.enum(['above', 'below'], { error: 'must be "above" or "below" (the vector layer)' }).default('below'),
+  /** The highest zoom level the server has tiles of (the `{z}` in the URL); above it, they are scaled up. */
+  maxTileZoom: z.int({ error: 'must be a whole tile zoom level' }).min(0, { error: 'must be 0 or more' }).max(30, { error: 'must be at most 30' }).optional(),
 }).refine((l) => l.minZoom === undefined || l.maxZoom === undefined || l.minZoom <= l.maxZoom, {
   path: ['minZoom'],
   error: 'must not be greater than maxZoom',
 });
 
 const vectorLayer = z.strictObject({
-  accessToken: z.string({ error: 'must be a string' }).optional(),
+  accessToken: z.string({ error: 'must be a string' }).min(1, { error: 'must not be empty' }).optional(),
   updateInterval: finite('ms').min(0, { error: 'must be 0 or more (ms)' }).default(DEFAULTS.vectorLayerUpdateInterval),
   padding: finite('share of the view').min(0, { error: 'must be 0 or more' }).default(DEFAULTS.vectorLayerPadding),
   interactive: z.boolean({ error: 'must be true or false' }).default(false),
@@ -103,6 +107,11 @@ const schema = z
     style: z.union([urlString, styleObject], { error: 'must be a style URL or a MapLibre style object' }).optional(),
     accessToken: z.string({ error: 'must be a string' }).min(1, { error: 'must not be empty' }).optional(),
     providerOrigin: origin.optional(),
+    /** Send the token as this request header instead of the `access_token` query parameter. */
+    accessTokenHeader: z
+      .string({ error: 'must be a header name' })
+      .regex(/^[A-Za-z0-9!#$%&'*+.^_`|~-]+$/, { error: 'must be a header name (letters, digits and - only)' })
+      .optional(),
     view: z.enum(['vector', 'hybrid'], { error: 'must be "vector" or "hybrid"' }).default('vector'),
     center: z
       .tuple(
@@ -248,5 +257,7 @@ export function parseConfig(input: unknown): PinmapConfig {
 
 /** Where each control goes: the defaults, overridden by config; `false` means not shown. */
 export function controlCorners(config: PinmapConfig): Record<ControlName, Corner | false> {
-  return { ...DEFAULT_CONTROL_CORNERS, ...config.controls };
+  // Without raster layers the two views show the same map, so the switch only shows if asked for.
+  const view = config.controls.view ?? (config.rasterLayers.length > 0 ? DEFAULT_CONTROL_CORNERS.view : false);
+  return { ...DEFAULT_CONTROL_CORNERS, ...config.controls, view };
 }

@@ -3,12 +3,13 @@ import type { PinmapConfig } from './config.ts';
 import { createVectorEngine } from './vector-engine.ts';
 
 /**
- * Makes the map for a config's view. The hybrid view (Leaflet holding the vector map) is not
- * built yet; until it is, it falls back to the vector view with a console notice.
+ * Makes the map for a config's view. The vector view is in the main bundle; the hybrid view
+ * (Leaflet, the plugin and their style sheets) loads only when it is asked for.
  */
-export function createEngine(container: HTMLElement, config: PinmapConfig, events: EngineEvents): MapAdapter {
+export async function createEngine(container: HTMLElement, config: PinmapConfig, events: EngineEvents): Promise<MapAdapter> {
   if (config.view === 'hybrid') {
-    console.info('Pinmap: the hybrid view is not available yet; showing the vector view.');
+    const { createHybridEngine } = await import('./hybrid-engine.ts');
+    return createHybridEngine(container, config, events);
   }
   return createVectorEngine(container, config, events);
 }

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { providerOriginOf, redactToken, tokenTransform } from './request-transform.ts';
+import { accessTokenOf, providerOriginOf, redactToken, tokenTransform } from './request-transform.ts';
 
 const page = 'https://maps.example.org/app/';
 
@@ -39,9 +39,25 @@ describe('tokenTransform', () => {
     expect(transform('https://tiles.example.com/a.pbf?access_token=other')).toEqual({ url: 'https://tiles.example.com/a.pbf?access_token=other' });
   });
 
+  it('sends it as a header instead when config names one, still only to the provider', () => {
+    const byHeader = tokenTransform('s3cr3t', 'https://tiles.example.com', 'X-Api-Key')!;
+    expect(byHeader('https://tiles.example.com/v1/3/4/2.pbf')).toEqual({ url: 'https://tiles.example.com/v1/3/4/2.pbf', headers: { 'X-Api-Key': 's3cr3t' } });
+    expect(byHeader('https://fonts.example.com/a.woff2')).toEqual({ url: 'https://fonts.example.com/a.woff2' });
+    const bearer = tokenTransform('s3cr3t', 'https://tiles.example.com', 'Authorization')!;
+    expect(bearer('https://tiles.example.com/a.pbf')).toEqual({ url: 'https://tiles.example.com/a.pbf', headers: { Authorization: 'Bearer s3cr3t' } });
+  });
+
   it('does nothing without a token or a provider', () => {
     expect(tokenTransform(undefined, 'https://tiles.example.com')).toBeUndefined();
     expect(tokenTransform('s3cr3t', undefined)).toBeUndefined();
+  });
+});
+
+describe('accessTokenOf', () => {
+  it("is the vector layer's own token, else the config's", () => {
+    expect(accessTokenOf({ accessToken: 'a', vectorLayer: { accessToken: 'b' } as never })).toBe('b');
+    expect(accessTokenOf({ accessToken: 'a', vectorLayer: {} as never })).toBe('a');
+    expect(accessTokenOf({ accessToken: undefined, vectorLayer: {} as never })).toBeUndefined();
   });
 });
 

@@ -11,11 +11,17 @@ export function providerOriginOf(config: Pick<PinmapConfig, 'providerOrigin' | '
   return new URL(config.style, base).origin;
 }
 
+/** The token the maps see: the vector layer's own (hybrid view option) or the config's. */
+export function accessTokenOf(config: Pick<PinmapConfig, 'accessToken' | 'vectorLayer'>): string | undefined {
+  return config.vectorLayer.accessToken || config.accessToken;
+}
+
 /**
- * Attaches the access token, as the `access_token` query parameter, to requests for the
- * provider's own origin and to no other request. Undefined when there is nothing to attach.
+ * Attaches the access token to requests for the provider's own origin and to no other request:
+ * as the `access_token` query parameter, or, when `header` names one, as that request header
+ * (`Authorization` carries it as a bearer token). Undefined when there is nothing to attach.
  */
-export function tokenTransform(token: string | undefined, providerOrigin: string | undefined): RequestTransformFunction | undefined {
+export function tokenTransform(token: string | undefined, providerOrigin: string | undefined, header?: string): RequestTransformFunction | undefined {
   if (!token || !providerOrigin) return undefined;
   return (url) => {
     let parsed: URL;
@@ -25,6 +31,7 @@ export function tokenTransform(token: string | undefined, providerOrigin: string
       return { url };
     }
     if (parsed.origin !== providerOrigin) return { url };
+    if (header) return { url, headers: { [header]: /^authorization$/i.test(header) ? `Bearer ${token}` : token } };
     if (!parsed.searchParams.has('access_token')) parsed.searchParams.set('access_token', token);
     return { url: parsed.href };
   };

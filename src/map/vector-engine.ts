@@ -1,35 +1,12 @@
-import { GPUInitializationError, Map as MapLibreMap, Marker, setWorkerUrl, type MapLibreEvent, type StyleSpecification } from 'maplibre-gl';
-import workerUrl from 'maplibre-gl/dist/maplibre-gl-worker.mjs?url&no-inline';
-import 'maplibre-gl/dist/maplibre-gl.css';
+import { Map as MapLibreMap, Marker, type MapLibreEvent } from 'maplibre-gl';
 import type { Camera } from './address.ts';
 import type { EngineEvents, Gesture, MapAdapter, MapMotionEvent, UserLocation } from './adapter.ts';
 import type { PinmapConfig } from './config.ts';
-import { EMBEDDED_STYLE_PATH } from './constants.ts';
 import { localeWith } from './locale.ts';
-import { MESSAGES, reasonOf } from './errors.ts';
-import { providerOriginOf, redactToken, tokenTransform } from './request-transform.ts';
+import { describeFailure, onMapAttributionsChange, sharedMapOptions, visibleAttributions, watchMapErrors } from './maplibre-map.ts';
 import { accuracyCircleDiameter, distanceBetween } from './scale.ts';
-import { resolveStyleUrls } from './style-urls.ts';
 import { createVectorPins } from './vector-pins.ts';
 import { warnIfStyleSheetMissing } from './stylesheets.ts';
-
-setWorkerUrl(workerUrl);
-
-/** The style URL a config asks for, made absolute against the page; undefined for an inline style. */
-export function styleUrlOf(config: PinmapConfig): string | undefined {
-  if (typeof config.style === 'object') return undefined;
-  return config.style === undefined ? embeddedStyleUrl() : new URL(config.style, document.baseURI).href;
-}
-
-/**
- * The embedded basemap is built next to the code (dist/basemap beside dist/assets and
- * dist/lib), so it is found from the bundle's own URL wherever a page loads it from; the
- * development server serves it at the site root.
- */
-function embeddedStyleUrl(): string {
-  const fromBundle = `../${EMBEDDED_STYLE_PATH}`;
-  return import.meta.env.DEV ? new URL(EMBEDDED_STYLE_PATH, document.baseURI).href : new URL(fromBundle, import.meta.url).href;
-}
 
 /**
  * The vector view: one MapLibre map in the container. Reports its status as map status machine
@@ -38,27 +15,17 @@ function embeddedStyleUrl(): string {
  */
 export function createVectorEngine(container: HTMLElement, config: PinmapConfig, events: EngineEvents): MapAdapter {
   warnIfStyleSheetMissing('maplibre');
-  const styleUrl = styleUrlOf(config);
-  const styleInput: string | StyleSpecification = styleUrl ?? (config.style as StyleSpecification);
-  let styleLoaded = false;
-  // The token reaches the provider's origin only, and never a message or a log.
-  const transformRequest = tokenTransform(config.accessToken, providerOriginOf(config, document.baseURI));
   const locale = localeWith(config.locale);
-  const failureOf = (error: unknown) => describeFailure(error, styleUrl, config.accessToken);
 
   let map: MapLibreMap;
   try {
     map = new MapLibreMap({
+      ...sharedMapOptions(config),
       container,
-      style: styleInput,
-      transformStyle: (_previous, next) => resolveStyleUrls(next, styleUrl ?? document.baseURI),
-      ...(transformRequest ? { transformRequest } : {}),
       center: config.center,
       zoom: config.zoom,
       bearing: config.bearing,
       pitch: config.pitch,
-      minZoom: config.minZoom,
-      maxZoom: config.maxZoom,
       minPitch: config.minPitch,
       maxPitch: config.maxPitch,
       // The snap to north is the camera machine's (config.bearingSnap): it runs as a tagged
@@ -67,23 +34,13 @@ export function createVectorEngine(container: HTMLElement, config: PinmapConfig,
       // (which never rotates) needs no snap of its own. MapLibre's own snap would move the camera
       // behind the machine's back, so it is off.
       bearingSnap: 0,
-      clickTolerance: config.clickTolerance,
-      fadeDuration: config.fadeDuration,
-      ...(config.pixelRatio === undefined ? {} : { pixelRatio: config.pixelRatio }),
-      canvasContextAttributes: { preserveDrawingBuffer: config.preserveDrawingBuffer },
-      // Pinmap draws its own controls (src/ui/controls), attribution included.
-      attributionControl: false,
-      // MapLibre's own strings (the popup's close button) from the same table as the controls.
-      locale: { 'Popup.Close': locale['Popup.Close'] },
     });
   } catch (error) {
-    events.onStatus({ type: 'map.failed', failure: failureOf(error) });
+    events.onStatus({ type: 'map.failed', failure: describeFailure(error, config) });
     return failedAdapter(config);
   }
 
-  map.on('style.load', () => {
-    styleLoaded = true;
-  });
+  const errors = watchMapErrors(map, config, (failure) => events.onStatus({ type: 'map.failed', failure }));
   // Idle means drawn and done: the map has rendered everything and no pins are on their way.
   let mapIdle = false;
   let pendingPinSets = 0;
@@ -108,17 +65,6 @@ export function createVectorEngine(container: HTMLElement, config: PinmapConfig,
     clusterLabel: locale['PinLayer.Cluster'],
     onOpenPinChange: (id) => pinListeners.forEach((listener) => listener(id)),
   });
-  map.on('error', (event) => {
-    const error = event.error;
-    // Lost WebGL, or a style that never loaded, stops the map; anything else does not.
-    if (error instanceof GPUInitializationError || (!styleLoaded && !('sourceId' in event))) {
-      events.onStatus({ type: 'map.failed', failure: failureOf(error) });
-    } else {
-      // A tile, image or source that failed: the map stays usable, so this is a warning.
-      console.warn(`Pinmap: ${redactToken(reasonOf(error), config.accessToken)}`);
-    }
-  });
-
   const getCamera = (): Camera => {
     const c = map.getCenter();
     return { center: [c.lng, c.lat], zoom: map.getZoom(), bearing: map.getBearing(), pitch: map.getPitch() };
@@ -171,7 +117,7 @@ export function createVectorEngine(container: HTMLElement, config: PinmapConfig,
           attributionListeners.forEach((listener) => listener());
         });
     },
-    openPin: (id) => pinLayer.open(id),
+    openPin: (id, options) => pinLayer.open(id, options),
     pinView: (id) => pinLayer.viewOf(id),
     closePin: () => pinLayer.close(),
     onOpenPinChange(listener) {
@@ -195,26 +141,13 @@ export function createVectorEngine(container: HTMLElement, config: PinmapConfig,
     },
     onAttributionsChange(listener) {
       attributionListeners.add(listener);
-      const onData = (event: { dataType?: string; sourceDataType?: string }) => {
-        if (event.dataType === 'style' || (event.dataType === 'source' && (event.sourceDataType === 'metadata' || event.sourceDataType === 'visibility'))) listener();
-      };
-      map.on('styledata', onData);
-      map.on('sourcedata', onData);
-      map.on('zoomend', listener);
+      const stop = onMapAttributionsChange(map, listener);
       return () => {
-        map.off('styledata', onData);
-        map.off('sourcedata', onData);
-        map.off('zoomend', listener);
+        stop();
         attributionListeners.delete(listener);
       };
     },
-    retry() {
-      styleLoaded = false;
-      // A style that never loaded cannot be diffed or transformed against: drop it, then load
-      // afresh (MapLibre would otherwise wait for the failed style's load event forever).
-      map.setStyle(null, { transformStyle: undefined });
-      map.setStyle(styleInput, { diff: false });
-    },
+    retry: errors.retry,
     destroy() {
       pinListeners.clear();
       attributionListeners.clear();
@@ -301,31 +234,6 @@ class AnimationClock {
 }
 
 /**
- * The attribution of every source a visible layer draws from at the current zoom, once each,
- * in style order: what the attribution control gathers from.
- */
-function visibleAttributions(map: MapLibreMap): string[] {
-  let order: string[];
-  try {
-    order = map.getLayersOrder();
-  } catch {
-    return []; // no style (yet, or after a failure)
-  }
-  const zoom = map.getZoom();
-  const seen = new Set<string>();
-  const attributions: string[] = [];
-  for (const id of order) {
-    const layer = map.getLayer(id);
-    if (!layer || !layer.source || layer.isHidden(zoom)) continue;
-    if (seen.has(layer.source)) continue;
-    seen.add(layer.source);
-    const attribution = map.getSource(layer.source)?.attribution;
-    if (typeof attribution === 'string') attributions.push(attribution);
-  }
-  return attributions;
-}
-
-/**
  * The user's dot and accuracy circle as two MapLibre markers (elements styled by Pinmap's
  * style sheet). The circle's diameter is 2·accuracy over the metres a pixel covers at the dot,
  * measured over 100 px as the map is drawn, and follows every zoom.
@@ -375,11 +283,6 @@ function createUserLocationMarkers(map: MapLibreMap) {
       resizeCircle();
     },
   };
-}
-
-function describeFailure(error: unknown, styleUrl: string | undefined, token: string | undefined) {
-  if (error instanceof GPUInitializationError) return { message: MESSAGES.webglFailed, retryable: false };
-  return { message: redactToken(MESSAGES.styleFailed(styleUrl ?? 'the inline style', reasonOf(error)), token), retryable: true };
 }
 
 /** Stands in for a map that could not be created, so the caller's bookkeeping stays simple. */

@@ -1,9 +1,9 @@
-import Supercluster from 'supercluster';
 import { Marker, Popup, type GeoJSONSource, type Map as MapLibreMap, type MapLayerMouseEvent, type MapMouseEvent, type PointLike } from 'maplibre-gl';
 import { DEFAULTS } from './constants.ts';
-import { createPinElement, pinDrawing, pinStyleKey, resolvePinStyle, type PinStyle } from './pin-icon.ts';
+import { pinDrawing, resolvePinStyle, type PinStyle } from './pin-icon.ts';
 import { ensurePinImage } from './pin-image.ts';
 import type { Pin, PinSet } from './pin-data.ts';
+import { CLUSTER_MAX_ZOOM, CLUSTER_RADIUS, PinClusters, clusterButton, pinButton, sharedStyles } from './pin-markers.ts';
 import { createPopupContent } from './popup-content.ts';
 import './icon-font.ts';
 
@@ -11,56 +11,17 @@ import './icon-font.ts';
 export const PIN_SOURCE = 'pinmap-pins';
 export const PIN_LAYERS = { clusters: 'pinmap-clusters', clusterCounts: 'pinmap-cluster-counts', pins: 'pinmap-pins' } as const;
 
-/**
- * Pixels (at MapLibre's 512 px tiles) within which pins merge into a cluster, and the zoom above
- * which none do; the DOM and the GPU pins group alike.
- */
-const CLUSTER_RADIUS = 40;
-const CLUSTER_MAX_ZOOM = 14;
-/** Every pin, whatever the view: clusters are made for the whole world at once. */
-const WORLD: [number, number, number, number] = [-180, -90, 180, 90];
-
-/** Calls `action` on Enter or Space, as a native button would. */
-function onActivate(element: HTMLElement, action: () => void) {
-  element.addEventListener('keydown', (event) => {
-    if (event.key !== 'Enter' && event.key !== ' ') return;
-    event.preventDefault();
-    event.stopPropagation();
-    action();
-  });
-}
-
-/** A cluster bubble: a button showing how many pins it holds; activating it calls `onZoom` with where it is shown. */
+/** A cluster bubble as a marker; activating it calls `onZoom` with where it is shown. */
 function clusterMarker(count: number, lngLat: [number, number], label: string, onZoom: (at: [number, number]) => void): Marker {
-  const element = document.createElement('button');
-  element.type = 'button';
-  element.className = 'pinmap-cluster';
-  element.dataset.count = String(count);
-  element.textContent = abbreviate(count);
-  element.setAttribute('aria-label', label.replace('{count}', count.toLocaleString('en-US')));
-  element.title = element.getAttribute('aria-label')!;
-  const size = clusterDiameter(count);
-  element.style.width = element.style.height = `${size}px`;
-  const marker = new Marker({ element, anchor: 'center' }).setLngLat(lngLat);
-  element.addEventListener('click', (event) => {
-    event.stopPropagation();
-    // The marker is drawn on the world copy nearest the view; zoom there, not across the meridian.
-    const at = marker.getLngLat();
-    onZoom([at.lng, at.lat]);
-  });
+  const marker: Marker = new Marker({
+    element: clusterButton(count, label, () => {
+      // The marker is drawn on the world copy nearest the view; zoom there, not across the meridian.
+      const at = marker.getLngLat();
+      onZoom([at.lng, at.lat]);
+    }),
+    anchor: 'center',
+  }).setLngLat(lngLat);
   return marker;
-}
-
-/** Bubble diameter by count, the same steps as the GPU layer's circle radius. */
-function clusterDiameter(count: number): number {
-  return 2 * (count < 10 ? 14 : count < 100 ? 17 : count < 1000 ? 21 : 26);
-}
-
-/** 1234 → '1.2k', as MapLibre abbreviates cluster counts. */
-function abbreviate(count: number): string {
-  if (count < 1000) return String(count);
-  if (count < 10000) return `${Math.round(count / 100) / 10}k`;
-  return `${Math.round(count / 1000)}k`;
 }
 
 export interface PinLayerOptions {
@@ -84,7 +45,7 @@ export interface PinLayer {
   /** Replaces the pins; resolves once they are on the map. */
   setPins(set: PinSet): Promise<void>;
   /** Opens the pin's popup (closing any other); false for an unknown id. */
-  open(id: string): boolean;
+  open(id: string, options?: { pan?: boolean }): boolean;
   /** Where the camera goes to show a pin: its point, at the lowest zoom (from now) where no cluster hides it. */
   viewOf(id: string): { center: [number, number]; zoom: number } | undefined;
   close(): void;
@@ -145,9 +106,9 @@ export function createVectorPins(map: MapLibreMap, options: PinLayerOptions): Pi
     mode = 'none';
   }
 
-  function openPin(pin: Pin, trigger: HTMLElement | undefined, byKeyboard = false) {
+  function openPin(pin: Pin, trigger: HTMLElement | undefined, byKeyboard = false, pan = true) {
     const style = styles.get(pin.id) ?? resolvePinStyle(pin.options);
-    popup.open(pin, style, trigger ?? markers.get(pin.id)?.getElement(), byKeyboard);
+    popup.open(pin, style, trigger ?? markers.get(pin.id)?.getElement(), byKeyboard, pan);
     options.onOpenPinChange(pin.id);
   }
 
@@ -155,34 +116,18 @@ export function createVectorPins(map: MapLibreMap, options: PinLayerOptions): Pi
   function pinMarker(pin: Pin): Marker {
     const existing = markers.get(pin.id);
     if (existing) return existing;
-    const style = styles.get(pin.id)!;
-    const element = createPinElement(style);
-    element.classList.add('pinmap-pin');
-    element.dataset.pinId = pin.id;
-    element.setAttribute('role', 'button');
-    element.setAttribute('tabindex', '0');
-    element.setAttribute('aria-label', pin.title);
-    element.title = pin.title;
-    // The click is the pin's, not the map's: it must not reach the map's own click handling
-    // (which would close the popup it opens) nor any listener of the page behind the map.
-    element.addEventListener('click', (event) => {
-      event.stopPropagation();
-      openPin(pin, element);
-    });
-    onActivate(element, () => openPin(pin, element, true));
+    const element = pinButton(pin, styles.get(pin.id)!, (trigger, byKeyboard) => openPin(pin, trigger, byKeyboard));
     const marker = new Marker({ element, anchor: 'bottom' }).setLngLat(pin.lngLat);
     markers.set(pin.id, marker);
     return marker;
   }
 
   /**
-   * DOM pins, clustered: at each whole zoom the set is grouped (supercluster, the same grouping
-   * MapLibre's GPU clusters use), and each group of nearby pins is one bubble button with its
-   * count. Only whole-zoom changes regroup, so panning touches no DOM.
+   * DOM pins, clustered: at each whole zoom the set is grouped, and each group of nearby pins is
+   * one bubble button with its count. Only whole-zoom changes regroup, so panning touches no DOM.
    */
   function addMarkers(list: Pin[]) {
-    const index = new Supercluster<{ id: string }>({ radius: CLUSTER_RADIUS, maxZoom: CLUSTER_MAX_ZOOM });
-    index.load(list.map((pin) => ({ type: 'Feature', geometry: { type: 'Point', coordinates: pin.lngLat }, properties: { id: pin.id } })));
+    const clusters = new PinClusters(list);
     let shownZoom = Number.NaN;
     let shown = new Map<string, Marker>();
     const render = () => {
@@ -190,20 +135,17 @@ export function createVectorPins(map: MapLibreMap, options: PinLayerOptions): Pi
       if (zoom === shownZoom) return;
       shownZoom = zoom;
       const next = new Map<string, Marker>();
-      for (const feature of index.getClusters(WORLD, zoom)) {
-        const [lng, lat] = feature.geometry.coordinates as [number, number];
-        if ('cluster' in feature.properties && feature.properties.cluster) {
-          const { cluster_id: clusterId, point_count: count } = feature.properties;
-          const key = `cluster:${clusterId}`;
+      for (const group of clusters.groupsAt(zoom)) {
+        if (group.kind === 'cluster') {
           const marker =
-            shown.get(key) ??
-            clusterMarker(count, [lng, lat], options.clusterLabel, (at) => {
-              map.easeTo({ center: at, zoom: index.getClusterExpansionZoom(clusterId) });
+            shown.get(group.key) ??
+            clusterMarker(group.count, group.lngLat, options.clusterLabel, (at) => {
+              map.easeTo({ center: at, zoom: clusters.expansionZoom(group.clusterId) });
             });
-          next.set(key, marker);
+          next.set(group.key, marker);
         } else {
-          const pin = pins.get((feature.properties as { id: string }).id);
-          if (pin) next.set(`pin:${pin.id}`, pinMarker(pin));
+          const pin = pins.get(group.id);
+          if (pin) next.set(group.key, pinMarker(pin));
         }
       }
       for (const [key, marker] of shown) if (!next.has(key)) marker.remove();
@@ -216,12 +158,7 @@ export function createVectorPins(map: MapLibreMap, options: PinLayerOptions): Pi
       map.off('zoom', render);
       for (const marker of shown.values()) marker.remove();
     };
-    revealZoom = (id) => {
-      for (let zoom = Math.max(0, Math.floor(map.getZoom())); zoom <= CLUSTER_MAX_ZOOM; zoom++) {
-        if (index.getClusters(WORLD, zoom).some((f) => !('cluster' in f.properties && f.properties.cluster) && f.properties.id === id)) return zoom;
-      }
-      return CLUSTER_MAX_ZOOM + 1;
-    };
+    revealZoom = (id) => clusters.revealZoom(id, map.getZoom());
   }
 
   async function addSymbolLayer(list: Pin[], attribution: string | undefined, isCurrent: () => boolean) {
@@ -271,10 +208,10 @@ export function createVectorPins(map: MapLibreMap, options: PinLayerOptions): Pi
       await whenStyleLoaded();
       await addSymbolLayer(set.pins, set.attribution, () => current === generation);
     },
-    open(id) {
+    open(id, openOptions) {
       const pin = pins.get(id);
       if (!pin) return false;
-      openPin(pin, undefined);
+      openPin(pin, undefined, false, openOptions?.pan ?? true);
       return true;
     },
     viewOf(id) {
@@ -291,20 +228,6 @@ export function createVectorPins(map: MapLibreMap, options: PinLayerOptions): Pi
       container.removeEventListener('keydown', onKeyDown);
     },
   };
-}
-
-/** One resolved style object per distinct style, so each is drawn (and rasterised) once. */
-function sharedStyles(list: Pin[]): Map<string, PinStyle> {
-  const byKey = new Map<string, PinStyle>();
-  const byPin = new Map<string, PinStyle>();
-  for (const pin of list) {
-    const style = resolvePinStyle(pin.options);
-    const key = pinStyleKey(style);
-    const shared = byKey.get(key) ?? style;
-    byKey.set(key, shared);
-    byPin.set(pin.id, shared);
-  }
-  return byPin;
 }
 
 /**
@@ -451,7 +374,7 @@ function createPinPopup(map: MapLibreMap, onClosed: () => void) {
     popup?.remove();
   }
 
-  function open(pin: Pin, style: PinStyle, trigger: HTMLElement | undefined, byKeyboard: boolean) {
+  function open(pin: Pin, style: PinStyle, trigger: HTMLElement | undefined, byKeyboard: boolean, pan: boolean) {
     close();
     returnFocusTo = trigger;
     const drawing = pinDrawing(style);
@@ -493,7 +416,7 @@ function createPinPopup(map: MapLibreMap, onClosed: () => void) {
       returnFocusTo?.focus({ preventScroll: true });
       onClosed();
     });
-    keepInView(map, element);
+    if (pan) keepInView(map, element);
     // Focus moves into the popup, so Tab reaches its link and Esc closes it: onto the close
     // button when opened by keyboard, onto the content (no ring) when opened by pointer.
     const content = element.querySelector<HTMLElement>('.maplibregl-popup-content');

@@ -57,8 +57,15 @@ async function loadConfig(url: string, signal: AbortSignal): Promise<ConfigSourc
   return { state: 'ready', config: body as Record<string, unknown> };
 }
 
-/** With no `?config=`, the app shows its embedded basemap and its own pins: world cities (fixtures/pins). */
-const DEFAULT_CONFIG = { pins: 'pins/cities.geojson' };
+/**
+ * With no `?config=`, the app shows its embedded basemap, its own pins (world cities,
+ * fixtures/pins) and, in the hybrid view, its own raster overlay over the vector map: a hatch
+ * over land (fixtures/raster), drawn from the same coastlines as the basemap.
+ */
+const DEFAULT_CONFIG = {
+  pins: 'pins/cities.geojson',
+  rasterLayers: [{ url: 'raster/hatch/{z}/{x}/{y}.png', attribution: 'Hatching: Natural Earth (public domain)', placement: 'above', maxTileZoom: 5 }],
+};
 
 /**
  * The address wins over the config for what the user was looking at: the camera from

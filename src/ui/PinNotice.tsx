@@ -1,10 +1,11 @@
 /**
- * A small note over the map about its pins (some could not be shown, or none could be loaded).
- * It never blocks the map: it sits at the top, is announced politely, and can be dismissed.
+ * A small note over the map: about its pins (some could not be shown, or none could be loaded),
+ * or, as an alert, about a part of the map that could not start (WebGL in the hybrid view). It
+ * never blocks the map: it sits at the top, is announced, and can be dismissed.
  */
-export function PinNotice({ text, dismissLabel, onDismiss }: { text: string; dismissLabel: string; onDismiss: () => void }) {
+export function PinNotice({ text, dismissLabel, onDismiss, alert = false }: { text: string; dismissLabel: string; onDismiss: () => void; alert?: boolean }) {
   return (
-    <div className="pinmap-notice" role="status">
+    <div className={alert ? 'pinmap-notice pinmap-notice-alert' : 'pinmap-notice'} role={alert ? 'alert' : 'status'}>
       <span className="pinmap-notice-text">{text}</span>
       <button type="button" className="pinmap-notice-dismiss" aria-label={dismissLabel} title={dismissLabel} onClick={onDismiss}>
         ×

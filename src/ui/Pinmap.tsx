@@ -1,6 +1,7 @@
 import { useActorRef, useSelector } from '@xstate/react';
-import { useEffect, useMemo, useRef, useState } from 'react';
+import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
 import { mapStatusMachine, type MapStatus } from '../machines/map-status.machine.ts';
+import type { Camera, ViewName } from '../map/address.ts';
 import type { MapAdapter } from '../map/adapter.ts';
 import { safeParseConfig, type ConfigError, type PinmapConfig, type PinmapConfigInput } from '../map/config.ts';
 import { createEngine } from '../map/engines.ts';
@@ -58,31 +59,73 @@ function PinmapView({ config, onStatusChange, className }: ViewProps<{ config: P
   const containerRef = useRef<HTMLDivElement>(null);
   const [adapter, setAdapter] = useState<MapAdapter>();
   const [notice, setNotice] = useState<string>();
+  const [engineNotice, setEngineNotice] = useState<string>();
   const [pinToOpen, setPinToOpen] = useState<PinToOpen>();
   const statusActor = useActorRef(mapStatusMachine, inspectOptions());
   const status = useSelector(statusActor, (s) => s.value as MapStatus);
   const failure = useSelector(statusActor, (s) => s.context.failure);
 
-  // One map per mounted component and config. Under StrictMode React mounts, unmounts and
+  // The view shown: the config's, until the view switch picks the other. A new config starts over.
+  const [chosen, setChosen] = useState<{ for: PinmapConfig; view: ViewName }>({ for: config, view: config.view });
+  const view = chosen.for === config ? chosen.view : config.view;
+  // What a view switch carries to the next map: the camera and the open popup.
+  const carried = useRef<{ camera: Camera; openPin: string | null }>(undefined);
+  const openPin = useRef<string | null>(null);
+
+  const switchView = useCallback(
+    (next: ViewName) => {
+      if (adapter) carried.current = { camera: adapter.getCamera(), openPin: openPin.current };
+      setChosen({ for: config, view: next });
+      if (config.hash) writeViewToAddress(next);
+    },
+    [adapter, config],
+  );
+
+  // One map per mounted component, config and view. Under StrictMode React mounts, unmounts and
   // mounts again: the first map is removed (with its WebGL context) before the second is made,
   // so exactly one map, one context and one set of controls remain.
   useEffect(() => {
     const container = containerRef.current;
     if (!container) return;
     let live = true; // a removed map's late events must not move the next one's status
+    const handoff = carried.current;
+    carried.current = undefined;
+    const engineConfig = withCarriedCamera({ ...config, view }, handoff?.camera);
     statusActor.send({ type: 'map.created' });
-    const engine = createEngine(container, config, {
+    setNotice(undefined);
+    setEngineNotice(undefined);
+    let engine: MapAdapter | undefined;
+    let stopWatchingPin: (() => void) | undefined;
+    let retry: { unsubscribe: () => void } | undefined;
+    const pinRequest = new AbortController();
+
+    createEngine(container, engineConfig, {
       onStatus: (event) => {
         if (live) statusActor.send(event);
       },
-    });
-    const retry = statusActor.on('map.retryRequested', () => engine.retry());
-    setAdapter(engine);
-    setNotice(undefined);
+      onNotice: (message) => {
+        if (live) setEngineNotice(message);
+      },
+    }).then(
+      (made) => {
+        if (!live) return made.destroy();
+        engine = made;
+        retry = statusActor.on('map.retryRequested', () => made.retry());
+        stopWatchingPin = made.onOpenPinChange((id) => {
+          openPin.current = id;
+        });
+        setAdapter(made);
+        loadPins(made);
+      },
+      (error: unknown) => {
+        // The hybrid view's code could not be fetched (the network went away, a deploy replaced it).
+        if (live) statusActor.send({ type: 'map.failed', failure: { message: `The ${view} view could not be loaded: ${reasonOf(error)}`, retryable: false } });
+      },
+    );
 
     // Pins load beside the map; whatever is wrong with them is a notice, and the map goes on.
-    const pinRequest = new AbortController();
-    if (config.pins !== undefined) {
+    function loadPins(made: MapAdapter) {
+      if (config.pins === undefined) return;
       const pins = loadPinSet(config.pins, config.pinStyles, document.baseURI, pinRequest.signal);
       pins.then(
         (set) => {
@@ -97,29 +140,33 @@ function PinmapView({ config, onStatusChange, className }: ViewProps<{ config: P
           setNotice(reasonOf(error));
         },
       );
-      const placed = engine.setPins(pins);
-      if (config.openPin !== undefined) {
-        const id = config.openPin;
-        setPinToOpen({
-          id,
-          placed,
-          onMissing: () => {
-            if (!live) return;
-            console.warn(`Pinmap: there is no pin with the id "${id}" to open.`);
-            setNotice(`There is no pin "${id}" on this map.`);
-          },
-        });
-      }
+      const placed = made.setPins(pins);
+      // A popup open in the other view opens again here, where the camera is; else `?pin=`'s.
+      const id = handoff ? (handoff.openPin ?? undefined) : config.openPin;
+      if (id === undefined) return;
+      setPinToOpen({
+        id,
+        placed,
+        fly: !handoff,
+        onMissing: () => {
+          if (!live) return;
+          console.warn(`Pinmap: there is no pin with the id "${id}" to open.`);
+          setNotice(`There is no pin "${id}" on this map.`);
+        },
+      });
     }
+
     return () => {
       live = false;
       pinRequest.abort();
-      retry.unsubscribe();
+      retry?.unsubscribe();
+      stopWatchingPin?.();
+      openPin.current = null;
       setAdapter(undefined);
       setPinToOpen(undefined);
-      engine.destroy();
+      engine?.destroy();
     };
-  }, [config, statusActor]);
+  }, [config, view, statusActor]);
 
   useAddressSync(adapter, config.hash);
   useOpenPinAddressSync(adapter, config.hash);
@@ -129,12 +176,18 @@ function PinmapView({ config, onStatusChange, className }: ViewProps<{ config: P
     listener.current?.(status, failure?.message);
   }, [status, failure, listener]);
 
+  const dismissLabel = localeWith(config.locale)['PinLayer.Dismiss'];
   return (
     // A landmark of its own, so the controls around the map's canvas are inside one for screen readers.
-    <div className={rootClass(className)} ref={rootRef} role="region" aria-label={regionLabel(config)} data-map-state={status} data-view={adapter?.view ?? config.view}>
+    <div className={rootClass(className)} ref={rootRef} role="region" aria-label={regionLabel(config)} data-map-state={status} data-view={view}>
       <div className="pinmap-map" ref={containerRef} />
-      {notice && <PinNotice text={notice} dismissLabel={localeWith(config.locale)['PinLayer.Dismiss']} onDismiss={() => setNotice(undefined)} />}
-      {adapter && status !== 'error' && <Controls key={adapterKey(adapter)} adapter={adapter} config={config} root={rootRef} pinToOpen={pinToOpen} />}
+      {(engineNotice || notice) && (
+        <div className="pinmap-notices">
+          {engineNotice && <PinNotice text={engineNotice} dismissLabel={dismissLabel} onDismiss={() => setEngineNotice(undefined)} alert />}
+          {notice && <PinNotice text={notice} dismissLabel={dismissLabel} onDismiss={() => setNotice(undefined)} />}
+        </div>
+      )}
+      {adapter && status !== 'error' && <Controls key={adapterKey(adapter)} adapter={adapter} config={config} root={rootRef} pinToOpen={pinToOpen} onSwitchView={switchView} />}
       {failure && (
         <ErrorPanel
           title={failure.retryable ? 'The map could not be loaded' : failure.message}
@@ -144,6 +197,24 @@ function PinmapView({ config, onStatusChange, className }: ViewProps<{ config: P
       )}
     </div>
   );
+}
+
+/**
+ * The config with the camera a view switch carried over: centre and zoom exactly; bearing and
+ * pitch as far as the new view allows (the hybrid view has neither).
+ */
+function withCarriedCamera(config: PinmapConfig, camera: Camera | undefined): PinmapConfig {
+  if (!camera) return config;
+  const flat = config.view === 'hybrid';
+  const pitch = flat ? 0 : Math.min(Math.max(camera.pitch, config.minPitch), config.maxPitch);
+  return { ...config, center: camera.center, zoom: camera.zoom, bearing: flat ? 0 : camera.bearing, pitch, openPin: undefined };
+}
+
+/** Keeps `?view=` in the page address (replaced, not pushed), so a reload shows the same view. */
+function writeViewToAddress(view: ViewName): void {
+  const url = new URL(window.location.href);
+  url.searchParams.set('view', view);
+  if (url.href !== window.location.href) window.history.replaceState(window.history.state, '', url.href);
 }
 
 function regionLabel(config: PinmapConfig): string {

@@ -7,13 +7,15 @@ import { FullscreenControl } from './FullscreenControl.tsx';
 import { GeolocateControl } from './GeolocateControl.tsx';
 import { NavigationControl } from './NavigationControl.tsx';
 import { ScaleControl } from './ScaleControl.tsx';
+import { ViewControl } from './ViewControl.tsx';
+import type { ViewName } from '../../map/address.ts';
 import { useCameraActor } from './use-camera-actor.ts';
 import './controls.css';
 
 const CORNERS: Corner[] = ['top-left', 'top-right', 'bottom-left', 'bottom-right'];
 
 /** The order controls stack in within a corner (and so the keyboard's Tab order). */
-const ORDER: ControlName[] = ['fullscreen', 'navigation', 'geolocate', 'scale', 'attribution'];
+const ORDER: ControlName[] = ['fullscreen', 'view', 'navigation', 'geolocate', 'scale', 'attribution'];
 
 export interface ControlsProps {
   adapter: MapAdapter;
@@ -22,20 +24,27 @@ export interface ControlsProps {
   root: RefObject<HTMLElement | null>;
   /** A pin whose popup opens once the pins are placed, after the camera flies to it (`?pin=<id>`). */
   pinToOpen?: PinToOpen | undefined;
+  /** Switches to the other view (the view switch's buttons). */
+  onSwitchView: (view: ViewName) => void;
 }
 
-/** A pin to show on load: its id, when the pins are on the map, and what to do if there is no such pin. */
+/**
+ * A pin to show on load: its id, when the pins are on the map, and what to do if there is no
+ * such pin. The camera flies to it first, unless `fly` is false (a popup carried over from the
+ * other view opens where the camera already is).
+ */
 export interface PinToOpen {
   id: string;
   placed: Promise<void>;
   onMissing: () => void;
+  fly?: boolean;
 }
 
 /**
  * The four corners (`data-corner`) and the controls config puts in them. One camera machine per
  * map runs every timed camera animation; the controls send it commands.
  */
-export function Controls({ adapter, config, root, pinToOpen }: ControlsProps) {
+export function Controls({ adapter, config, root, pinToOpen, onSwitchView }: ControlsProps) {
   const locale = useMemo(() => localeWith(config.locale), [config.locale]);
   const placement = useMemo(() => controlCorners(config), [config]);
   const camera = useCameraActor(adapter, config.bearingSnap);
@@ -50,6 +59,10 @@ export function Controls({ adapter, config, root, pinToOpen }: ControlsProps) {
       if (!live) return;
       const view = adapter.pinView(pinToOpen.id);
       if (!view) return pinToOpen.onMissing();
+      if (pinToOpen.fly === false) {
+        adapter.openPin(pinToOpen.id, { pan: false });
+        return;
+      }
       camera.send({ type: 'camera.flyTo', center: view.center, zoom: view.zoom });
       watching = camera.subscribe((snapshot) => {
         if (snapshot.value !== 'idle') return;
@@ -84,6 +97,8 @@ export function Controls({ adapter, config, root, pinToOpen }: ControlsProps) {
         return <FullscreenControl key={name} root={root} locale={locale} />;
       case 'attribution':
         return <AttributionControl key={name} adapter={adapter} root={root} locale={locale} />;
+      case 'view':
+        return <ViewControl key={name} view={adapter.view} onSwitch={onSwitchView} locale={locale} />;
     }
   };
 

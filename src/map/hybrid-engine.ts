@@ -1,0 +1,431 @@
+import L from 'leaflet';
+import 'leaflet/dist/leaflet.css';
+import type { Map as MapLibreMap } from 'maplibre-gl';
+import type { Camera } from './address.ts';
+import type { EngineEvents, MapAdapter, MapMotionEvent, UserLocation } from './adapter.ts';
+import type { PinmapConfig, RasterLayerConfig } from './config.ts';
+import { reasonOf } from './errors.ts';
+import { createHybridPins } from './hybrid-pins.ts';
+import { localeWith } from './locale.ts';
+import { describeFailure, onMapAttributionsChange, sharedMapOptions, visibleAttributions, watchMapErrors } from './maplibre-map.ts';
+import { distanceBetween } from './scale.ts';
+import { resolveTemplate } from './style-urls.ts';
+import { warnIfStyleSheetMissing } from './stylesheets.ts';
+import { VectorLayer } from './vector-layer.ts';
+
+/**
+ * Leaflet counts zoom in 256 px tiles, MapLibre in 512 px tiles: the same scale is one more in
+ * Leaflet. Everything outside this module speaks MapLibre's zoom (the address, config, controls).
+ */
+const toLeaflet = (zoom: number) => zoom + 1;
+const toMapLibre = (zoom: number) => zoom - 1;
+
+/** Stacking within the vector layer's pane: raster layers below it, the vector layer, raster layers above it. */
+const Z_INDEX = { rasterBelow: 10, vector: 100, rasterAbove: 110 } as const;
+
+/** A pane of our own for the user's accuracy circle: over the map layers, under the pins. */
+const LOCATION_PANE = 'pinmapLocation';
+
+/** Leaflet's tile fade-in, when fades are on; the map is idle once it is over. */
+const TILE_FADE_MS = 200;
+
+/**
+ * The hybrid view: a Leaflet map (the raster web map) holding the vector map as a layer, with
+ * the config's raster tile layers below or above it, the pins as Leaflet markers, and the user's
+ * position as Leaflet layers. Bearing and pitch stay 0. When WebGL cannot start, the Leaflet
+ * map, its raster layers and the pins stay, and the failure is a notice over them.
+ */
+export function createHybridEngine(container: HTMLElement, config: PinmapConfig, events: EngineEvents): MapAdapter {
+  warnIfStyleSheetMissing('leaflet');
+  warnIfStyleSheetMissing('maplibre');
+  const locale = localeWith(config.locale);
+  const fades = config.fadeDuration > 0;
+
+  const map = L.map(container, {
+    center: [config.center[1], config.center[0]],
+    zoom: toLeaflet(config.zoom),
+    minZoom: toLeaflet(config.minZoom),
+    maxZoom: toLeaflet(config.maxZoom),
+    // Any zoom, as in the vector view (the address may hold 3.27); the buttons step by 1.
+    zoomSnap: 0,
+    zoomDelta: 1,
+    wheelPxPerZoomLevel: 120,
+    zoomControl: false,
+    attributionControl: false,
+    // The vector layer watches the container itself (which also follows the window).
+    trackResize: false,
+    worldCopyJump: true,
+    fadeAnimation: fades,
+    tapTolerance: Math.max(1, config.clickTolerance),
+  });
+  const pane = config.vectorLayer.pane;
+  if (!map.getPane(pane)) map.createPane(pane);
+  map.createPane(LOCATION_PANE).style.zIndex = '450';
+
+  // Busy and idle: Leaflet's moves and tiles, MapLibre's drawing, and pins on their way.
+  let moving = false;
+  let glIdle = false;
+  let pendingPinSets = 0;
+  let destroyed = false;
+  const busy = () => events.onStatus({ type: 'map.busy' });
+  const rasterLayers = config.rasterLayers.map((layer, index) => createRasterLayer(layer, index, pane));
+  const tilesSettled = new Map<L.TileLayer, number>(rasterLayers.map((layer) => [layer, 0]));
+  let idleTimer: ReturnType<typeof setTimeout> | undefined;
+  const checkIdle = () => {
+    if (destroyed || moving || pendingPinSets > 0 || !glIdle) return;
+    if ((map as unknown as { _animatingZoom?: boolean })._animatingZoom) return;
+    const now = performance.now();
+    let wait = 0;
+    for (const [layer, settledAt] of tilesSettled) {
+      if (!map.hasLayer(layer)) continue;
+      if (layer.isLoading() || Number.isNaN(settledAt)) return;
+      if (fades) wait = Math.max(wait, settledAt + TILE_FADE_MS - now);
+    }
+    clearTimeout(idleTimer);
+    if (wait > 0) idleTimer = setTimeout(checkIdle, wait);
+    else events.onStatus({ type: 'map.idle' });
+  };
+  for (const layer of rasterLayers) {
+    layer.on('loading', () => {
+      tilesSettled.set(layer, Number.NaN);
+      busy();
+    });
+    layer.on('load', () => {
+      tilesSettled.set(layer, performance.now());
+      checkIdle();
+    });
+    layer.on('tileerror', (event: L.TileErrorEvent) => console.warn(`Pinmap: a raster tile could not be loaded: ${event.tile.src}`));
+    layer.addTo(map);
+  }
+
+  // The vector map, as a layer. Its WebGL failure leaves the rest of the map working.
+  let glMap: MapLibreMap | undefined;
+  let retryStyle: (() => void) | undefined;
+  const vectorLayer = new VectorLayer(config.vectorLayer, sharedMapOptions(config), {
+    onMapCreated(created) {
+      glMap = created;
+      retryStyle = watchMapErrors(created, config, (failure) => events.onStatus({ type: 'map.failed', failure })).retry;
+      created.on('movestart', () => {
+        glIdle = false;
+        busy();
+      });
+      created.on('dataloading', () => {
+        glIdle = false;
+        busy();
+      });
+      created.on('idle', () => {
+        glIdle = true;
+        checkIdle();
+      });
+    },
+    onFailed(error) {
+      glIdle = true; // nothing of MapLibre's to wait for
+      console.error(`Pinmap: ${reasonOf(error)}`);
+      events.onNotice?.(describeFailure(error, config).message);
+    },
+  });
+  vectorLayer.addTo(map);
+  vectorLayer.getContainer()?.style.setProperty('z-index', String(Z_INDEX.vector));
+
+  map.on('movestart zoomstart', () => {
+    moving = true;
+    busy();
+  });
+  map.on('moveend zoomend', () => {
+    moving = false;
+    // MapLibre follows at once, not one update interval later: the move's last frame is drawn
+    // from where the move ended, and idle waits for it.
+    vectorLayer.resync();
+    checkIdle();
+  });
+
+  const openPinListeners = new Set<(id: string | null) => void>();
+  const attributionListeners = new Set<() => void>();
+  const pins = createHybridPins(map, {
+    clusterLabel: locale['PinLayer.Cluster'],
+    closeLabel: locale['Popup.Close'],
+    onOpenPinChange: (id) => openPinListeners.forEach((listener) => listener(id)),
+  });
+  const userLocation = createUserLocationLayers(map);
+  const motion = createMotion(map);
+
+  const getCamera = (): Camera => {
+    const center = map.getCenter();
+    return { center: [center.lng, center.lat], zoom: toMapLibre(map.getZoom()), bearing: 0, pitch: 0 };
+  };
+  const target = (camera: Partial<Camera>): [L.LatLng, number] => {
+    const now = getCamera();
+    const [lng, lat] = camera.center ?? now.center;
+    return [L.latLng(lat, lng), toLeaflet(camera.zoom ?? now.zoom)];
+  };
+
+  return {
+    view: 'hybrid',
+    canRotate: false,
+    getCamera,
+    getZoomRange: () => ({ min: toMapLibre(map.getMinZoom()), max: toMapLibre(map.getMaxZoom()) }),
+    jumpTo(camera) {
+      const [center, zoom] = target(camera);
+      map.setView(center, zoom, { animate: false });
+    },
+    easeTo(camera, { tag, duration = DEFAULT_EASE }) {
+      const [center, zoom] = target(camera);
+      motion.animate(tag, duration, () => map.flyTo(center, zoom, { duration: duration / 1000 }), () => map.setView(center, zoom, { animate: false }));
+    },
+    flyTo(camera, { tag, duration }) {
+      const [center, zoom] = target(camera);
+      motion.animate(
+        tag,
+        duration,
+        () => map.flyTo(center, zoom, duration === undefined ? {} : { duration: duration / 1000 }),
+        () => map.setView(center, zoom, { animate: false }),
+      );
+    },
+    fitBounds(bounds, { tag, duration = DEFAULT_EASE, maxZoom }) {
+      const box = L.latLngBounds([bounds[0][1], bounds[0][0]], [bounds[1][1], bounds[1][0]]);
+      const options = { maxZoom: toLeaflet(maxZoom) };
+      motion.animate(tag, duration, () => map.flyToBounds(box, { ...options, duration: duration / 1000 }), () => map.fitBounds(box, { ...options, animate: false }));
+    },
+    stopAnimation: () => motion.stop(),
+    onCameraChange(listener) {
+      const handler = () => listener(getCamera());
+      map.on('move zoom', handler);
+      return () => map.off('move zoom', handler);
+    },
+    setPins(request) {
+      pendingPinSets++;
+      busy();
+      return request
+        .then((set) => {
+          if (!destroyed) pins.setPins(set);
+        })
+        .catch(() => {}) // the caller shows why; the map goes on without these pins
+        .finally(() => {
+          pendingPinSets--;
+          checkIdle();
+          attributionListeners.forEach((listener) => listener());
+        });
+    },
+    openPin: (id, options) => pins.open(id, options),
+    pinView: (id) => pins.viewOf(id),
+    closePin: () => pins.close(),
+    onOpenPinChange(listener) {
+      openPinListeners.add(listener);
+      return () => openPinListeners.delete(listener);
+    },
+    onMotion: (listener) => motion.listen(listener),
+    measure(pixels) {
+      const { x: width, y: height } = map.getSize();
+      if (!width || !height) return undefined;
+      const left = map.containerPointToLatLng([width / 2 - pixels / 2, height / 2]);
+      const right = map.containerPointToLatLng([width / 2 + pixels / 2, height / 2]);
+      return distanceBetween([left.lng, left.lat], [right.lng, right.lat]);
+    },
+    setUserLocation: userLocation.set,
+    getAttributions() {
+      const zoom = toMapLibre(map.getZoom());
+      const credits = glMap ? visibleAttributions(glMap) : [];
+      config.rasterLayers.forEach((layer, index) => {
+        if (layer.attribution && map.hasLayer(rasterLayers[index]!) && showsAt(layer, zoom)) credits.push(layer.attribution);
+      });
+      if (pins.attribution) credits.push(pins.attribution);
+      return [...new Set(credits)];
+    },
+    onAttributionsChange(listener) {
+      attributionListeners.add(listener);
+      const stopGl = glMap ? onMapAttributionsChange(glMap, listener) : () => {};
+      map.on('zoomend layeradd layerremove', listener);
+      return () => {
+        stopGl();
+        map.off('zoomend layeradd layerremove', listener);
+        attributionListeners.delete(listener);
+      };
+    },
+    retry() {
+      retryStyle?.();
+    },
+    destroy() {
+      destroyed = true;
+      clearTimeout(idleTimer);
+      openPinListeners.clear();
+      attributionListeners.clear();
+      motion.destroy();
+      pins.destroy();
+      userLocation.set(undefined);
+      // Removing the Leaflet map removes every layer: the vector layer frees MapLibre's map.
+      map.remove();
+    },
+  };
+
+  function createRasterLayer(layer: RasterLayerConfig, index: number, inPane: string): L.TileLayer {
+    return L.tileLayer(resolveTemplate(layer.url, document.baseURI), {
+      pane: inPane,
+      opacity: layer.opacity,
+      zIndex: (layer.placement === 'above' ? Z_INDEX.rasterAbove : Z_INDEX.rasterBelow) + index,
+      className: `pinmap-raster-layer pinmap-raster-${layer.placement}`,
+      ...(layer.minZoom === undefined ? {} : { minZoom: toLeaflet(layer.minZoom) }),
+      ...(layer.maxZoom === undefined ? {} : { maxZoom: toLeaflet(layer.maxZoom) }),
+      ...(layer.maxTileZoom === undefined ? {} : { maxNativeZoom: layer.maxTileZoom }),
+    });
+  }
+}
+
+/** Whether a raster layer shows at a (MapLibre) zoom. */
+function showsAt(layer: RasterLayerConfig, zoom: number): boolean {
+  return (layer.minZoom === undefined || zoom >= layer.minZoom) && (layer.maxZoom === undefined || zoom <= layer.maxZoom);
+}
+
+/** The ease length when a caller gives none (MapLibre's). */
+const DEFAULT_EASE = 500;
+
+/**
+ * Leaflet's movements as the adapter's motion events (see `MapMotionEvent`). Leaflet names no
+ * animation and says nothing of who moved the map, so this keeps the books itself: a tagged
+ * animation starts here and ends when Leaflet's move ends (complete when it lasted its
+ * duration), or is cut short by `stop`, by the next animation, or by the user's drag, wheel,
+ * double-click, pinch or keys, which are gestures.
+ */
+function createMotion(map: L.Map) {
+  const listeners = new Set<(event: MapMotionEvent) => void>();
+  const emit = (event: MapMotionEvent) => listeners.forEach((listener) => listener(event));
+  let active: { tag: string; startedAt: number; duration: number | undefined } | undefined;
+  let quiet = 0;
+  let userMoving = false;
+  const container = map.getContainer();
+
+  /** Runs Leaflet calls whose own move events must not count (they are reported here). */
+  const quietly = (action: () => void) => {
+    quiet++;
+    try {
+      action();
+    } finally {
+      quiet--;
+    }
+  };
+  const cutShort = () => {
+    if (!active) return;
+    const { tag } = active;
+    active = undefined;
+    emit({ type: 'motion.ended', tag, byUser: false, completed: false });
+  };
+  /** Stops Leaflet's animation where it is, without the events of Leaflet's own `stop()`. */
+  const halt = () => (map as unknown as { _stop(): void })._stop();
+
+  const onMoveStart = () => {
+    if (quiet > 0 || active) return;
+    emit({ type: 'motion.started', tag: undefined, byUser: userMoving });
+  };
+  const onMoveEnd = () => {
+    if (quiet > 0) return;
+    if (active) {
+      const { tag, startedAt, duration } = active;
+      active = undefined;
+      emit({ type: 'motion.ended', tag, byUser: false, completed: duration === undefined || performance.now() - startedAt >= duration - 1 });
+      return;
+    }
+    const byUser = userMoving;
+    userMoving = false;
+    emit({ type: 'motion.ended', tag: undefined, byUser, completed: true });
+    if (byUser) emit({ type: 'user.moveEnded', bearing: 0 });
+  };
+  const gesture = (kind: 'drag' | 'zoom') => {
+    if (active) {
+      halt();
+      cutShort();
+    }
+    userMoving = true;
+    emit({ type: 'user.gesture', gesture: kind });
+  };
+  const onDragStart = () => gesture('drag');
+  const onWheel = () => gesture('zoom');
+  const onDoubleClick = () => gesture('zoom');
+  const onTouchStart = (event: TouchEvent) => {
+    if (event.touches.length >= 2) gesture('zoom');
+  };
+  const onKeyDown = (event: KeyboardEvent) => {
+    if (event.target !== container) return; // keys in a popup or on a pin are theirs
+    if (['+', '-', '=', '_'].includes(event.key)) gesture('zoom');
+    else if (event.key.startsWith('Arrow')) gesture('drag');
+  };
+
+  map.on('movestart', onMoveStart);
+  map.on('moveend', onMoveEnd);
+  map.on('dragstart', onDragStart);
+  container.addEventListener('wheel', onWheel, { passive: true });
+  container.addEventListener('dblclick', onDoubleClick);
+  container.addEventListener('touchstart', onTouchStart, { passive: true });
+  container.addEventListener('keydown', onKeyDown);
+
+  return {
+    /** Starts a tagged animation: `run` animates, `jump` moves at once (a duration of 0). */
+    animate(tag: string, duration: number | undefined, run: () => void, jump: () => void) {
+      if (active) {
+        halt();
+        cutShort();
+      }
+      emit({ type: 'motion.started', tag, byUser: false });
+      if (duration === 0) {
+        quietly(jump);
+        emit({ type: 'motion.ended', tag, byUser: false, completed: true });
+        return;
+      }
+      active = { tag, startedAt: performance.now(), duration };
+      quietly(run);
+      // A move to where the map already is ends at once, inside `run`: report it.
+      if (active && !(map as unknown as { _flyToFrame?: number })._flyToFrame) onMoveEnd();
+    },
+    stop() {
+      if (!active) return;
+      halt();
+      cutShort();
+      map.fire('moveend'); // Leaflet's layers and tiles settle where the camera stopped
+    },
+    listen(listener: (event: MapMotionEvent) => void) {
+      listeners.add(listener);
+      return () => listeners.delete(listener);
+    },
+    destroy() {
+      listeners.clear();
+      map.off('movestart', onMoveStart);
+      map.off('moveend', onMoveEnd);
+      map.off('dragstart', onDragStart);
+      container.removeEventListener('wheel', onWheel);
+      container.removeEventListener('dblclick', onDoubleClick);
+      container.removeEventListener('touchstart', onTouchStart);
+      container.removeEventListener('keydown', onKeyDown);
+    },
+  };
+}
+
+/**
+ * The user's position as Leaflet layers: the dot (a marker with Pinmap's dot element) and the
+ * accuracy circle (a circle of the accuracy's radius in metres, which Leaflet scales with zoom).
+ */
+function createUserLocationLayers(map: L.Map) {
+  let dot: L.Marker | undefined;
+  let circle: L.Circle | undefined;
+  const renderer = L.svg({ pane: LOCATION_PANE });
+  return {
+    set(location: UserLocation | undefined) {
+      if (!location) {
+        dot?.remove();
+        circle?.remove();
+        dot = circle = undefined;
+        return;
+      }
+      const at = L.latLng(location.lngLat[1], location.lngLat[0]);
+      const colour = location.stale ? '#787878' : '#1a7fd1';
+      if (!dot || !circle) {
+        circle = L.circle(at, { radius: location.accuracy, renderer, interactive: false, className: 'pinmap-user-accuracy', weight: 2, opacity: 0.5, fillOpacity: 0.15 });
+        dot = L.marker(at, { icon: L.divIcon({ className: 'pinmap-user-dot', iconSize: [15, 15] }), interactive: false, keyboard: false });
+        circle.addTo(map);
+        dot.addTo(map);
+      }
+      circle.setLatLng(at).setRadius(location.accuracy).setStyle({ color: colour, fillColor: colour });
+      dot.setLatLng(at);
+      dot.getElement()?.classList.toggle('pinmap-user-dot-stale', location.stale);
+      circle.getElement()?.classList.toggle('pinmap-user-accuracy-stale', location.stale);
+    },
+  };
+}
+

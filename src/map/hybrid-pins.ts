@@ -1,0 +1,249 @@
+import L from 'leaflet';
+import { DEFAULTS } from './constants.ts';
+import { PinIcon } from './leaflet-pin-icon.ts';
+import type { Pin, PinSet } from './pin-data.ts';
+import { pinDrawing, type PinStyle } from './pin-icon.ts';
+import { PinClusters, clusterButton, clusterDiameter, makePinButton, sharedStyles } from './pin-markers.ts';
+import { createPopupContent } from './popup-content.ts';
+import './icon-font.ts';
+
+export interface HybridPinOptions {
+  /** A cluster bubble's accessible name; `{count}` stands for its number of pins. */
+  clusterLabel: string;
+  /** The popup's close button's name. */
+  closeLabel: string;
+  /** Told whenever the open popup changes: the pin's id, or null when it closed. */
+  onOpenPinChange: (id: string | null) => void;
+}
+
+/** The hybrid view's pins: the same interface as the vector view's pin layer. */
+export interface HybridPins {
+  readonly attribution: string | undefined;
+  setPins(set: PinSet): void;
+  open(id: string, options?: { pan?: boolean }): boolean;
+  viewOf(id: string): { center: [number, number]; zoom: number } | undefined;
+  close(): void;
+  destroy(): void;
+}
+
+/** Leaflet's zoom for a MapLibre zoom (256 px tiles against 512 px: one more). */
+const leafletZoom = (zoom: number) => zoom + 1;
+const mapLibreZoom = (zoom: number) => zoom - 1;
+
+/**
+ * Pins in Leaflet: each a Leaflet marker whose icon is the `PinIcon` (one shared icon per pin
+ * style), its element the same pin button as in the vector view. Pins group into bubbles at each
+ * whole zoom exactly as in the vector view; only the groups in and around the view become
+ * markers, so a large set costs no more than what is seen. One popup at a time, with the same
+ * content, at the pin's popupAnchor.
+ */
+export function createHybridPins(map: L.Map, options: HybridPinOptions): HybridPins {
+  let pins = new Map<string, Pin>();
+  let styles = new Map<string, PinStyle>();
+  let icons = new Map<PinStyle, PinIcon>();
+  let clusters: PinClusters | undefined;
+  let attribution: string | undefined;
+  const markers = new Map<string, L.Marker>();
+  let shown = new Map<string, L.Marker>();
+  const layer = L.layerGroup().addTo(map);
+  const popup = createLeafletPopup(map, options);
+
+  function openPin(pin: Pin, trigger: HTMLElement | undefined, byKeyboard: boolean, pan = true) {
+    popup.open(pin, styles.get(pin.id)!, trigger ?? markers.get(pin.id)?.getElement(), byKeyboard, pan);
+  }
+
+  function pinMarker(pin: Pin): L.Marker {
+    const existing = markers.get(pin.id);
+    if (existing) return existing;
+    const style = styles.get(pin.id)!;
+    let icon = icons.get(style);
+    if (!icon) {
+      icon = new PinIcon(style);
+      icons.set(style, icon);
+    }
+    const marker = L.marker(pin.lngLat.slice().reverse() as [number, number], { icon, keyboard: false, interactive: false });
+    // Leaflet makes a new element each time the marker is added: make it the pin button.
+    marker.on('add', () => makePinButton(marker.getElement()!, pin, (trigger, byKeyboard) => openPin(pin, trigger, byKeyboard)));
+    markers.set(pin.id, marker);
+    return marker;
+  }
+
+  function clusterMarker(clusterId: number, count: number, lngLat: [number, number]): L.Marker {
+    const size = clusterDiameter(count);
+    const marker = L.marker([lngLat[1], lngLat[0]], {
+      icon: L.divIcon({
+        className: 'pinmap-cluster-marker',
+        iconSize: [size, size],
+        html: clusterButton(count, options.clusterLabel, () => {
+          const at = marker.getLatLng();
+          map.setView(at, leafletZoom(clusters!.expansionZoom(clusterId)));
+        }),
+      }),
+      keyboard: false,
+      interactive: false,
+    });
+    return marker;
+  }
+
+  /** Markers for the groups at the current whole zoom, in and around the view, on the world copy in view. */
+  function render() {
+    if (!clusters) return;
+    const zoom = mapLibreZoom(map.getZoom());
+    const bounds = map.getBounds().pad(0.5);
+    const west = bounds.getWest();
+    const east = bounds.getEast();
+    const bbox: [number, number, number, number] =
+      east - west >= 360 ? [-180, bounds.getSouth(), 180, bounds.getNorth()] : [wrap(west), Math.max(-90, bounds.getSouth()), wrap(east), Math.min(90, bounds.getNorth())];
+    const centerLng = map.getCenter().lng;
+    const next = new Map<string, L.Marker>();
+    for (const group of clusters.groupsAt(zoom, bbox)) {
+      if (group.kind === 'cluster') {
+        const marker = shown.get(group.key) ?? clusterMarker(group.clusterId, group.count, group.lngLat);
+        marker.setLatLng([group.lngLat[1], nearestCopy(group.lngLat[0], centerLng)]);
+        next.set(group.key, marker);
+      } else {
+        const pin = pins.get(group.id);
+        if (!pin) continue;
+        const marker = pinMarker(pin);
+        marker.setLatLng([pin.lngLat[1], nearestCopy(pin.lngLat[0], centerLng)]);
+        next.set(group.key, marker);
+      }
+    }
+    for (const [key, marker] of shown) if (!next.has(key)) layer.removeLayer(marker);
+    for (const [key, marker] of next) if (!shown.has(key)) layer.addLayer(marker);
+    shown = next;
+  }
+
+  map.on('zoomend moveend', render);
+
+  function clear() {
+    popup.close();
+    layer.clearLayers();
+    markers.clear();
+    shown = new Map();
+    clusters = undefined;
+  }
+
+  return {
+    get attribution() {
+      return pins.size > 0 ? attribution : undefined;
+    },
+    setPins(set) {
+      clear();
+      pins = new Map(set.pins.map((pin) => [pin.id, pin]));
+      styles = sharedStyles(set.pins);
+      icons = new Map();
+      attribution = set.attribution;
+      if (set.pins.length === 0) return;
+      clusters = new PinClusters(set.pins);
+      render();
+    },
+    open(id, openOptions) {
+      const pin = pins.get(id);
+      if (!pin) return false;
+      openPin(pin, undefined, false, openOptions?.pan ?? true);
+      return true;
+    },
+    viewOf(id) {
+      const pin = pins.get(id);
+      if (!pin || !clusters) return undefined;
+      const zoom = mapLibreZoom(map.getZoom());
+      return { center: pin.lngLat, zoom: Math.max(zoom, clusters.revealZoom(id, zoom)) };
+    },
+    close: () => popup.close(),
+    destroy() {
+      map.off('zoomend moveend', render);
+      clear();
+      popup.destroy();
+      layer.remove();
+    },
+  };
+}
+
+/** A longitude in -180..180. */
+function wrap(lng: number): number {
+  return ((((lng + 180) % 360) + 360) % 360) - 180;
+}
+
+/** The copy of `lng` (± 360°) nearest to `center`, so a pin shows on the world copy in view. */
+function nearestCopy(lng: number, center: number): number {
+  return lng + 360 * Math.round((center - lng) / 360);
+}
+
+/**
+ * The pins' one popup in Leaflet: the same content as in the vector view, at most 240 px wide,
+ * its tip at the pin's popupAnchor, with a real close button. It closes on that button, Esc and
+ * a click on the map; focus moves into it and goes back to the pin when it closes. Leaflet pans
+ * the map to keep it in view.
+ */
+function createLeafletPopup(map: L.Map, options: HybridPinOptions) {
+  let current: { popup: L.Popup; pinId: string } | undefined;
+  let returnFocusTo: HTMLElement | undefined;
+  const container = map.getContainer();
+
+  const onKeyDown = (event: KeyboardEvent) => {
+    if (event.key !== 'Escape' || !current) return;
+    event.stopPropagation();
+    close();
+  };
+  container.addEventListener('keydown', onKeyDown);
+
+  function close() {
+    if (current) map.closePopup(current.popup);
+  }
+
+  function open(pin: Pin, style: PinStyle, trigger: HTMLElement | undefined, byKeyboard: boolean, pan: boolean) {
+    close();
+    returnFocusTo = trigger;
+    const [ax, ay] = pinDrawing(style).popupAnchor;
+    const content = createPopupContent(pin);
+    const closeButton = document.createElement('button');
+    closeButton.type = 'button';
+    closeButton.className = 'pinmap-popup-close';
+    closeButton.setAttribute('aria-label', options.closeLabel);
+    closeButton.title = options.closeLabel;
+    closeButton.textContent = '×';
+    closeButton.addEventListener('click', (event) => {
+      event.stopPropagation();
+      close();
+    });
+    const popup = L.popup({
+      maxWidth: parseInt(DEFAULTS.popupMaxWidth, 10),
+      className: 'pinmap-popup pinmap-leaflet-popup',
+      closeButton: false,
+      autoPan: pan,
+      autoPanPadding: [10, 10],
+      // Leaflet's popup tip reaches 7 px below its box: the tip's point lands on the anchor.
+      offset: [ax, ay + 7],
+    })
+      .setLatLng([pin.lngLat[1], nearestCopy(pin.lngLat[0], map.getCenter().lng)])
+      .setContent(content);
+    const entry = { popup, pinId: pin.id };
+    popup.on('remove', () => {
+      if (current !== entry) return;
+      current = undefined;
+      returnFocusTo?.focus({ preventScroll: true });
+      options.onOpenPinChange(null);
+    });
+    current = entry;
+    popup.openOn(map);
+    const element = popup.getElement()!;
+    element.setAttribute('role', 'dialog');
+    element.setAttribute('aria-label', pin.title);
+    element.dataset.pinId = pin.id;
+    element.querySelector('.leaflet-popup-content-wrapper')?.prepend(closeButton);
+    options.onOpenPinChange(pin.id);
+    const body = element.querySelector<HTMLElement>('.leaflet-popup-content');
+    body?.setAttribute('tabindex', '-1');
+    (byKeyboard ? closeButton : body)?.focus({ preventScroll: true });
+  }
+
+  return {
+    open,
+    close,
+    destroy() {
+      container.removeEventListener('keydown', onKeyDown);
+      close();
+    },
+  };
+}

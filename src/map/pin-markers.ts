@@ -1,0 +1,148 @@
+import Supercluster from 'supercluster';
+import { createPinElement, pinStyleKey, resolvePinStyle, type PinStyle } from './pin-icon.ts';
+import type { Pin } from './pin-data.ts';
+
+/**
+ * What the DOM pins of both views share: the pin button, the cluster bubble, and the grouping of
+ * nearby pins. Zooms here are MapLibre's (512 px tiles); the hybrid view converts Leaflet's.
+ */
+
+/**
+ * Pixels (at MapLibre's 512 px tiles) within which pins merge into a cluster, and the zoom above
+ * which none do; the DOM and the GPU pins, in both views, group alike.
+ */
+export const CLUSTER_RADIUS = 40;
+export const CLUSTER_MAX_ZOOM = 14;
+/** Every pin, whatever the view: clusters are made for the whole world at once. */
+const WORLD: [number, number, number, number] = [-180, -90, 180, 90];
+
+/** Calls `action` on Enter or Space, as a native button would. */
+export function onActivate(element: HTMLElement, action: () => void): void {
+  element.addEventListener('keydown', (event) => {
+    if (event.key !== 'Enter' && event.key !== ' ') return;
+    event.preventDefault();
+    event.stopPropagation();
+    action();
+  });
+}
+
+/**
+ * A pin as a DOM element: the pin icon, a real button named by the pin's title (`.pinmap-pin`,
+ * `data-pin-id`). Its click and Enter/Space call `onOpen` (with whether the keyboard did), and
+ * the click goes no further: the map behind must not take it for a click on the map.
+ */
+export function pinButton(pin: Pin, style: PinStyle, onOpen: (element: HTMLElement, byKeyboard: boolean) => void): HTMLElement {
+  return makePinButton(createPinElement(style), pin, onOpen);
+}
+
+/** Makes a pin icon element (as drawn by `createPinElement`) the pin's button: see `pinButton`. */
+export function makePinButton(element: HTMLElement, pin: Pin, onOpen: (element: HTMLElement, byKeyboard: boolean) => void): HTMLElement {
+  element.classList.add('pinmap-pin');
+  element.dataset.pinId = pin.id;
+  element.setAttribute('role', 'button');
+  element.setAttribute('tabindex', '0');
+  element.setAttribute('aria-label', pin.title);
+  element.title = pin.title;
+  element.addEventListener('click', (event) => {
+    event.stopPropagation();
+    onOpen(element, false);
+  });
+  onActivate(element, () => onOpen(element, true));
+  return element;
+}
+
+/** A cluster bubble: a button showing how many pins it holds; activating it calls `onZoom`. */
+export function clusterButton(count: number, label: string, onZoom: () => void): HTMLButtonElement {
+  const element = document.createElement('button');
+  element.type = 'button';
+  element.className = 'pinmap-cluster';
+  element.dataset.count = String(count);
+  element.textContent = abbreviate(count);
+  element.setAttribute('aria-label', label.replace('{count}', count.toLocaleString('en-US')));
+  element.title = element.getAttribute('aria-label')!;
+  const size = clusterDiameter(count);
+  element.style.width = element.style.height = `${size}px`;
+  element.addEventListener('click', (event) => {
+    event.stopPropagation();
+    onZoom();
+  });
+  return element;
+}
+
+/** Bubble diameter by count, the same steps as the GPU layer's circle radius. */
+export function clusterDiameter(count: number): number {
+  return 2 * (count < 10 ? 14 : count < 100 ? 17 : count < 1000 ? 21 : 26);
+}
+
+/** 1234 → '1.2k', as MapLibre abbreviates cluster counts. */
+function abbreviate(count: number): string {
+  if (count < 1000) return String(count);
+  if (count < 10000) return `${Math.round(count / 100) / 10}k`;
+  return `${Math.round(count / 1000)}k`;
+}
+
+/** One resolved style object per distinct style, so each is drawn (and rasterised) once. */
+export function sharedStyles(list: Pin[]): Map<string, PinStyle> {
+  const byKey = new Map<string, PinStyle>();
+  const byPin = new Map<string, PinStyle>();
+  for (const pin of list) {
+    const style = resolvePinStyle(pin.options);
+    const key = pinStyleKey(style);
+    const shared = byKey.get(key) ?? style;
+    byKey.set(key, shared);
+    byPin.set(pin.id, shared);
+  }
+  return byPin;
+}
+
+/** At one whole zoom: a bubble of several pins, or one pin standing alone. */
+export type PinGroup =
+  | { kind: 'cluster'; key: string; clusterId: number; count: number; lngLat: [number, number] }
+  | { kind: 'pin'; key: string; id: string };
+
+/**
+ * The grouping of a pin set at each whole zoom (supercluster, the same grouping MapLibre's GPU
+ * clusters use): which bubbles and lone pins show, where a bubble splits, and from which zoom a
+ * pin stands alone.
+ */
+export class PinClusters {
+  private readonly index = new Supercluster<{ id: string }>({ radius: CLUSTER_RADIUS, maxZoom: CLUSTER_MAX_ZOOM });
+
+  constructor(list: Pin[]) {
+    this.index.load(list.map((pin) => ({ type: 'Feature', geometry: { type: 'Point', coordinates: pin.lngLat }, properties: { id: pin.id } })));
+  }
+
+  /** The groups at a zoom (fractional zooms group as the whole zoom below), within `bbox` ([w, s, e, n]; default the world). */
+  groupsAt(zoom: number, bbox: [number, number, number, number] = WORLD): PinGroup[] {
+    return this.index.getClusters(bbox, wholeZoom(zoom)).map((feature) => {
+      const properties = feature.properties as Partial<Supercluster.ClusterProperties> & { id?: string };
+      if (properties.cluster) {
+        return {
+          kind: 'cluster',
+          key: `cluster:${properties.cluster_id}`,
+          clusterId: properties.cluster_id!,
+          count: properties.point_count!,
+          lngLat: feature.geometry.coordinates as [number, number],
+        };
+      }
+      return { kind: 'pin', key: `pin:${properties.id}`, id: properties.id! };
+    });
+  }
+
+  /** The zoom at which a bubble splits into smaller groups. */
+  expansionZoom(clusterId: number): number {
+    return this.index.getClusterExpansionZoom(clusterId);
+  }
+
+  /** The lowest whole zoom, from `fromZoom` up, at which the pin is not in any bubble. */
+  revealZoom(id: string, fromZoom: number): number {
+    for (let zoom = wholeZoom(fromZoom); zoom <= CLUSTER_MAX_ZOOM; zoom++) {
+      if (this.groupsAt(zoom).some((group) => group.kind === 'pin' && group.id === id)) return zoom;
+    }
+    return CLUSTER_MAX_ZOOM + 1;
+  }
+}
+
+function wholeZoom(zoom: number): number {
+  return Math.max(0, Math.floor(zoom));
+}
