@@ -1,6 +1,7 @@
 import L from 'leaflet';
 import 'leaflet/dist/leaflet.css';
-import type { Map as MapLibreMap } from 'maplibre-gl';
+import type { Map as MapLibreMap, MapMouseEvent } from 'maplibre-gl';
+import { DEFAULTS } from './constants.ts';
 import type { Camera } from './address.ts';
 import type { EngineEvents, MapAdapter, MapMotionEvent, UserLocation } from './adapter.ts';
 import type { PinmapConfig, RasterLayerConfig } from './config.ts';
@@ -117,6 +118,7 @@ export function createHybridEngine(container: HTMLElement, config: PinmapConfig,
         glIdle = true;
         checkIdle();
       });
+      if (config.vectorLayer.interactive) created.on('click', (event) => (featureClick = namedFeatureAt(created, event)));
     },
     onFailed(error) {
       glIdle = true; // nothing of MapLibre's to wait for
@@ -147,6 +149,16 @@ export function createHybridEngine(container: HTMLElement, config: PinmapConfig,
     onOpenPinChange: (id) => openPinListeners.forEach((listener) => listener(id)),
   });
   const userLocation = createUserLocationLayers(map);
+
+  // An interactive vector layer hears clicks first (MapLibre's canvas is under Leaflet's own
+  // listeners); the feature's popup opens on Leaflet's click of the same event, after Leaflet has
+  // closed the popups a click on the map closes.
+  let featureClick: FeatureClick | undefined;
+  map.on('click', (event: L.LeafletMouseEvent) => {
+    const hit = featureClick;
+    featureClick = undefined;
+    if (hit && hit.event === event.originalEvent) openFeaturePopup(map, hit);
+  });
   const motion = createMotion(map);
 
   const getCamera = (): Camera => {
@@ -268,6 +280,30 @@ export function createHybridEngine(container: HTMLElement, config: PinmapConfig,
       ...(layer.maxTileZoom === undefined ? {} : { maxNativeZoom: layer.maxTileZoom }),
     });
   }
+}
+
+/** A click on a vector feature that has a name. */
+interface FeatureClick {
+  event: Event;
+  name: string;
+  lngLat: [number, number];
+}
+
+/** The topmost named feature under a click on the vector layer, if any. */
+function namedFeatureAt(map: MapLibreMap, event: MapMouseEvent): FeatureClick | undefined {
+  const feature = map.queryRenderedFeatures(event.point).find((f) => typeof f.properties?.name === 'string' && f.properties.name !== '');
+  return feature && { event: event.originalEvent, name: feature.properties.name as string, lngLat: [event.lngLat.lng, event.lngLat.lat] };
+}
+
+/** A popup naming the clicked feature (as text: a name from a tile is data, not markup). */
+function openFeaturePopup(map: L.Map, hit: FeatureClick): void {
+  const content = document.createElement('p');
+  content.className = 'pinmap-popup-title';
+  content.textContent = hit.name;
+  L.popup({ className: 'pinmap-popup pinmap-leaflet-popup pinmap-feature-popup', maxWidth: parseInt(DEFAULTS.popupMaxWidth, 10) })
+    .setLatLng([hit.lngLat[1], hit.lngLat[0]])
+    .setContent(content)
+    .openOn(map);
 }
 
 /** Whether a raster layer shows at a (MapLibre) zoom. */

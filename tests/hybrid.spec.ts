@@ -1,0 +1,454 @@
+import { expect, test, type Page } from '@playwright/test';
+import { PNG } from 'pngjs';
+import { disableWebGL, drivenGeolocation, serveJson, waitForMapState, watchConsole } from './helpers.ts';
+import { countWebGLContexts, liveWebGLContexts } from './webgl-contexts.ts';
+
+/**
+ * The hybrid view as users meet it: Leaflet holding the vector map, raster layers, pins as
+ * Leaflet markers, the controls, the view switch, and what happens without WebGL. (Alignment of
+ * the two maps is tests/hybrid-alignment.spec.ts.)
+ */
+
+type Feature = { type: 'Feature'; id: string; geometry: unknown; properties: Record<string, unknown> };
+const point = (id: string, lngLat: [number, number], properties: Record<string, unknown> = {}): Feature => ({
+  type: 'Feature',
+  id,
+  geometry: { type: 'Point', coordinates: lngLat },
+  properties: { title: id, ...properties },
+});
+const collection = (features: Feature[]) => ({ type: 'FeatureCollection', features });
+
+const noControls = { navigation: false, geolocate: false, scale: false, fullscreen: false, attribution: false, view: false };
+const whiteStyle = { version: 8, sources: {}, layers: [{ id: 'paper', type: 'background', paint: { 'background-color': '#ffffff' } }] };
+
+/** A 256 px PNG tile of one colour. */
+function solidTile([r, g, b, a]: [number, number, number, number]): Buffer {
+  const png = new PNG({ width: 256, height: 256 });
+  for (let i = 0; i < png.data.length; i += 4) png.data.set([r, g, b, a], i);
+  return PNG.sync.write(png);
+}
+
+/** Serves `/__tiles/<name>/{z}/{x}/{y}.png` as tiles of one colour, counting the requests. */
+async function serveSolidTiles(page: Page, name: string, rgba: [number, number, number, number]): Promise<{ count: number }> {
+  const tile = solidTile(rgba);
+  const served = { count: 0 };
+  await page.route(new RegExp(`/__tiles/${name}/\\d+/\\d+/\\d+\\.png$`), (route) => {
+    served.count++;
+    return route.fulfill({ contentType: 'image/png', body: tile });
+  });
+  return served;
+}
+
+/** Opens the app with `config` in the hybrid view and waits until it is idle. */
+async function openHybrid(page: Page, config: Record<string, unknown>, address = '') {
+  await serveJson(page, '/__test/hybrid.json', { view: 'hybrid', fadeDuration: 0, ...config });
+  await page.goto(`/?config=${encodeURIComponent('/__test/hybrid.json')}${address}`);
+  await waitForMapState(page, 'idle');
+}
+
+/** The colour of the page at a point, from a screenshot. */
+async function pixelAt(page: Page, x: number, y: number): Promise<[number, number, number]> {
+  const png = PNG.sync.read(await page.screenshot({ clip: { x, y, width: 1, height: 1 } }));
+  return [png.data[0]!, png.data[1]!, png.data[2]!];
+}
+
+/** The camera the address holds: `#map=zoom/lat/lng`. */
+function addressCamera(page: Page) {
+  const [zoom, lat, lng] = new URL(page.url()).hash.replace('#map=', '').split('/').map(Number);
+  return { zoom: zoom!, lat: lat!, lng: lng! };
+}
+
+/** The pin's tip: the bottom centre of its element. */
+async function tipOf(page: Page, id: string) {
+  const box = (await page.locator(`.pinmap-pin[data-pin-id="${id}"]`).boundingBox())!;
+  return { x: box.x + box.width / 2, y: box.y + box.height };
+}
+
+test.describe('the hybrid view', () => {
+  test('the app shows Leaflet holding the vector map, the raster overlay and the pins, without console noise', async ({ page }) => {
+    const console = watchConsole(page);
+    const requests: string[] = [];
+    page.on('request', (request) => requests.push(new URL(request.url()).pathname));
+    await page.goto('/?view=hybrid#map=3/48/10');
+    await waitForMapState(page, 'idle');
+    const root = page.locator('.pinmap');
+    await expect(root).toHaveAttribute('data-view', 'hybrid');
+    await expect(page.locator('.leaflet-container')).toHaveCount(1);
+    // The vector map is one canvas, inside Leaflet's tile pane.
+    await expect(page.locator('.leaflet-tile-pane .leaflet-gl-layer canvas.maplibregl-canvas')).toHaveCount(1);
+    // The raster overlay's tiles are loaded images, from the app's own fixtures.
+    expect(await page.locator('img.leaflet-tile.leaflet-tile-loaded').count()).toBeGreaterThan(3);
+    expect(requests.some((p) => /^\/raster\/hatch\/\d+\/\d+\/\d+\.png$/.test(p))).toBe(true);
+    // Pins are Leaflet markers drawn with the pin icon, each a named button.
+    const pins = page.locator('.leaflet-marker-pane .leaflet-marker-icon.pinmap-pin');
+    expect(await pins.count()).toBeGreaterThan(5);
+    await expect(pins.first()).toHaveAttribute('role', 'button');
+    await expect(page.locator('.leaflet-marker-pane .pinmap-cluster').first()).toHaveAccessibleName(/^\d+ pins: zoom in$/);
+    // Credits from the vector style, the raster layer and the pins, each once.
+    const credits = (await page.locator('.pinmap-attrib').textContent()) ?? '';
+    for (const credit of ['Natural Earth (public domain) · GeoNames (CC BY 4.0)', 'Hatching: Natural Earth (public domain)', 'Cities: GeoNames (CC BY 4.0)']) {
+      expect(credits.split(credit).length - 1, credit).toBe(1);
+    }
+    expect(console.errors).toEqual([]);
+    expect(console.warnings).toEqual([]);
+  });
+
+  test("the vector layer's six options: class, pane, padding, update interval and pointer events", async ({ page }) => {
+    await openHybrid(page, {
+      style: whiteStyle,
+      center: [10, 50],
+      zoom: 4,
+      controls: noControls,
+      vectorLayer: { className: 'site-vector another', pane: 'overlayPane', padding: 0.25, updateInterval: 200, interactive: false },
+    });
+    const canvas = page.locator('canvas.maplibregl-canvas');
+    await expect(canvas).toHaveClass(/site-vector/);
+    await expect(canvas).toHaveClass(/another/);
+    await expect(page.locator('.leaflet-overlay-pane > .leaflet-gl-layer')).toHaveCount(1);
+    // The box is the view plus a quarter of it on every side.
+    const size = await page.locator('.leaflet-gl-layer').evaluate((box) => [box.clientWidth, box.clientHeight]);
+    expect(size).toEqual([Math.round(800 * 1.5), Math.round(600 * 1.5)]);
+    // Not interactive: neither the box nor the canvas takes pointer events.
+    for (const selector of ['.leaflet-gl-layer', 'canvas.maplibregl-canvas']) {
+      expect(await page.locator(selector).evaluate((e) => getComputedStyle(e).pointerEvents)).toBe('none');
+    }
+    // While the user drags, the layer follows at most once per update interval (200 ms here).
+    await page.evaluate(() => {
+      const box = document.querySelector('.leaflet-gl-layer')!;
+      const times: number[] = [];
+      (window as unknown as { moves: number[] }).moves = times;
+      new MutationObserver(() => times.push(performance.now())).observe(box, { attributes: true, attributeFilter: ['style'] });
+    });
+    await page.mouse.move(400, 300);
+    await page.mouse.down();
+    for (let i = 1; i <= 40; i++) {
+      await page.mouse.move(400 - i * 5, 300, { steps: 1 });
+      await page.waitForTimeout(16);
+    }
+    await page.mouse.up();
+    const moves = await page.evaluate(() => (window as unknown as { moves: number[] }).moves);
+    const gaps = moves.slice(1).map((t, i) => t - moves[i]!).filter((gap) => gap > 1);
+    expect(moves.length).toBeGreaterThan(2);
+    expect(Math.min(...gaps)).toBeGreaterThanOrEqual(150);
+  });
+
+  test('an interactive vector layer hears clicks: a click on a country shows its name; not interactive, it shows nothing', async ({ page }) => {
+    // France at zoom 4 fills the middle of the view.
+    await openHybrid(page, { center: [2.5, 46.8], zoom: 4, controls: noControls, vectorLayer: { interactive: true } });
+    expect(await page.locator('canvas.maplibregl-canvas').evaluate((e) => getComputedStyle(e).pointerEvents)).not.toBe('none');
+    await page.mouse.click(400, 300);
+    await expect(page.locator('.pinmap-feature-popup')).toContainText('France');
+    // Leaflet still has the gestures: a drag pans the map.
+    const before = addressCamera(page);
+    await page.mouse.move(400, 300);
+    await page.mouse.down();
+    await page.mouse.move(300, 300, { steps: 5 });
+    await page.mouse.up();
+    await expect.poll(() => addressCamera(page).lng).toBeGreaterThan(before.lng + 1);
+
+    await openHybrid(page, { center: [2.5, 46.8], zoom: 4, controls: noControls, vectorLayer: { interactive: false } });
+    const hit = await page.evaluate(() => document.elementFromPoint(400, 300)?.closest('.leaflet-gl-layer') !== null);
+    expect(hit).toBe(false);
+    await page.mouse.click(400, 300);
+    await page.waitForTimeout(300);
+    await expect(page.locator('.pinmap-feature-popup')).toHaveCount(0);
+  });
+
+  test('layers stack as configured: raster below or above the vector map, pins above both', async ({ page }) => {
+    await serveSolidTiles(page, 'red', [255, 0, 0, 255]);
+    await serveSolidTiles(page, 'blue', [0, 0, 255, 255]);
+    const raster = (name: string, placement: string) => ({ url: `/__tiles/${name}/{z}/{x}/{y}.png`, placement });
+    const pins = collection([point('here', [10, 50])]);
+    // The opaque vector map covers the raster layer below it; the one above covers it.
+    await openHybrid(page, { style: whiteStyle, center: [0, 0], zoom: 3, controls: noControls, rasterLayers: [raster('red', 'below')] });
+    expect(await pixelAt(page, 100, 100)).toEqual([255, 255, 255]);
+    await openHybrid(page, { style: whiteStyle, center: [10, 50], zoom: 3, controls: noControls, pins, rasterLayers: [raster('red', 'below'), raster('blue', 'above')] });
+    expect(await pixelAt(page, 100, 100)).toEqual([0, 0, 255]);
+    // The pin stands on top of everything: its fill shows at its head.
+    const tip = await tipOf(page, 'here');
+    expect(await pixelAt(page, Math.round(tip.x), Math.round(tip.y - 36))).not.toEqual([0, 0, 255]);
+    // A vector style that draws only labels over a raster basemap: the labels sit above the raster.
+    const labelsOnly = {
+      version: 8,
+      sources: { dots: { type: 'geojson', data: collection([point('dot', [0, 0])]) } },
+      layers: [{ id: 'dot', type: 'circle', source: 'dots', paint: { 'circle-radius': 12, 'circle-color': '#00ff00' } }],
+    };
+    await openHybrid(page, { style: labelsOnly, center: [0, 0], zoom: 3, controls: noControls, rasterLayers: [raster('red', 'below')] });
+    expect(await pixelAt(page, 400, 300)).toEqual([0, 255, 0]);
+    expect(await pixelAt(page, 100, 100)).toEqual([255, 0, 0]);
+    // In a higher pane the vector map covers a raster layer "below" it that stays in the tile pane's order.
+    await openHybrid(page, { style: whiteStyle, center: [0, 0], zoom: 3, controls: noControls, vectorLayer: { pane: 'overlayPane' }, rasterLayers: [raster('red', 'below'), raster('blue', 'above')] });
+    expect(await pixelAt(page, 100, 100)).toEqual([0, 0, 255]);
+  });
+
+  test('raster layers show only within their zoom range, and are credited only there', async ({ page }) => {
+    const red = await serveSolidTiles(page, 'red', [255, 0, 0, 255]);
+    const layer = { url: '/__tiles/red/{z}/{x}/{y}.png', placement: 'above', minZoom: 2, maxZoom: 4, maxTileZoom: 3, attribution: 'Red tiles' };
+    await openHybrid(page, { style: whiteStyle, center: [0, 0], zoom: 1, controls: { ...noControls, attribution: 'bottom-right' }, rasterLayers: [layer] });
+    expect(red.count).toBe(0);
+    await expect(page.locator('.pinmap-attrib')).not.toContainText('Red tiles');
+    await openHybrid(page, { style: whiteStyle, center: [0, 0], zoom: 3, controls: { ...noControls, attribution: 'bottom-right' }, rasterLayers: [layer] }, '');
+    expect(await pixelAt(page, 100, 100)).toEqual([255, 0, 0]);
+    await expect(page.locator('.pinmap-attrib')).toContainText('Red tiles');
+  });
+});
+
+test.describe('pins and popups in the hybrid view', () => {
+  const pins = collection([
+    point('berlin', [13.4, 52.5], { title: 'Berlin', description: 'Capital of Germany', url: 'https://berlin.de/' }),
+    point('prague', [14.42, 50.08], { title: 'Prague' }),
+    point('big', [10, 48], { title: 'Big pin', scale: 2 }),
+  ]);
+
+  test('a click opens the popup with the same content, 50 px above the tip; Esc closes it and focus goes back', async ({ page }) => {
+    await openHybrid(page, { style: whiteStyle, center: [12, 50], zoom: 5, controls: noControls, pins, hash: true });
+    const berlin = page.locator('.pinmap-pin[data-pin-id="berlin"]');
+    await expect(berlin).toHaveAccessibleName('Berlin');
+    await berlin.click();
+    const popup = page.locator('.pinmap-popup[data-pin-id="berlin"]');
+    await expect(popup).toBeVisible();
+    await expect(popup.locator('.pinmap-popup-title')).toHaveText('Berlin');
+    await expect(popup.locator('.pinmap-popup-description')).toHaveText('Capital of Germany');
+    await expect(popup.locator('a.pinmap-popup-link')).toHaveAttribute('href', 'https://berlin.de/');
+    expect(new URL(page.url()).searchParams.get('pin')).toBe('berlin');
+    // The popup's tip points at the pin's popupAnchor: 50 px above the pin's tip.
+    const tip = await tipOf(page, 'berlin');
+    const arrow = (await popup.locator('.leaflet-popup-tip').boundingBox())!;
+    expect(Math.abs(arrow.x + arrow.width / 2 - tip.x)).toBeLessThanOrEqual(1);
+    expect(Math.abs(tip.y - (arrow.y + arrow.height) - 50)).toBeLessThanOrEqual(1.5);
+    await page.keyboard.press('Escape');
+    await expect(popup).toHaveCount(0);
+    await expect(berlin).toBeFocused();
+    expect(new URL(page.url()).searchParams.get('pin')).toBeNull();
+
+    // One at a time; the close button and a click on the map close it; Enter opens it.
+    await page.locator('.pinmap-pin[data-pin-id="prague"]').click();
+    await berlin.click();
+    await expect(page.locator('.pinmap-popup')).toHaveCount(1);
+    await page.getByRole('button', { name: 'Close popup' }).click();
+    await expect(page.locator('.pinmap-popup')).toHaveCount(0);
+    await berlin.focus();
+    await page.keyboard.press('Enter');
+    await expect(popup).toBeVisible();
+    await page.mouse.click(700, 500);
+    await expect(page.locator('.pinmap-popup')).toHaveCount(0);
+
+    // A pin at scale 2 has its popup 100 px above its tip.
+    await page.locator('.pinmap-pin[data-pin-id="big"]').click();
+    const bigTip = await tipOf(page, 'big');
+    const bigArrow = (await page.locator('.pinmap-popup .leaflet-popup-tip').boundingBox())!;
+    expect(Math.abs(bigTip.y - (bigArrow.y + bigArrow.height) - 100)).toBeLessThanOrEqual(1.5);
+  });
+
+  test('?pin= flies to the pin and opens its popup', async ({ page }) => {
+    await serveJson(page, '/__test/hybrid.json', { view: 'hybrid', fadeDuration: 0, style: whiteStyle, center: [-60, 0], zoom: 2, pins });
+    await page.goto(`/?config=${encodeURIComponent('/__test/hybrid.json')}&pin=prague`);
+    await expect(page.locator('.pinmap-popup[data-pin-id="prague"]')).toBeVisible({ timeout: 15_000 });
+    await waitForMapState(page, 'idle');
+    const camera = addressCamera(page);
+    expect(Math.abs(camera.lng - 14.42)).toBeLessThan(1);
+    expect(Math.abs(camera.lat - 50.08)).toBeLessThan(1);
+  });
+
+  test('crowded pins group into the same bubbles as in the vector view, and a bubble click zooms in', async ({ page }) => {
+    const crowd = collection(Array.from({ length: 12 }, (_, i) => point(`p${i}`, [10 + (i % 4) * 0.2, 50 + Math.floor(i / 4) * 0.2])));
+    const counts = async () => page.locator('.pinmap-cluster').evaluateAll((bubbles) => bubbles.map((b) => Number((b as HTMLElement).dataset.count)).sort());
+    await openHybrid(page, { style: whiteStyle, center: [10, 50], zoom: 4, controls: noControls, pins: crowd, hash: true, view: 'vector' });
+    const vector = await counts();
+    await openHybrid(page, { style: whiteStyle, center: [10, 50], zoom: 4, controls: noControls, pins: crowd, hash: true });
+    expect(await counts()).toEqual(vector);
+    expect(vector).toEqual([12]);
+    await page.locator('.pinmap-cluster').click();
+    await expect.poll(() => addressCamera(page).zoom).toBeGreaterThan(4);
+    await waitForMapState(page, 'idle');
+    await expect(page.locator('.pinmap-pin')).not.toHaveCount(0);
+  });
+});
+
+test.describe('controls in the hybrid view', () => {
+  test('zoom buttons step the MapLibre zoom by 1; the compass is disabled and says why', async ({ page }) => {
+    await openHybrid(page, { style: whiteStyle, center: [10, 50], zoom: 3, hash: true, controls: { ...noControls, navigation: 'top-right' } });
+    await page.locator('.pinmap-zoom-in').click();
+    await expect.poll(() => addressCamera(page).zoom).toBe(4);
+    await expect(page.locator('.pinmap-navigation')).toHaveAttribute('data-last-animation', 'zoomIn ended');
+    await page.locator('.pinmap-zoom-out').click();
+    await expect.poll(() => addressCamera(page).zoom).toBe(3);
+    const compass = page.locator('.pinmap-compass');
+    await expect(compass).toBeDisabled();
+    await expect(compass).toHaveAttribute('title', 'Rotation is not available in this view');
+  });
+
+  test('geolocation shows the dot and the accuracy circle as Leaflet layers, sized in metres', async ({ page, context }) => {
+    await context.grantPermissions(['geolocation']);
+    await drivenGeolocation(page, { longitude: 10, latitude: 50, accuracy: 5000 });
+    await openHybrid(page, { style: whiteStyle, center: [0, 0], zoom: 2, hash: true, controls: { ...noControls, geolocate: 'top-right' } });
+    await page.locator('.pinmap-geolocate').click();
+    await page.evaluate(() => (window as unknown as { pinmapGeolocation: { send(): void } }).pinmapGeolocation.send());
+    await expect(page.locator('.pinmap-geolocate')).toHaveAttribute('data-state', 'ACTIVE_LOCK');
+    await waitForMapState(page, 'idle');
+    await expect(page.locator('.leaflet-marker-pane .pinmap-user-dot')).toBeVisible();
+    const circle = (await page.locator('path.pinmap-user-accuracy').boundingBox())!;
+    // 5 km of radius at 50°N, at the zoom the camera fitted: metres per pixel from Web Mercator (512 px tiles).
+    const { zoom } = addressCamera(page);
+    const metresPerPixel = (40075016.686 * Math.cos((50 * Math.PI) / 180)) / (512 * 2 ** zoom);
+    expect(Math.abs(circle.width - (2 * 5000) / metresPerPixel)).toBeLessThan(4);
+  });
+
+  test('the scale says what the vector view says at the same address', async ({ page }) => {
+    const scaleAt = async (view: string) => {
+      await openHybrid(page, { style: whiteStyle, view, hash: true, controls: { ...noControls, scale: 'bottom-left' } }, '#map=5.5/45/12');
+      return page.locator('.pinmap-scale').evaluate((e) => ({ text: e.textContent, width: (e as HTMLElement).style.width }));
+    };
+    expect(await scaleAt('hybrid')).toEqual(await scaleAt('vector'));
+  });
+});
+
+test.describe('switching views', () => {
+  const pins = collection([point('rome', [12.5, 41.9], { title: 'Rome' }), point('oslo', [10.75, 59.9], { title: 'Oslo' })]);
+
+  test('keeps the camera exactly and the open popup, writes ?view=, and leaves one live WebGL context', async ({ page }) => {
+    await countWebGLContexts(page);
+    const console = watchConsole(page);
+    await serveJson(page, '/__test/switch.json', { style: whiteStyle, fadeDuration: 0, pins, rasterLayers: [{ url: '/__tiles/red/{z}/{x}/{y}.png', opacity: 0.2 }] });
+    await serveSolidTiles(page, 'red', [255, 0, 0, 255]);
+    await page.goto(`/?config=${encodeURIComponent('/__test/switch.json')}#map=4.37/48.21/11.3`);
+    await waitForMapState(page, 'idle');
+    await page.locator('.pinmap-pin[data-pin-id="rome"]').click();
+    await expect(page.locator('.pinmap-popup[data-pin-id="rome"]')).toBeVisible();
+    await waitForMapState(page, 'idle');
+    const hash = new URL(page.url()).hash;
+    const spacing = async () => {
+      const [a, b] = [await tipOf(page, 'rome'), await tipOf(page, 'oslo')];
+      return { dx: b.x - a.x, dy: b.y - a.y, rome: a };
+    };
+    const inVector = await spacing();
+
+    const switcher = page.getByRole('group', { name: 'Map view' });
+    await switcher.getByRole('button', { name: 'Hybrid' }).click();
+    await expect(page.locator('.pinmap')).toHaveAttribute('data-view', 'hybrid');
+    await waitForMapState(page, 'idle');
+    await expect(switcher.getByRole('button', { name: 'Hybrid' })).toHaveAttribute('aria-pressed', 'true');
+    await expect(page.locator('.pinmap-popup[data-pin-id="rome"]')).toBeVisible();
+    expect(new URL(page.url()).hash).toBe(hash);
+    expect(new URL(page.url()).searchParams.get('view')).toBe('hybrid');
+    expect(new URL(page.url()).searchParams.get('pin')).toBe('rome');
+    // The same place at the same scale: the pins stand where they stood, 1 px either way.
+    const inHybrid = await spacing();
+    for (const key of ['dx', 'dy'] as const) expect(Math.abs(inHybrid[key] - inVector[key])).toBeLessThanOrEqual(1);
+    expect(Math.abs(inHybrid.rome.x - inVector.rome.x)).toBeLessThanOrEqual(1);
+    expect(Math.abs(inHybrid.rome.y - inVector.rome.y)).toBeLessThanOrEqual(1);
+    expect(await liveWebGLContexts(page)).toEqual({ created: 2, alive: 1 });
+
+    await switcher.getByRole('button', { name: 'Map' }).click();
+    await expect(page.locator('.pinmap')).toHaveAttribute('data-view', 'vector');
+    await waitForMapState(page, 'idle');
+    await expect(page.locator('.pinmap-popup[data-pin-id="rome"]')).toBeVisible();
+    expect(new URL(page.url()).hash).toBe(hash);
+    expect(new URL(page.url()).searchParams.get('view')).toBe('vector');
+    expect(await liveWebGLContexts(page)).toEqual({ created: 3, alive: 1 });
+    await expect(page.locator('.leaflet-container')).toHaveCount(0);
+    expect(console.errors).toEqual([]);
+
+    // A reload shows the view and the popup the address names.
+    await page.goto(page.url().replace('view=vector', 'view=hybrid'));
+    await waitForMapState(page, 'idle');
+    await expect(page.locator('.pinmap')).toHaveAttribute('data-view', 'hybrid');
+    await expect(page.locator('.pinmap-popup[data-pin-id="rome"]')).toBeVisible();
+  });
+
+  test('twenty switches free every map: WebGL contexts, workers and window listeners do not pile up', async ({ page }) => {
+    await countWebGLContexts(page);
+    await page.addInitScript(() => {
+      const live = { workers: 0, listeners: 0 };
+      (window as unknown as { __live: typeof live }).__live = live;
+      const NativeWorker = window.Worker;
+      window.Worker = class extends NativeWorker {
+        constructor(...args: ConstructorParameters<typeof Worker>) {
+          super(...args);
+          live.workers++;
+        }
+        override terminate() {
+          live.workers--;
+          super.terminate();
+        }
+      };
+      for (const target of [window, document]) {
+        const add = target.addEventListener.bind(target);
+        const remove = target.removeEventListener.bind(target);
+        const registered = new Set<string>();
+        const keyOf = (type: string, listener: unknown, options?: boolean | EventListenerOptions) => {
+          const capture = typeof options === 'boolean' ? options : !!options?.capture;
+          let id = (listener as { __id?: number }).__id;
+          if (id === undefined) id = (listener as { __id?: number }).__id = Math.random();
+          return `${type}|${capture}|${id}`;
+        };
+        target.addEventListener = (type: string, listener: EventListenerOrEventListenerObject | null, options?: boolean | AddEventListenerOptions) => {
+          if (listener && typeof options === 'object' && options.once) return add(type, listener, options);
+          if (listener) {
+            const key = keyOf(type, listener, options);
+            if (!registered.has(key)) {
+              registered.add(key);
+              live.listeners++;
+            }
+          }
+          return add(type, listener, options);
+        };
+        target.removeEventListener = (type: string, listener: EventListenerOrEventListenerObject | null, options?: boolean | EventListenerOptions) => {
+          if (listener) {
+            const key = keyOf(type, listener, options);
+            if (registered.delete(key)) live.listeners--;
+          }
+          return remove(type, listener, options);
+        };
+      }
+    });
+    const console = watchConsole(page);
+    await serveJson(page, '/__test/switch.json', { style: whiteStyle, fadeDuration: 0, pins, controls: { view: 'top-left' } });
+    await page.goto(`/?config=${encodeURIComponent('/__test/switch.json')}#map=3/48/11`);
+    await waitForMapState(page, 'idle');
+    const live = () => page.evaluate(() => ({ ...(window as unknown as { __live: { workers: number; listeners: number } }).__live }));
+    const atStart = await live();
+    expect(atStart.workers).toBeGreaterThan(0);
+    let inHybrid = atStart;
+    for (let i = 0; i < 10; i++) {
+      await page.getByRole('button', { name: 'Hybrid' }).click();
+      await expect(page.locator('.pinmap')).toHaveAttribute('data-view', 'hybrid');
+      await waitForMapState(page, 'idle');
+      if (i === 0) inHybrid = await live();
+      await page.getByRole('button', { name: 'Map', exact: true }).click();
+      await expect(page.locator('.pinmap')).toHaveAttribute('data-view', 'vector');
+      await waitForMapState(page, 'idle');
+    }
+    const atEnd = await live();
+    expect(atEnd).toEqual(atStart);
+    await page.getByRole('button', { name: 'Hybrid' }).click();
+    await waitForMapState(page, 'idle');
+    expect(await live()).toEqual(inHybrid);
+    expect(await liveWebGLContexts(page)).toEqual({ created: 22, alive: 1 });
+    expect([...console.errors, ...console.warnings]).toEqual([]);
+  });
+});
+
+test.describe('without WebGL', () => {
+  test('the hybrid view still shows Leaflet, the raster layers and the pins, with the message', async ({ page }) => {
+    await disableWebGL(page);
+    const console = watchConsole(page);
+    await serveSolidTiles(page, 'red', [255, 0, 0, 255]);
+    await openHybrid(page, {
+      center: [10, 50],
+      zoom: 4,
+      pins: collection([point('here', [10, 50], { title: 'Here' })]),
+      rasterLayers: [{ url: '/__tiles/red/{z}/{x}/{y}.png' }],
+    });
+    await expect(page.getByRole('alert')).toContainText('Failed to initialize WebGL');
+    await expect(page.locator('.leaflet-container')).toBeVisible();
+    expect(await page.locator('img.leaflet-tile-loaded').count()).toBeGreaterThan(3);
+    expect(await pixelAt(page, 100, 500)).toEqual([255, 0, 0]);
+    await page.locator('.pinmap-pin[data-pin-id="here"]').click();
+    await expect(page.locator('.pinmap-popup')).toContainText('Here');
+    // The map still works: zoom and pan.
+    await page.locator('.pinmap-zoom-in').click();
+    await waitForMapState(page, 'idle');
+    expect(console.errors.filter((e) => e.startsWith('uncaught'))).toEqual([]);
+  });
+});
