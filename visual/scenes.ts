@@ -1,5 +1,6 @@
 import type { PinmapConfigInput } from '../src/map/config.ts';
 import type { Tolerance } from './compare.ts';
+import { DEFAULT_APP_CONFIG } from '../src/ui/default-config.ts';
 
 /** A step taken before the capture, as data. */
 export type SceneAction =
@@ -328,6 +329,7 @@ export const scenes: Scene[] = [
     actions: [{ type: 'click', selector: geolocateButton }, waitFor('ONE_SHOT')],
     capture: 'page',
   },
+  ...hybridScenes(),
   {
     name: 'webgl-failed',
     description: "The page on a machine where WebGL cannot start: the 'Failed to initialize WebGL' panel.",
@@ -338,3 +340,54 @@ export const scenes: Scene[] = [
     capture: 'page',
   },
 ];
+
+/** The app's own hybrid view: the vector map in Leaflet, the hatch overlay over it, the pins. */
+function hybridScenes(): Scene[] {
+  const hybrid = (center: [number, number], zoom: number): PinmapConfigInput => ({ ...DEFAULT_APP_CONFIG, view: 'hybrid', center, zoom });
+  const base = { viewport: desktop, deviceScaleFactor: 1, capture: 'page' as const };
+  return [
+    {
+      ...base,
+      name: 'hybrid-z2',
+      description: 'The hybrid view at zoom 2: the basemap as a Leaflet layer, the hatch raster overlay on land, Leaflet pins and bubbles, the view switch, the compass disabled.',
+      config: hybrid([10, 30], 2),
+    },
+    {
+      ...base,
+      name: 'hybrid-z5',
+      description: "The hybrid view over the Alps at zoom 5: the hatch (tiles scaled up beyond their zoom 5) meets the vector coastlines.",
+      config: hybrid([10, 45], 5),
+    },
+    {
+      ...base,
+      name: 'hybrid-pan',
+      description: 'The hybrid view at zoom 4 after a drag of 200 px to the left and 100 px up: tiles, vector map and pins moved together.',
+      config: hybrid([10, 45], 4),
+      actions: [{ type: 'drag', from: [500, 400], to: [300, 300] }],
+    },
+    {
+      ...base,
+      name: 'hybrid-zoom',
+      description: 'The hybrid view after the zoom-in button, from zoom 3 to 4 over Italy.',
+      config: hybrid([12, 42], 3),
+      actions: [
+        { type: 'click', selector: '.pinmap-zoom-in' },
+        { type: 'waitForState', selector: '.pinmap-navigation', state: 'idle' },
+      ],
+    },
+    {
+      ...base,
+      name: 'hybrid-popup',
+      description: "The hybrid view with Paris's popup open: the same content as in the vector view, on a Leaflet popup.",
+      config: hybrid([2.35, 48.86], 5),
+      actions: [{ type: 'click', selector: '.pinmap-pin[data-pin-id="paris-fr"]' }],
+    },
+    {
+      ...base,
+      name: 'hybrid-webgl-failed',
+      description: "The hybrid view where WebGL cannot start: Leaflet with the hatch overlay and the pins, and the 'Failed to initialize WebGL' notice.",
+      config: hybrid([10, 45], 4),
+      webgl: false,
+    },
+  ];
+}

@@ -36,11 +36,18 @@ const TILE_FADE_MS = 200;
  * position as Leaflet layers. Bearing and pitch stay 0. When WebGL cannot start, the Leaflet
  * map, its raster layers and the pins stay, and the failure is a notice over them.
  */
-export function createHybridEngine(container: HTMLElement, config: PinmapConfig, events: EngineEvents): MapAdapter {
+export function createHybridEngine(parent: HTMLElement, config: PinmapConfig, events: EngineEvents): MapAdapter {
+  // Leaflet leaves its classes and attributes on its container when it is removed: it gets an
+  // element of its own, which goes with it, so the next map (of either view) starts clean.
+  const container = document.createElement('div');
+  container.className = 'pinmap-leaflet';
+  parent.append(container);
   warnIfStyleSheetMissing('leaflet');
   warnIfStyleSheetMissing('maplibre');
   const locale = localeWith(config.locale);
-  const fades = config.fadeDuration > 0;
+  // Leaflet's own animations (zoom, tile fade, throw after a drag) stop for users who ask for less motion.
+  const reducedMotion = window.matchMedia?.('(prefers-reduced-motion: reduce)').matches ?? false;
+  const fades = config.fadeDuration > 0 && !reducedMotion;
 
   const map = L.map(container, {
     center: [config.center[1], config.center[0]],
@@ -57,6 +64,9 @@ export function createHybridEngine(container: HTMLElement, config: PinmapConfig,
     trackResize: false,
     worldCopyJump: true,
     fadeAnimation: fades,
+    zoomAnimation: !reducedMotion,
+    markerZoomAnimation: !reducedMotion,
+    inertia: !reducedMotion,
     tapTolerance: Math.max(1, config.clickTolerance),
   });
   const pane = config.vectorLayer.pane;
@@ -122,7 +132,7 @@ export function createHybridEngine(container: HTMLElement, config: PinmapConfig,
     },
     onFailed(error) {
       glIdle = true; // nothing of MapLibre's to wait for
-      console.error(`Pinmap: ${reasonOf(error)}`);
+      console.warn(`Pinmap: the vector layer could not start, so the map goes on with its raster layers and pins (${reasonOf(error)})`);
       events.onNotice?.(describeFailure(error, config).message);
     },
   });
@@ -266,6 +276,7 @@ export function createHybridEngine(container: HTMLElement, config: PinmapConfig,
       userLocation.set(undefined);
       // Removing the Leaflet map removes every layer: the vector layer frees MapLibre's map.
       map.remove();
+      container.remove();
     },
   };
 

@@ -1,4 +1,5 @@
 import Supercluster from 'supercluster';
+import { DEFAULTS } from './constants.ts';
 import { createPinElement, pinStyleKey, resolvePinStyle, type PinStyle } from './pin-icon.ts';
 import type { Pin } from './pin-data.ts';
 
@@ -43,12 +44,28 @@ export function makePinButton(element: HTMLElement, pin: Pin, onOpen: (element: 
   element.setAttribute('tabindex', '0');
   element.setAttribute('aria-label', pin.title);
   element.title = pin.title;
-  element.addEventListener('click', (event) => {
-    event.stopPropagation();
-    onOpen(element, false);
-  });
+  onClickNotDrag(element, () => onOpen(element, false));
   onActivate(element, () => onOpen(element, true));
   return element;
+}
+
+/**
+ * Calls `action` on a click that is not the end of a drag: a drag that starts on a pin or a
+ * bubble pans the map (the element moves with it, so the browser still fires a click on it),
+ * and must not open or zoom anything. Either way the click stops here.
+ */
+function onClickNotDrag(element: HTMLElement, action: () => void): void {
+  let downAt: [number, number] | undefined;
+  element.addEventListener('pointerdown', (event) => {
+    downAt = [event.clientX, event.clientY];
+  });
+  element.addEventListener('click', (event) => {
+    event.stopPropagation();
+    const from = downAt;
+    downAt = undefined;
+    if (from && event.detail > 0 && Math.hypot(event.clientX - from[0], event.clientY - from[1]) > DEFAULTS.clickTolerance) return;
+    action();
+  });
 }
 
 /** A cluster bubble: a button showing how many pins it holds; activating it calls `onZoom`. */
@@ -62,10 +79,7 @@ export function clusterButton(count: number, label: string, onZoom: () => void):
   element.title = element.getAttribute('aria-label')!;
   const size = clusterDiameter(count);
   element.style.width = element.style.height = `${size}px`;
-  element.addEventListener('click', (event) => {
-    event.stopPropagation();
-    onZoom();
-  });
+  onClickNotDrag(element, onZoom);
   return element;
 }
 

@@ -96,7 +96,12 @@ export class VectorLayer extends MaplibreGL {
       self._container.classList.add('pinmap-vector-layer');
       self._container.classList.toggle('pinmap-vector-layer-inert', !self.options.interactive);
     }
-    this.resizeObserver = new ResizeObserver(() => map.invalidateSize({ pan: true }));
+    // Only a real change: Leaflet's invalidateSize forgets the exact centre even when the size
+    // stayed, and the observer's first call (on observe) would round the camera by a pixel.
+    this.resizeObserver = new ResizeObserver(() => {
+      const element = map.getContainer();
+      if (!map.getSize().equals([element.clientWidth, element.clientHeight])) map.invalidateSize({ pan: true });
+    });
     this.resizeObserver.observe(map.getContainer());
     document.addEventListener('visibilitychange', this.onVisibilityChange);
     return this;

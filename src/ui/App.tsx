@@ -3,6 +3,7 @@ import { parseMapHash, parseView } from '../map/address.ts';
 import { LIMITS } from '../map/constants.ts';
 import { MESSAGES, reasonOf } from '../map/errors.ts';
 import { ErrorPanel } from './ErrorPanel.tsx';
+import { DEFAULT_APP_CONFIG } from './default-config.ts';
 import { Pinmap } from './Pinmap.tsx';
 
 type ConfigSource =
@@ -19,7 +20,7 @@ export function App() {
   // into the config (that would make a new map).
   const [opened] = useState(() => ({ search: window.location.search, hash: window.location.hash, href: window.location.href }));
   const configUrl = new URLSearchParams(opened.search).get('config');
-  const [source, setSource] = useState<ConfigSource>(() => (configUrl === null ? { state: 'ready', config: DEFAULT_CONFIG } : { state: 'loading' }));
+  const [source, setSource] = useState<ConfigSource>(() => (configUrl === null ? { state: 'ready', config: DEFAULT_APP_CONFIG } : { state: 'loading' }));
 
   useEffect(() => {
     if (configUrl === null) return;
@@ -57,15 +58,6 @@ async function loadConfig(url: string, signal: AbortSignal): Promise<ConfigSourc
   return { state: 'ready', config: body as Record<string, unknown> };
 }
 
-/**
- * With no `?config=`, the app shows its embedded basemap, its own pins (world cities,
- * fixtures/pins) and, in the hybrid view, its own raster overlay over the vector map: a hatch
- * over land (fixtures/raster), drawn from the same coastlines as the basemap.
- */
-const DEFAULT_CONFIG = {
-  pins: 'pins/cities.geojson',
-  rasterLayers: [{ url: 'raster/hatch/{z}/{x}/{y}.png', attribution: 'Hatching: Natural Earth (public domain)', placement: 'above', maxTileZoom: 5 }],
-};
 
 /**
  * The address wins over the config for what the user was looking at: the camera from
