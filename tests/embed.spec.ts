@@ -109,6 +109,43 @@ test.describe('createPinmap', () => {
     expect(console.errors).toEqual([]);
   });
 
+  test('the hybrid view: 10 mounts and destroys free every WebGL context, worker and Leaflet element', async ({ page }) => {
+    await countWebGLContexts(page);
+    await page.addInitScript(() => {
+      const live = { workers: 0 };
+      (window as unknown as { __live: typeof live }).__live = live;
+      const NativeWorker = window.Worker;
+      window.Worker = class extends NativeWorker {
+        constructor(...args: ConstructorParameters<typeof Worker>) {
+          super(...args);
+          live.workers++;
+        }
+        override terminate() {
+          live.workers--;
+          super.terminate();
+        }
+      };
+    });
+    const console = watchConsole(page);
+    await openEmbedPage(page);
+    const workersWhileShown = await page.evaluate(async () => {
+      const w = window as unknown as EmbedWindow & { __live: { workers: number } };
+      let shown = 0;
+      for (let i = 0; i < 10; i++) {
+        const h = w.Pinmap.createPinmap('map', { view: 'hybrid', zoom: 1 + (i % 3) });
+        await h.ready;
+        shown = w.__live.workers;
+        h.destroy();
+      }
+      return shown;
+    });
+    expect(workersWhileShown).toBeGreaterThan(0);
+    await expect.poll(() => liveWebGLContexts(page)).toEqual({ created: 10, alive: 0 });
+    expect(await page.evaluate(() => (window as unknown as { __live: { workers: number } }).__live.workers)).toBe(0);
+    await expect(page.locator('#map canvas, #map .leaflet-container, #map .pinmap')).toHaveCount(0);
+    expect([...console.errors, ...console.warnings]).toEqual([]);
+  });
+
   test('warns once, and still shows the map, when the page forgot the style sheet', async ({ page }) => {
     const console = watchConsole(page);
     await openEmbedPage(page, { stylesheet: false });
@@ -123,6 +160,24 @@ test.describe('createPinmap', () => {
     const missing = console.warnings.filter((m) => m.includes('maplibre-gl.css'));
     expect(missing).toHaveLength(1);
     expect(missing[0]).toContain('MapLibre GL JS style sheet');
+    expect(console.errors).toEqual([]);
+  });
+
+  test('in the hybrid view, a missing style sheet is one warning for each library, and the map still shows', async ({ page }) => {
+    const console = watchConsole(page);
+    await openEmbedPage(page, { stylesheet: false });
+    const status = await page.evaluate(async () => {
+      const w = window as unknown as EmbedWindow;
+      const a = w.Pinmap.createPinmap('map', { view: 'hybrid', zoom: 2 });
+      await a.ready;
+      a.destroy();
+      const b = w.Pinmap.createPinmap('map', { view: 'hybrid', zoom: 2 });
+      await b.ready;
+      return b.status;
+    });
+    expect(status).toBe('idle');
+    expect(console.warnings.filter((m) => m.includes('leaflet.css'))).toEqual([expect.stringContaining('Leaflet style sheet')]);
+    expect(console.warnings.filter((m) => m.includes('maplibre-gl.css'))).toHaveLength(1);
     expect(console.errors).toEqual([]);
   });
 });

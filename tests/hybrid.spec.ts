@@ -125,8 +125,9 @@ test.describe('the hybrid view', () => {
       await page.mouse.move(400 - i * 5, 300, { steps: 1 });
       await page.waitForTimeout(16);
     }
+    // (Taken before the drag ends: its end brings the layer along at once, whatever the interval.)
+    const moves = await page.evaluate(() => [...(window as unknown as { moves: number[] }).moves]);
     await page.mouse.up();
-    const moves = await page.evaluate(() => (window as unknown as { moves: number[] }).moves);
     const gaps = moves.slice(1).map((t, i) => t - moves[i]!).filter((gap) => gap > 1);
     expect(moves.length).toBeGreaterThan(2);
     expect(Math.min(...gaps)).toBeGreaterThanOrEqual(150);
@@ -190,6 +191,40 @@ test.describe('the hybrid view', () => {
     await openHybrid(page, { style: whiteStyle, center: [0, 0], zoom: 3, controls: { ...noControls, attribution: 'bottom-right' }, rasterLayers: [layer] }, '');
     expect(await pixelAt(page, 100, 100)).toEqual([255, 0, 0]);
     await expect(page.locator('.pinmap-attrib')).toContainText('Red tiles');
+  });
+});
+
+test.describe('attribution in the hybrid view', () => {
+  test("the vector style's sources are credited once: after load, after a retried style, after switching views and zooming", async ({ page }) => {
+    let styleRequests = 0;
+    await page.route('**/basemap/style.json', (route) => (++styleRequests === 1 ? route.fulfill({ status: 500, body: 'down' }) : route.continue()));
+    await serveSolidTiles(page, 'red', [255, 0, 0, 255]);
+    await serveJson(page, '/__test/credits.json', {
+      view: 'hybrid',
+      fadeDuration: 0,
+      style: '/basemap/style.json',
+      center: [10, 45],
+      zoom: 3,
+      rasterLayers: [{ url: '/__tiles/red/{z}/{x}/{y}.png', opacity: 0.1, attribution: 'Red tiles' }],
+    });
+    await page.goto(`/?config=${encodeURIComponent('/__test/credits.json')}`);
+    await waitForMapState(page, 'error');
+    await page.getByRole('button', { name: 'Retry' }).click();
+    await waitForMapState(page, 'idle');
+    const styleCredit = 'Natural Earth (public domain) · GeoNames (CC BY 4.0)';
+    const times = async (credit: string) => ((await page.locator('.pinmap-attrib').textContent()) ?? '').split(credit).length - 1;
+    expect(await times(styleCredit)).toBe(1);
+    expect(await times('Red tiles')).toBe(1);
+    for (const view of ['Map', 'Hybrid', 'Map', 'Hybrid']) {
+      await page.getByRole('button', { name: view, exact: true }).click();
+      await waitForMapState(page, 'idle');
+      expect(await times(styleCredit), `after switching to ${view}`).toBe(1);
+    }
+    expect(await times('Red tiles')).toBe(1);
+    await page.locator('.pinmap-map').hover();
+    await page.mouse.wheel(0, -300);
+    await waitForMapState(page, 'idle');
+    expect(await times(styleCredit)).toBe(1);
   });
 });
 
