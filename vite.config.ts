@@ -38,6 +38,10 @@ export default defineConfig(({ mode }): UserConfig => {
       },
       rollupOptions: {
         external: embed ? [] : ['react', 'react-dom', 'react-dom/client', 'react/jsx-runtime'],
+        // The code both entries share, and the hybrid view's (loaded only when it is shown).
+        output: {
+          chunkFileNames: (chunk) => `${embed ? 'pinmap-embed' : 'pinmap'}-${chunk.name === 'hybrid-engine' ? 'hybrid' : 'shared'}-[hash].js`,
+        },
       },
     },
   };
