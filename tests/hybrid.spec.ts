@@ -1,4 +1,5 @@
 import { expect, test, type Page } from '@playwright/test';
+import AxeBuilder from '@axe-core/playwright';
 import { PNG } from 'pngjs';
 import { disableWebGL, drivenGeolocation, serveJson, waitForMapState, watchConsole } from './helpers.ts';
 import { countWebGLContexts, liveWebGLContexts } from './webgl-contexts.ts';
@@ -292,6 +293,15 @@ test.describe('pins and popups in the hybrid view', () => {
       await expect(page.locator('.pinmap-popup[data-pin-id="berlin"]')).toBeVisible();
     });
   }
+
+  test('axe-core finds no accessibility violations with pins, a bubble, the controls and an open popup', async ({ page }) => {
+    await page.goto('/?view=hybrid#map=4/48/10');
+    await waitForMapState(page, 'idle');
+    await page.locator('.pinmap-pin[data-pin-id="paris-fr"]').click();
+    await expect(page.locator('.pinmap-popup')).toBeVisible();
+    const results = await new AxeBuilder({ page }).include('.pinmap').analyze();
+    expect(results.violations.map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`)).toEqual([]);
+  });
 
   test('?pin= flies to the pin and opens its popup', async ({ page }) => {
     await serveJson(page, '/__test/hybrid.json', { view: 'hybrid', fadeDuration: 0, style: whiteStyle, center: [-60, 0], zoom: 2, pins });

@@ -425,7 +425,8 @@ function createMotion(map: L.Map) {
       if (!active) return;
       halt();
       cutShort();
-      map.fire('moveend'); // Leaflet's layers and tiles settle where the camera stopped
+      // Leaflet's layers and tiles settle where the camera stopped (its end is reported above).
+      quietly(() => map.fire('moveend'));
     },
     listen(listener: (event: MapMotionEvent) => void) {
       listeners.add(listener);
