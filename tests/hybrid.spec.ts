@@ -195,6 +195,24 @@ test.describe('the hybrid view', () => {
   });
 });
 
+test.describe('busy and idle in the hybrid view', () => {
+  test('a zoom past a raster layer\'s range while its tiles load still ends idle', async ({ page }) => {
+    const tile = solidTile([255, 0, 0, 255]);
+    let delay = 0;
+    await page.route(/\/__tiles\/slow\/\d+\/\d+\/\d+\.png$/, async (route) => {
+      await new Promise((resolve) => setTimeout(resolve, delay));
+      await route.fulfill({ contentType: 'image/png', body: tile }).catch(() => {}); // dropped tiles are aborted
+    });
+    await openHybrid(page, { style: whiteStyle, center: [10, 45], zoom: 3, hash: true, controls: noControls, rasterLayers: [{ url: '/__tiles/slow/{z}/{x}/{y}.png', maxZoom: 4 }] });
+    delay = 3000;
+    // One step to a zoom with new tiles (they are slow), then past the layer's range before they come.
+    await page.evaluate(() => (window.location.hash = '#map=4/45/10'));
+    await page.waitForTimeout(300);
+    await page.evaluate(() => (window.location.hash = '#map=6/45/10'));
+    await waitForMapState(page, 'idle', 2500);
+  });
+});
+
 test.describe('attribution in the hybrid view', () => {
   test("the vector style's sources are credited once: after load, after a retried style, after switching views and zooming", async ({ page }) => {
     let styleRequests = 0;

@@ -80,31 +80,28 @@ export function createHybridEngine(parent: HTMLElement, config: PinmapConfig, ev
   let destroyed = false;
   const busy = () => events.onStatus({ type: 'map.busy' });
   const rasterLayers = config.rasterLayers.map((layer, index) => createRasterLayer(layer, index, pane));
-  const tilesSettled = new Map<L.TileLayer, number>(rasterLayers.map((layer) => [layer, 0]));
+  /** When each raster layer's latest tile arrived (its fade-in ends 200 ms later). */
+  const lastTileAt = new Map<L.TileLayer, number>();
   let idleTimer: ReturnType<typeof setTimeout> | undefined;
   const checkIdle = () => {
     if (destroyed || moving || pendingPinSets > 0 || !glIdle) return;
     if ((map as unknown as { _animatingZoom?: boolean })._animatingZoom) return;
     const now = performance.now();
     let wait = 0;
-    for (const [layer, settledAt] of tilesSettled) {
+    for (const layer of rasterLayers) {
       if (!map.hasLayer(layer)) continue;
-      if (layer.isLoading() || Number.isNaN(settledAt)) return;
-      if (fades) wait = Math.max(wait, settledAt + TILE_FADE_MS - now);
+      // Not `isLoading()`: Leaflet leaves that true when a zoom drops the tiles still loading.
+      if (!(layer as unknown as { _noTilesToLoad(): boolean })._noTilesToLoad()) return;
+      if (fades) wait = Math.max(wait, (lastTileAt.get(layer) ?? -Infinity) + TILE_FADE_MS - now);
     }
     clearTimeout(idleTimer);
     if (wait > 0) idleTimer = setTimeout(checkIdle, wait);
     else events.onStatus({ type: 'map.idle' });
   };
   for (const layer of rasterLayers) {
-    layer.on('loading', () => {
-      tilesSettled.set(layer, Number.NaN);
-      busy();
-    });
-    layer.on('load', () => {
-      tilesSettled.set(layer, performance.now());
-      checkIdle();
-    });
+    layer.on('loading', busy);
+    layer.on('tileload tileerror', () => lastTileAt.set(layer, performance.now()));
+    layer.on('load', checkIdle);
     layer.on('tileerror', (event: L.TileErrorEvent) => console.warn(`Pinmap: a raster tile could not be loaded: ${event.tile.src}`));
     layer.addTo(map);
   }
