@@ -6,6 +6,7 @@ import type { Camera } from './address.ts';
 import type { EngineEvents, MapAdapter, MapMotionEvent, UserLocation } from './adapter.ts';
 import type { PinmapConfig, RasterLayerConfig } from './config.ts';
 import { reasonOf } from './errors.ts';
+import { accessTokenOf, redactToken } from './request-transform.ts';
 import { createHybridPins } from './hybrid-pins.ts';
 import { localeWith } from './locale.ts';
 import { describeFailure, onMapAttributionsChange, sharedMapOptions, visibleAttributions, watchMapErrors } from './maplibre-map.ts';
@@ -102,7 +103,7 @@ export function createHybridEngine(parent: HTMLElement, config: PinmapConfig, ev
     layer.on('loading', busy);
     layer.on('tileload tileerror', () => lastTileAt.set(layer, performance.now()));
     layer.on('load', checkIdle);
-    layer.on('tileerror', (event: L.TileErrorEvent) => console.warn(`Pinmap: a raster tile could not be loaded: ${event.tile.src}`));
+    layer.on('tileerror', (event: L.TileErrorEvent) => console.warn(`Pinmap: a raster tile could not be loaded: ${redactToken(event.tile.src, accessTokenOf(config))}`));
     layer.addTo(map);
   }
 
