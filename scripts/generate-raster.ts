@@ -34,6 +34,7 @@ import { createCanvas, Path2D } from '@napi-rs/canvas';
 import { PNG } from 'pngjs';
 import { feature } from 'topojson-client';
 import type { GeometryCollection, Topology } from 'topojson-specification';
+import { unwrapLine } from './antimeridian.ts';
 
 const require = createRequire(import.meta.url);
 
@@ -79,28 +80,6 @@ export interface GenerateResult {
 // ---------------------------------------------------------------------------------------------
 
 /**
- * world-atlas keeps Natural Earth's spherical topology: a ring that crosses the antimeridian
- * (Eurasia at Chukotka, Wrangel Island, a piece of Fiji) jumps from about 180° to about -180°,
- * and Antarctica's coast goes once around the South Pole. This makes a ring continuous: after a
- * jump of more than 180°, the rest of it is shifted by 360°. Returns the net shift, which is
- * non-zero only for a ring around a pole.
- */
-const unwrapRing = (ring: Ring): { ring: Ring; shift: number } => {
-  let offset = 0;
-  let previous: number | undefined;
-  const unwrapped = ring.map(([lon = 0, lat = 0]): Position => {
-    if (previous !== undefined) {
-      const delta = lon + offset - previous;
-      if (delta > 180) offset -= 360;
-      else if (delta < -180) offset += 360;
-    }
-    previous = lon + offset;
-    return [lon + offset, lat];
-  });
-  return { ring: unwrapped, shift: offset };
-};
-
-/**
  * The land as planar rings in longitude/latitude, each with whether it is a hole. Longitudes may
  * leave [-180, 180] where a ring crosses the antimeridian; the tiles draw such rings once more a
  * world to the east or west. A ring around a pole is closed along that pole, and the ring that
@@ -117,7 +96,7 @@ const loadLand = (): { ring: Ring; hole: boolean }[] => {
     for (const polygon of polygons) {
       polygon.forEach((source, index) => {
         if (source.every(([, lat = 0]) => Math.abs(lat) > POLE_EPS_LAT)) return;
-        const { ring, shift } = unwrapRing(source);
+        const { line: ring, shift } = unwrapLine(source);
         if (shift !== 0) {
           const poleLat = ring.reduce((sum, [, lat = 0]) => sum + lat, 0) < 0 ? -90 : 90;
           const first = ring[0] ?? [0, 0];

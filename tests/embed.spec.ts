@@ -1,6 +1,7 @@
 import { expect, test, type Page } from '@playwright/test';
 import { watchConsole } from './helpers.ts';
 import { countWebGLContexts, liveWebGLContexts } from './webgl-contexts.ts';
+import { countWorkers, liveWorkers } from './workers.ts';
 
 /**
  * The embed API as a site owner's page meets it: the self-contained library build
@@ -111,37 +112,23 @@ test.describe('createPinmap', () => {
 
   test('the hybrid view: 10 mounts and destroys free every WebGL context, worker and Leaflet element', async ({ page }) => {
     await countWebGLContexts(page);
-    await page.addInitScript(() => {
-      const live = { workers: 0 };
-      (window as unknown as { __live: typeof live }).__live = live;
-      const NativeWorker = window.Worker;
-      window.Worker = class extends NativeWorker {
-        constructor(...args: ConstructorParameters<typeof Worker>) {
-          super(...args);
-          live.workers++;
-        }
-        override terminate() {
-          live.workers--;
-          super.terminate();
-        }
-      };
-    });
+    await countWorkers(page);
     const console = watchConsole(page);
     await openEmbedPage(page);
     const workersWhileShown = await page.evaluate(async () => {
-      const w = window as unknown as EmbedWindow & { __live: { workers: number } };
+      const w = window as unknown as EmbedWindow & { __workers: { workers: number } };
       let shown = 0;
       for (let i = 0; i < 10; i++) {
         const h = w.Pinmap.createPinmap('map', { view: 'hybrid', zoom: 1 + (i % 3) });
         await h.ready;
-        shown = w.__live.workers;
+        shown = w.__workers.workers;
         h.destroy();
       }
       return shown;
     });
     expect(workersWhileShown).toBeGreaterThan(0);
     await expect.poll(() => liveWebGLContexts(page)).toEqual({ created: 10, alive: 0 });
-    expect(await page.evaluate(() => (window as unknown as { __live: { workers: number } }).__live.workers)).toBe(0);
+    expect(await liveWorkers(page)).toBe(0);
     await expect(page.locator('#map canvas, #map .leaflet-container, #map .pinmap')).toHaveCount(0);
     expect([...console.errors, ...console.warnings]).toEqual([]);
   });

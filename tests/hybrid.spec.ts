@@ -3,6 +3,7 @@ import AxeBuilder from '@axe-core/playwright';
 import { PNG } from 'pngjs';
 import { disableWebGL, drivenGeolocation, serveJson, waitForMapState, watchConsole } from './helpers.ts';
 import { countWebGLContexts, liveWebGLContexts } from './webgl-contexts.ts';
+import { countWorkers, liveWorkers } from './workers.ts';
 
 /**
  * The hybrid view as users meet it: Leaflet holding the vector map, raster layers, pins as
@@ -442,20 +443,10 @@ test.describe('switching views', () => {
 
   test('twenty switches free every map: WebGL contexts, workers and window listeners do not pile up', async ({ page }) => {
     await countWebGLContexts(page);
+    await countWorkers(page);
     await page.addInitScript(() => {
-      const live = { workers: 0, listeners: 0 };
+      const live = { listeners: 0 };
       (window as unknown as { __live: typeof live }).__live = live;
-      const NativeWorker = window.Worker;
-      window.Worker = class extends NativeWorker {
-        constructor(...args: ConstructorParameters<typeof Worker>) {
-          super(...args);
-          live.workers++;
-        }
-        override terminate() {
-          live.workers--;
-          super.terminate();
-        }
-      };
       for (const target of [window, document]) {
         const add = target.addEventListener.bind(target);
         const remove = target.removeEventListener.bind(target);
@@ -490,7 +481,7 @@ test.describe('switching views', () => {
     await serveJson(page, '/__test/switch.json', { style: whiteStyle, fadeDuration: 0, pins, controls: { view: 'top-left' } });
     await page.goto(`/?config=${encodeURIComponent('/__test/switch.json')}#map=3/48/11`);
     await waitForMapState(page, 'idle');
-    const live = () => page.evaluate(() => ({ ...(window as unknown as { __live: { workers: number; listeners: number } }).__live }));
+    const live = async () => ({ workers: await liveWorkers(page), listeners: await page.evaluate(() => (window as unknown as { __live: { listeners: number } }).__live.listeners) });
     const atStart = await live();
     expect(atStart.workers).toBeGreaterThan(0);
     let inHybrid = atStart;
