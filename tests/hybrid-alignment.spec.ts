@@ -1,6 +1,6 @@
 import { expect, test, type Page } from '@playwright/test';
-import { drivenGeolocation } from './helpers.ts';
-import { consoleErrors, controlFrames, expectAligned, expectDrawn, NO_CONTROLS, openHybrid, settleAfter, settleAfterResize, type LngLat, type PageFrames, type Rect, type TestPoint } from './alignment.ts';
+import { drivenGeolocation, waitForMapState } from './helpers.ts';
+import { canvasScale, consoleErrors, controlFrames, expectAligned, expectDrawn, expectNoJump, holdNextZoomAnimation, nextFrames, NO_CONTROLS, openHybrid, settleAfter, settleAfterResize, type LngLat, type PageFrames, type Rect, type TestPoint } from './alignment.ts';
 
 /**
  * The hybrid view draws one map with two engines: MapLibre's canvas (the vector map, here a
@@ -175,4 +175,41 @@ test('at high latitudes', async ({ page }) => {
   await expectAligned(page, { atLeast: 9, label: 'zoom 2.3' });
   await settleAfter(page, () => page.evaluate(() => (location.hash = '#map=3.6/82.1/-21.7')));
   await expectAligned(page, { atLeast: 3, label: 'zoom 3.6' });
+});
+
+test.describe('zoom animations', () => {
+  // A size whose padding (a tenth of it on each side) is not a whole number of pixels.
+  test.use({ viewport: { width: 811, height: 607 } });
+
+  for (const gesture of ['wheel', 'double-click'] as const) {
+    test(`during and after the zoom animation of a ${gesture}`, async ({ page }) => {
+      await openGrid(page);
+      const hold = await holdNextZoomAnimation(page);
+      const at = { x: 333, y: 251 };
+      await page.mouse.move(at.x, at.y);
+      if (gesture === 'wheel') await page.mouse.wheel(0, -120);
+      else await page.mouse.dblclick(at.x, at.y);
+      expect(await hold.paused(), 'CSS transitions held').toBeGreaterThan(0);
+      await hold.seek(0.5);
+      await nextFrames(page);
+      expect(await canvasScale(page), 'the canvas is being scaled').toBeGreaterThan(1.2);
+      await expectAligned(page, { atLeast: 9, label: 'halfway' });
+      // The last frame of the animation (at its very end, the transitions would finish and Leaflet
+      // end the zoom): the scaled canvas must show the dots where the redrawn map will, or the map
+      // jumps as the animation ends.
+      await hold.seek(0.999);
+      expect(await page.locator('.leaflet-zoom-anim').count(), 'still animating').toBe(1);
+      await nextFrames(page);
+      const lastFrame = await expectAligned(page, { atLeast: 9, label: 'last frame' });
+      await hold.release();
+      await expect(page.locator('.leaflet-zoom-anim')).toHaveCount(0);
+      await nextFrames(page);
+      await expectAligned(page, { atLeast: 9, label: 'just after' });
+      await waitForMapState(page, 'idle');
+      await nextFrames(page);
+      const redrawn = await expectAligned(page, { atLeast: 9, label: 'idle' });
+      expectNoJump(lastFrame, redrawn, { label: 'end of the animation' });
+      expect(await canvasScale(page), 'nothing left scaled').toBe(1);
+    });
+  }
 });
