@@ -43,6 +43,22 @@ test('after a drag', async ({ page }) => {
   await expectAligned(page, { atLeast: 12 });
 });
 
+test('during a drag, in the frame the vector layer moves to cover the view', async ({ page }) => {
+  const frames = await controlFrames(page);
+  await openGrid(page);
+  await page.mouse.move(455, 355);
+  await page.mouse.down();
+  await page.mouse.move(445, 348);
+  await nextFrames(page);
+  await frames.holdAfterChangeOf('.pinmap-vector-layer');
+  await page.mouse.move(395, 311);
+  await frames.held();
+  await expectAligned(page, { atLeast: 20, label: 'mid-drag' });
+  await frames.release();
+  await settleAfter(page, () => page.mouse.up());
+  await expectAligned(page, { atLeast: 20, label: 'after' });
+});
+
 test('after the zoom-in button', async ({ page }) => {
   await openGrid(page, { controls: { ...NO_CONTROLS, navigation: 'top-right' } });
   await settleAfter(page, () => page.locator('.pinmap-zoom-in').click());
@@ -212,4 +228,39 @@ test.describe('zoom animations', () => {
       expect(await canvasScale(page), 'nothing left scaled').toBe(1);
     });
   }
+});
+
+test.describe('pinch zoom', () => {
+  test.use({ hasTouch: true });
+
+  test('the vector map follows the fingers frame by frame, and is aligned when they lift', async ({ page }) => {
+    const frames = await controlFrames(page);
+    await openGrid(page);
+    const cdp = await page.context().newCDPSession(page);
+    const touch = (type: 'touchStart' | 'touchMove' | 'touchEnd', points: [number, number][]) =>
+      cdp.send('Input.dispatchTouchEvent', { type, touchPoints: points.map(([x, y], id) => ({ x, y, id })) });
+    const fingers = (spread: number): [number, number][] => [
+      [347 - spread, 262 - spread * 0.3],
+      [347 + spread, 262 + spread * 0.3],
+    ];
+    await touch('touchStart', fingers(50));
+    for (let step = 1; step <= 5; step++) {
+      await touch('touchMove', fingers(50 + step * 4));
+      await nextFrames(page, 2);
+    }
+    // The frame in which Leaflet moves the pins for the next step of the fingers, as the user sees it.
+    await frames.holdAfterChangeOf('.leaflet-marker-pane');
+    await touch('touchMove', fingers(50 + 6 * 4));
+    await frames.held();
+    expect(await page.locator('.pinmap').getAttribute('data-map-state'), 'still in the gesture').toBe('loading');
+    expect((await camera(page)).zoom, 'zoomed in by the fingers').toBeGreaterThan(3.3);
+    await expectAligned(page, { atLeast: 6, label: 'fingers moving' });
+    await frames.release();
+    // The fingers rest, still down.
+    await nextFrames(page, 3);
+    await expectAligned(page, { atLeast: 6, label: 'fingers resting' });
+    await settleAfter(page, () => touch('touchEnd', []));
+    await expectAligned(page, { atLeast: 6, label: 'fingers lifted' });
+    expect(await canvasScale(page), 'nothing left scaled').toBe(1);
+  });
 });

@@ -49,6 +49,10 @@ export interface VectorLayerHooks {
  *   canvas could end up most of a pixel from where Leaflet puts the pins and from where MapLibre
  *   then redraws: the map drifted off the pins while zooming and jumped as the zoom ended. Here
  *   the box's corner goes exactly where Leaflet draws that place at the new zoom.
+ * - Same frame. MapLibre draws a camera change in its next animation frame, while Leaflet moves
+ *   its pins and the box in the current one (a drag's update, each step of a pinch or a fly): for
+ *   that frame the vector map was off by all of the move since the last one, a flicker while
+ *   dragging and a lag behind the fingers. Here MapLibre draws at once whenever it follows.
  * - Pointer events. With `interactive: false` nothing of the layer takes them; with `true`,
  *   MapLibre's map events fire (clicks on features) while Leaflet keeps every gesture:
  *   MapLibre's own pan and zoom handlers stay off, or two maps would fight over one drag.
@@ -141,7 +145,10 @@ export class VectorLayer extends MaplibreGL {
     return map.containerPointToLayerPoint([0, 0]).subtract(map.getSize().multiplyBy(this.internals.options.padding)).round();
   }
 
-  /** Points MapLibre's camera at what Leaflet draws at the middle of the box, at Leaflet's zoom − 1. */
+  /**
+   * Points MapLibre's camera at what Leaflet draws at the middle of the box, at Leaflet's zoom − 1,
+   * and draws it now: in the frame in which Leaflet moves its pins and the box, not the next one.
+   */
   private followLeaflet(): void {
     const self = this.internals;
     const map = self._map;
@@ -151,6 +158,7 @@ export class VectorLayer extends MaplibreGL {
     const at = L.point(L.DomUtil.getPosition(self._container)).add(this.getSize().divideBy(2));
     const center = map.layerPointToLatLng(at);
     gl.jumpTo({ center: [center.lng, center.lat], zoom: map.getZoom() - 1 });
+    gl.redraw();
   }
 
   /** Moves the box to cover the view, and the camera with it (unless a zoom animation runs). */
