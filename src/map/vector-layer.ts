@@ -15,10 +15,12 @@ interface PluginInternals {
   options: VectorLayerConfig & { padding: number };
 }
 
+/** Leaflet's own way of telling where a place will be drawn once a zoom animation ends. */
+type LeafletMapInternals = L.Map & { _latLngToNewLayerPoint(latlng: L.LatLng, zoom: number, center: L.LatLng): L.Point };
+
 /** The plugin's methods this layer calls on from its own. */
 const plugin = MaplibreGL.prototype as unknown as {
   _initGL(this: unknown): void;
-  _animateZoom(this: unknown, event: L.ZoomAnimEvent): void;
   _zoomEnd(this: unknown): void;
 };
 
@@ -42,6 +44,15 @@ export interface VectorLayerHooks {
  *   it resynchronises one animation frame later, which never comes while the page is hidden.
  *   Here a resize of the map's container (fullscreen, a layout change) resizes Leaflet, the box
  *   and MapLibre at once, and the page becoming visible again redraws.
+ * - Zoom animations. During Leaflet's CSS zoom animation the canvas is scaled like an image. The
+ *   plugin works its transform out from the view's centre with roundings of its own, so the
+ *   canvas could end up most of a pixel from where Leaflet puts the pins and from where MapLibre
+ *   then redraws: the map drifted off the pins while zooming and jumped as the zoom ended. Here
+ *   the box's corner goes exactly where Leaflet draws that place at the new zoom.
+ * - Same frame. MapLibre draws a camera change in its next animation frame, while Leaflet moves
+ *   its pins and the box in the current one (a drag's update, each step of a pinch or a fly): for
+ *   that frame the vector map was off by all of the move since the last one, a flicker while
+ *   dragging and a lag behind the fingers. Here MapLibre draws at once whenever it follows.
  * - Pointer events. With `interactive: false` nothing of the layer takes them; with `true`,
  *   MapLibre's map events fire (clicks on features) while Leaflet keeps every gesture:
  *   MapLibre's own pan and zoom handlers stay off, or two maps would fight over one drag.
@@ -139,7 +150,10 @@ export class VectorLayer extends MaplibreGL {
     return map.containerPointToLayerPoint([0, 0]).subtract(map.getSize().multiplyBy(this.internals.options.padding)).round();
   }
 
-  /** Points MapLibre's camera at what Leaflet draws at the middle of the box, at Leaflet's zoom − 1. */
+  /**
+   * Points MapLibre's camera at what Leaflet draws at the middle of the box, at Leaflet's zoom − 1,
+   * and draws it now: in the frame in which Leaflet moves its pins and the box, not the next one.
+   */
   private followLeaflet(): void {
     const self = this.internals;
     const map = self._map;
@@ -149,6 +163,7 @@ export class VectorLayer extends MaplibreGL {
     const at = L.point(L.DomUtil.getPosition(self._container)).add(this.getSize().divideBy(2));
     const center = map.layerPointToLatLng(at);
     gl.jumpTo({ center: [center.lng, center.lat], zoom: map.getZoom() - 1 });
+    gl.redraw();
   }
 
   /** Moves the box to cover the view, and the camera with it (unless a zoom animation runs). */
@@ -188,8 +203,19 @@ export class VectorLayer extends MaplibreGL {
     this.followLeaflet();
   }
 
-  /** @internal */ _animateZoom(event: L.ZoomAnimEvent): void {
-    if (this.internals._glMap) plugin._animateZoom.call(this, event);
+  /**
+   * @internal A CSS zoom animation starts: the canvas is moved and scaled so that each place on
+   * it ends where Leaflet draws that place at the new zoom (the box's corner goes to its new layer
+   * point, exactly as Leaflet places markers and image overlays).
+   */
+  _animateZoom(event: L.ZoomAnimEvent): void {
+    const self = this.internals;
+    const map = self._map as LeafletMapInternals | null;
+    const canvas = self._glMap?._actualCanvas;
+    if (!map || !canvas || !self._container) return;
+    const corner = L.point(L.DomUtil.getPosition(self._container));
+    const cornerThen = map._latLngToNewLayerPoint(map.layerPointToLatLng(corner), event.zoom, event.center);
+    L.DomUtil.setTransform(canvas, cornerThen.subtract(corner), map.getZoomScale(event.zoom));
   }
 
   /** @internal */ _zoomEnd(): void {
