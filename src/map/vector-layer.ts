@@ -43,7 +43,8 @@ export interface VectorLayerHooks {
  * - Resizes. The plugin follows only Leaflet's `resize`, which Leaflet fires for the window; and
  *   it resynchronises one animation frame later, which never comes while the page is hidden.
  *   Here a resize of the map's container (fullscreen, a layout change) resizes Leaflet, the box
- *   and MapLibre at once, and the page becoming visible again redraws.
+ *   and MapLibre at once; one that happened while the page was hidden is applied as it shows
+ *   again (the observer reports then), and the page becoming visible again redraws.
  * - Zoom animations. During Leaflet's CSS zoom animation the canvas is scaled like an image. The
  *   plugin works its transform out from the view's centre with roundings of its own, so the
  *   canvas could end up most of a pixel from where Leaflet puts the pins and from where MapLibre
