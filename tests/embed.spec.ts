@@ -92,6 +92,7 @@ test.describe('createPinmap', () => {
   });
 
   test('mounting and destroying 30 times releases every WebGL context, with no warning about too many', async ({ page }) => {
+    test.setTimeout(150_000); // 30 maps, each loaded to idle: slow on a busy machine, and not what this test measures
     await countWebGLContexts(page);
     const console = watchConsole(page);
     await openEmbedPage(page);
@@ -111,6 +112,7 @@ test.describe('createPinmap', () => {
   });
 
   test('the hybrid view: 10 mounts and destroys free every WebGL context, worker and Leaflet element', async ({ page }) => {
+    test.setTimeout(120_000);
     await countWebGLContexts(page);
     await countWorkers(page);
     const console = watchConsole(page);

@@ -448,6 +448,7 @@ test.describe('switching views', () => {
   });
 
   test('twenty switches free every map: WebGL contexts, workers and window listeners do not pile up', async ({ page }) => {
+    test.setTimeout(150_000); // 21 maps, each loaded to idle
     await countWebGLContexts(page);
     await countWorkers(page);
     await page.addInitScript(() => {
