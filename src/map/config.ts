@@ -34,14 +34,21 @@ const urlString = z
   .min(1, { error: 'must be a URL string, not empty' })
   .refine(isFetchableUrl, { error: 'must be an http(s) URL or a path relative to the page' });
 
+/** Any http(s) page: a relative path resolves to http(s) against every one of them. */
+const PAGE_BASE = 'https://page.invalid/';
+
+/**
+ * True when `value` resolves, as the page would resolve it, to an http(s) URL. It is resolved
+ * rather than matched: the URL parser drops tabs and newlines anywhere and control characters at
+ * the ends, so `java\tscript:…` is a `javascript:` URL, not a relative path.
+ */
 function isFetchableUrl(value: string): boolean {
   if (/^\s|\s$/.test(value)) return false;
   const scheme = /^([a-z][a-z0-9+.-]*):/i.exec(value)?.[1]?.toLowerCase();
-  if (scheme === undefined) return true; // relative path
-  if (scheme !== 'http' && scheme !== 'https') return false;
+  if (scheme !== undefined && scheme !== 'http' && scheme !== 'https') return false;
   try {
-    new URL(value);
-    return true;
+    const { protocol } = new URL(value, PAGE_BASE);
+    return protocol === 'http:' || protocol === 'https:';
   } catch {
     return false;
   }
