@@ -80,14 +80,19 @@ const featureCollection = z.looseObject({
   features: z.array(z.unknown(), { error: 'must be an array of features' }),
 });
 
+/** A zoom level within PRODUCT.md's range; each check says its own message (else zod uses the type's). */
+const zoomInRange = finite('zoom')
+  .min(LIMITS.minZoom, { error: `must be at least ${LIMITS.minZoom}` })
+  .max(LIMITS.maxZoom, { error: `must be at most ${LIMITS.maxZoom}` });
+
 const rasterLayer = z.strictObject({
   url: z.string({ error: 'must be a tile URL template with {z}, {x} and {y}' }).refine((u) => /\{z\}/.test(u) && /\{x\}/.test(u) && /\{y\}/.test(u) && isFetchableUrl(u), {
     error: 'must be a tile URL template with {z}, {x} and {y}',
   }),
   attribution: z.string({ error: 'must be a string' }).optional(),
   opacity: finite('0..1').min(0, { error: 'must be between 0 and 1' }).max(1, { error: 'must be between 0 and 1' }).default(1),
-  minZoom: finite('zoom').min(LIMITS.minZoom).max(LIMITS.maxZoom).optional(),
-  maxZoom: finite('zoom').min(LIMITS.minZoom).max(LIMITS.maxZoom).optional(),
+  minZoom: zoomInRange.optional(),
+  maxZoom: zoomInRange.optional(),
   placement: z.enum(['above', 'below'], { error: 'must be "above" or "below" (the vector layer)' }).default('below'),
   /** The highest zoom level the server has tiles of (the `{z}` in the URL); above it, they are scaled up. */
   maxTileZoom: z.int({ error: 'must be a whole tile zoom level' }).min(0, { error: 'must be 0 or more' }).max(30, { error: 'must be at most 30' }).optional(),
@@ -243,7 +248,7 @@ function tidy(message: string): string {
   return message
     .replace(/^Too small: expected number to be >=(.*)$/, 'must be at least $1')
     .replace(/^Too big: expected number to be <=(.*)$/, 'must be at most $1')
-    .replace(/^Invalid input: expected (\w+), received (\w+)$/, 'must be a $1 (got $2)');
+    .replace(/^Invalid input: expected (\w+), received (\w+)$/, (_, expected: string, got: string) => `must be ${/^[aeiou]/i.test(expected) ? 'an' : 'a'} ${expected} (got ${got})`);
 }
 
 export type ParseResult = { ok: true; config: PinmapConfig } | { ok: false; error: ConfigError };
