@@ -166,6 +166,10 @@ const BAD_CONFIGS: Record<string, readonly BadConfig[]> = {
     [cafe({ color: 'red' }), 'pinStyles.cafe.color', 'is not a known option'],
     [{ pinStyles: { cafe: {}, bar: { icon: 'fa-beer' } } }, 'pinStyles.bar.icon', 'is not a known option'],
     [{ pinStyles: { cafe: JSON.parse('{"__proto__": {"markerColor": "red"}}') } }, 'pinStyles.cafe.__proto__', 'is not a known option'],
+    [{ controls: JSON.parse('{"__proto__": "top-left"}') }, 'controls.__proto__', 'is not a known option'],
+    [{ locale: JSON.parse('{"__proto__": "Plus"}') }, 'locale.__proto__', 'is not a known locale key'],
+    [{ pinStyles: JSON.parse('{"__proto__": {"markerColor": "not-a-colour"}}') }, 'pinStyles.__proto__', 'cannot be a category name in config'],
+    [{ pinStyles: JSON.parse('{"cafe": {"markerColor": "red"}, "__proto__": {}}'), units: 'miles' }, ['pinStyles.__proto__', 'units']],
   ],
 
   'bad colours': [

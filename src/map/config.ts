@@ -226,11 +226,16 @@ function optionName(path: PropertyKey[]): string {
   return path.map((p, i) => (typeof p === 'number' ? `[${p}]` : `${i === 0 ? '' : '.'}${String(p)}`)).join('') || 'config';
 }
 
+/** What an unknown key under `path` is told. */
+function unknownKeyMessage(path: PropertyKey[]): string {
+  return path[0] === 'locale' ? 'is not a known locale key (the README lists them)' : 'is not a known option';
+}
+
 function toProblems(issues: z.core.$ZodIssue[]): ConfigProblem[] {
   const problems: ConfigProblem[] = [];
   for (const issue of issues) {
     if (issue.code === 'unrecognized_keys') {
-      const message = issue.path[0] === 'locale' ? 'is not a known locale key (the README lists them)' : 'is not a known option';
+      const message = unknownKeyMessage(issue.path);
       for (const key of issue.keys) {
         problems.push({ option: optionName([...issue.path, key]), message });
       }
@@ -251,13 +256,34 @@ function tidy(message: string): string {
     .replace(/^Invalid input: expected (\w+), received (\w+)$/, (_, expected: string, got: string) => `must be ${/^[aeiou]/i.test(expected) ? 'an' : 'a'} ${expected} (got ${got})`);
 }
 
+/** The options whose values are objects of free keys (zod records). */
+const RECORD_OPTIONS = ['pinStyles', 'locale', 'controls'] as const;
+
+/**
+ * zod passes over a `__proto__` key of a record without a word (it cannot be an own key of the
+ * object zod builds), so a `"__proto__"` category, locale key or control, as `JSON.parse` makes
+ * them, is named here like any other key the config cannot take.
+ */
+function protoKeyProblems(input: unknown): ConfigProblem[] {
+  if (typeof input !== 'object' || input === null) return [];
+  const problems: ConfigProblem[] = [];
+  for (const option of RECORD_OPTIONS) {
+    const value: unknown = (input as Record<string, unknown>)[option];
+    if (typeof value !== 'object' || value === null || !Object.hasOwn(value, '__proto__')) continue;
+    const message = option === 'pinStyles' ? 'cannot be a category name in config' : unknownKeyMessage([option]);
+    problems.push({ option: `${option}.__proto__`, message });
+  }
+  return problems;
+}
+
 export type ParseResult = { ok: true; config: PinmapConfig } | { ok: false; error: ConfigError };
 
 /** Validates untrusted config and fills in defaults. Never throws. */
 export function safeParseConfig(input: unknown): ParseResult {
   const result = schema.safeParse(input ?? {});
-  if (result.success) return { ok: true, config: result.data };
-  return { ok: false, error: new ConfigError(toProblems(result.error.issues)) };
+  const problems = [...(result.success ? [] : toProblems(result.error.issues)), ...protoKeyProblems(input)];
+  if (result.success && problems.length === 0) return { ok: true, config: result.data };
+  return { ok: false, error: new ConfigError(problems) };
 }
 
 /** Validates untrusted config and fills in defaults; throws a `ConfigError` naming each bad option. */
