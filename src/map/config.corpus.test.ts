@@ -13,6 +13,23 @@ type BadConfig = readonly [input: unknown, options: string | readonly string[], 
 const raster = (fields: Record<string, unknown>) => ({ rasterLayers: [{ url: 'tiles/{z}/{x}/{y}.png', ...fields }] });
 /** A `cafe` pin style with one bad field. */
 const cafe = (fields: Record<string, unknown>) => ({ pinStyles: { cafe: fields } });
+/** An object with a getter that throws, as only code (never JSON) can hand over. */
+const throwingGetter = Object.defineProperty({}, 'zoom', {
+  enumerable: true,
+  get() {
+    throw new Error('zoom is not ready');
+  },
+});
+/** A proxy that refuses to list its keys. */
+const throwingProxy = new Proxy(
+  {},
+  {
+    ownKeys() {
+      throw new Error('no keys for you');
+    },
+  },
+);
+
 const MUST_BE_A_URL = 'must be an http(s) URL or a path relative to the page';
 const TILE_TEMPLATE = 'must be a tile URL template with {z}, {x} and {y}';
 const CORNER = 'must be one of "top-left", "top-right", "bottom-left", "bottom-right" or false';
@@ -320,6 +337,9 @@ const BAD_CONFIGS: Record<string, readonly BadConfig[]> = {
     [{ zoom: new Number(3) }, 'zoom', 'must be a finite number (zoom)'],
     [{ center: new Float64Array([2, 48]) }, 'center', 'must be [longitude, latitude]'],
     [{ zoom: () => 3 }, 'zoom', 'must be a finite number (zoom)'],
+    [throwingGetter, 'config', 'could not be read (zoom is not ready)'],
+    [throwingProxy, 'config', 'could not be read (no keys for you)'],
+    [{ pinStyles: { cafe: throwingProxy } }, 'config', 'could not be read'],
   ],
 
   'several problems in one pass': [

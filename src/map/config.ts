@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { DEFAULTS, LIMITS } from './constants.ts';
+import { reasonOf } from './errors.ts';
 import { LOCALE_KEYS } from './locale.ts';
 import { finite, pinOptionsSchema } from './pin-options.ts';
 
@@ -278,12 +279,19 @@ function protoKeyProblems(input: unknown): ConfigProblem[] {
 
 export type ParseResult = { ok: true; config: PinmapConfig } | { ok: false; error: ConfigError };
 
-/** Validates untrusted config and fills in defaults. Never throws. */
+/**
+ * Validates untrusted config and fills in defaults. Never throws: config that cannot even be
+ * read (a getter or proxy that throws) is a problem of `config` too.
+ */
 export function safeParseConfig(input: unknown): ParseResult {
-  const result = schema.safeParse(input ?? {});
-  const problems = [...(result.success ? [] : toProblems(result.error.issues)), ...protoKeyProblems(input)];
-  if (result.success && problems.length === 0) return { ok: true, config: result.data };
-  return { ok: false, error: new ConfigError(problems) };
+  try {
+    const result = schema.safeParse(input ?? {});
+    const problems = [...(result.success ? [] : toProblems(result.error.issues)), ...protoKeyProblems(input)];
+    if (result.success && problems.length === 0) return { ok: true, config: result.data };
+    return { ok: false, error: new ConfigError(problems) };
+  } catch (error) {
+    return { ok: false, error: new ConfigError([{ option: 'config', message: `could not be read (${reasonOf(error)})` }]) };
+  }
 }
 
 /** Validates untrusted config and fills in defaults; throws a `ConfigError` naming each bad option. */
