@@ -61,6 +61,7 @@ const BAD_CONFIGS: Record<string, readonly BadConfig[]> = {
   ],
 
   'not an object at all': [
+    [null, 'config', 'must be an object'],
     [42, 'config', 'must be an object'],
     ['{"zoom": 3}', 'config', 'must be an object'],
     ['', 'config', 'must be an object'],
@@ -390,7 +391,7 @@ const entries = Object.values(BAD_CONFIGS).flat();
 describe.each(Object.entries(BAD_CONFIGS))('bad configs: %s', (_group, rows) => {
   it.each(rows.map((row) => ({ name: show(row[0]), row })))('$name', ({ row }) => {
     expect(mishandled(row)).toBeUndefined();
-    if (row[0] !== null && row[0] !== undefined) expect(() => parseConfig(row[0])).toThrow(/^Invalid Pinmap config: /);
+    expect(() => parseConfig(row[0])).toThrow(/^Invalid Pinmap config: /);
   });
 });
 

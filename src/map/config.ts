@@ -280,12 +280,14 @@ function protoKeyProblems(input: unknown): ConfigProblem[] {
 export type ParseResult = { ok: true; config: PinmapConfig } | { ok: false; error: ConfigError };
 
 /**
- * Validates untrusted config and fills in defaults. Never throws: config that cannot even be
- * read (a getter or proxy that throws) is a problem of `config` too.
+ * Validates untrusted config and fills in defaults; no config at all (`undefined`) is `{}`, while
+ * anything else that is not an object, `null` included, is refused as the app refuses it. Never
+ * throws: config that cannot even be read (a getter or proxy that throws) is a problem of
+ * `config` too.
  */
 export function safeParseConfig(input: unknown): ParseResult {
   try {
-    const result = schema.safeParse(input ?? {});
+    const result = schema.safeParse(input === undefined ? {} : input);
     const problems = [...(result.success ? [] : toProblems(result.error.issues)), ...protoKeyProblems(input)];
     if (result.success && problems.length === 0) return { ok: true, config: result.data };
     return { ok: false, error: new ConfigError(problems) };
