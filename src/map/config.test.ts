@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { ConfigError, controlCorners, parseConfig, safeParseConfig, type ConfigProblem } from './config.ts';
+import { ConfigError, configKey, controlCorners, parseConfig, safeParseConfig, type ConfigProblem } from './config.ts';
 
 function problems(input: unknown): ConfigProblem[] {
   const result = safeParseConfig(input);
@@ -81,5 +81,28 @@ describe('ConfigError', () => {
   it('throws a ConfigError whose message lists each problem', () => {
     expect(() => parseConfig({ maxZoom: 30, colour: 'red' })).toThrow(ConfigError);
     expect(() => parseConfig({ maxZoom: 30, colour: 'red' })).toThrow(/maxZoom: must be at most 22.*colour: is not a known option/);
+  });
+});
+
+describe('configKey', () => {
+  it('is the same for the same content and differs with it', () => {
+    expect(configKey({ zoom: 3, center: [2, 48] })).toBe(configKey({ zoom: 3, center: [2, 48] }));
+    expect(configKey({ zoom: 3 })).not.toBe(configKey({ zoom: 4 }));
+    expect(configKey(undefined)).toBe(configKey({}));
+    expect(configKey(null)).not.toBe(configKey(undefined));
+  });
+
+  it('keys config whose JSON cannot be written by identity, without throwing, so its error can show', () => {
+    const cyclic: Record<string, unknown> = { zoom: 3 };
+    cyclic.self = cyclic;
+    const withBigInt = { zoom: 3n };
+    const unreadable = Object.defineProperty({}, 'zoom', { enumerable: true, get: () => { throw new Error('not ready'); } });
+    for (const config of [cyclic, withBigInt, unreadable, 3n]) {
+      expect(() => configKey(config)).not.toThrow();
+      expect(configKey(config)).toBe(configKey(config));
+      expect(safeParseConfig(config).ok).toBe(false);
+    }
+    expect(configKey({ zoom: 3n })).not.toBe(configKey(withBigInt));
+    expect(configKey(Symbol('config'))).not.toBe(configKey(undefined));
   });
 });

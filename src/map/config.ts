@@ -303,6 +303,32 @@ export function parseConfig(input: unknown): PinmapConfig {
   return result.config;
 }
 
+/** Keys of config objects whose JSON cannot be written, by identity. */
+const unwritableConfigKeys = new WeakMap<object, string>();
+let unwritableConfigCount = 0;
+
+/**
+ * A string that changes when the config's content does, so `<Pinmap/>` validates inline config
+ * again only when it differs. Config whose JSON cannot be written (a BigInt, a cycle, a getter
+ * that throws) is keyed by identity instead: it still reaches `safeParseConfig` and the error
+ * panel, rather than throwing while the component renders.
+ */
+export function configKey(config: unknown): string {
+  try {
+    // No config is `{}` (see safeParseConfig), so both have one key.
+    const json = JSON.stringify(config === undefined ? {} : config);
+    return json === undefined ? typeof config : `json ${json}`;
+  } catch {
+    if ((typeof config !== 'object' && typeof config !== 'function') || config === null) return `${typeof config} ${String(config)}`;
+    let key = unwritableConfigKeys.get(config);
+    if (key === undefined) {
+      key = `unwritable ${++unwritableConfigCount}`;
+      unwritableConfigKeys.set(config, key);
+    }
+    return key;
+  }
+}
+
 /** Where each control goes: the defaults, overridden by config; `false` means not shown. */
 export function controlCorners(config: PinmapConfig): Record<ControlName, Corner | false> {
   // Without raster layers the two views show the same map, so the switch only shows if asked for.
