@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { DEFAULTS, LIMITS } from './constants.ts';
+import { reasonOf } from './errors.ts';
 import { LOCALE_KEYS } from './locale.ts';
 import { finite, pinOptionsSchema } from './pin-options.ts';
 
@@ -34,14 +35,21 @@ const urlString = z
   .min(1, { error: 'must be a URL string, not empty' })
   .refine(isFetchableUrl, { error: 'must be an http(s) URL or a path relative to the page' });
 
+/** Any http(s) page: a relative path resolves to http(s) against every one of them. */
+const PAGE_BASE = 'https://page.invalid/';
+
+/**
+ * True when `value` resolves, as the page would resolve it, to an http(s) URL. It is resolved
+ * rather than matched: the URL parser drops tabs and newlines anywhere and control characters at
+ * the ends, so `java\tscript:…` is a `javascript:` URL, not a relative path.
+ */
 function isFetchableUrl(value: string): boolean {
   if (/^\s|\s$/.test(value)) return false;
   const scheme = /^([a-z][a-z0-9+.-]*):/i.exec(value)?.[1]?.toLowerCase();
-  if (scheme === undefined) return true; // relative path
-  if (scheme !== 'http' && scheme !== 'https') return false;
+  if (scheme !== undefined && scheme !== 'http' && scheme !== 'https') return false;
   try {
-    new URL(value);
-    return true;
+    const { protocol } = new URL(value, PAGE_BASE);
+    return protocol === 'http:' || protocol === 'https:';
   } catch {
     return false;
   }
@@ -73,14 +81,19 @@ const featureCollection = z.looseObject({
   features: z.array(z.unknown(), { error: 'must be an array of features' }),
 });
 
+/** A zoom level within PRODUCT.md's range; each check says its own message (else zod uses the type's). */
+const zoomInRange = finite('zoom')
+  .min(LIMITS.minZoom, { error: `must be at least ${LIMITS.minZoom}` })
+  .max(LIMITS.maxZoom, { error: `must be at most ${LIMITS.maxZoom}` });
+
 const rasterLayer = z.strictObject({
   url: z.string({ error: 'must be a tile URL template with {z}, {x} and {y}' }).refine((u) => /\{z\}/.test(u) && /\{x\}/.test(u) && /\{y\}/.test(u) && isFetchableUrl(u), {
     error: 'must be a tile URL template with {z}, {x} and {y}',
   }),
   attribution: z.string({ error: 'must be a string' }).optional(),
   opacity: finite('0..1').min(0, { error: 'must be between 0 and 1' }).max(1, { error: 'must be between 0 and 1' }).default(1),
-  minZoom: finite('zoom').min(LIMITS.minZoom).max(LIMITS.maxZoom).optional(),
-  maxZoom: finite('zoom').min(LIMITS.minZoom).max(LIMITS.maxZoom).optional(),
+  minZoom: zoomInRange.optional(),
+  maxZoom: zoomInRange.optional(),
   placement: z.enum(['above', 'below'], { error: 'must be "above" or "below" (the vector layer)' }).default('below'),
   /** The highest zoom level the server has tiles of (the `{z}` in the URL); above it, they are scaled up. */
   maxTileZoom: z.int({ error: 'must be a whole tile zoom level' }).min(0, { error: 'must be 0 or more' }).max(30, { error: 'must be at most 30' }).optional(),
@@ -214,11 +227,16 @@ function optionName(path: PropertyKey[]): string {
   return path.map((p, i) => (typeof p === 'number' ? `[${p}]` : `${i === 0 ? '' : '.'}${String(p)}`)).join('') || 'config';
 }
 
+/** What an unknown key under `path` is told. */
+function unknownKeyMessage(path: PropertyKey[]): string {
+  return path[0] === 'locale' ? 'is not a known locale key (the README lists them)' : 'is not a known option';
+}
+
 function toProblems(issues: z.core.$ZodIssue[]): ConfigProblem[] {
   const problems: ConfigProblem[] = [];
   for (const issue of issues) {
     if (issue.code === 'unrecognized_keys') {
-      const message = issue.path[0] === 'locale' ? 'is not a known locale key (the README lists them)' : 'is not a known option';
+      const message = unknownKeyMessage(issue.path);
       for (const key of issue.keys) {
         problems.push({ option: optionName([...issue.path, key]), message });
       }
@@ -236,16 +254,46 @@ function tidy(message: string): string {
   return message
     .replace(/^Too small: expected number to be >=(.*)$/, 'must be at least $1')
     .replace(/^Too big: expected number to be <=(.*)$/, 'must be at most $1')
-    .replace(/^Invalid input: expected (\w+), received (\w+)$/, 'must be a $1 (got $2)');
+    .replace(/^Invalid input: expected (\w+), received (\w+)$/, (_, expected: string, got: string) => `must be ${/^[aeiou]/i.test(expected) ? 'an' : 'a'} ${expected} (got ${got})`);
+}
+
+/** The options whose values are objects of free keys (zod records). */
+const RECORD_OPTIONS = ['pinStyles', 'locale', 'controls'] as const;
+
+/**
+ * zod passes over a `__proto__` key of a record without a word (it cannot be an own key of the
+ * object zod builds), so a `"__proto__"` category, locale key or control, as `JSON.parse` makes
+ * them, is named here like any other key the config cannot take.
+ */
+function protoKeyProblems(input: unknown): ConfigProblem[] {
+  if (typeof input !== 'object' || input === null) return [];
+  const problems: ConfigProblem[] = [];
+  for (const option of RECORD_OPTIONS) {
+    const value: unknown = (input as Record<string, unknown>)[option];
+    if (typeof value !== 'object' || value === null || !Object.hasOwn(value, '__proto__')) continue;
+    const message = option === 'pinStyles' ? 'cannot be a category name in config' : unknownKeyMessage([option]);
+    problems.push({ option: `${option}.__proto__`, message });
+  }
+  return problems;
 }
 
 export type ParseResult = { ok: true; config: PinmapConfig } | { ok: false; error: ConfigError };
 
-/** Validates untrusted config and fills in defaults. Never throws. */
+/**
+ * Validates untrusted config and fills in defaults; no config at all (`undefined`) is `{}`, while
+ * anything else that is not an object, `null` included, is refused as the app refuses it. Never
+ * throws: config that cannot even be read (a getter or proxy that throws) is a problem of
+ * `config` too.
+ */
 export function safeParseConfig(input: unknown): ParseResult {
-  const result = schema.safeParse(input ?? {});
-  if (result.success) return { ok: true, config: result.data };
-  return { ok: false, error: new ConfigError(toProblems(result.error.issues)) };
+  try {
+    const result = schema.safeParse(input === undefined ? {} : input);
+    const problems = [...(result.success ? [] : toProblems(result.error.issues)), ...protoKeyProblems(input)];
+    if (result.success && problems.length === 0) return { ok: true, config: result.data };
+    return { ok: false, error: new ConfigError(problems) };
+  } catch (error) {
+    return { ok: false, error: new ConfigError([{ option: 'config', message: `could not be read (${reasonOf(error)})` }]) };
+  }
 }
 
 /** Validates untrusted config and fills in defaults; throws a `ConfigError` naming each bad option. */
@@ -253,6 +301,32 @@ export function parseConfig(input: unknown): PinmapConfig {
   const result = safeParseConfig(input);
   if (!result.ok) throw result.error;
   return result.config;
+}
+
+/** Keys of config objects whose JSON cannot be written, by identity. */
+const unwritableConfigKeys = new WeakMap<object, string>();
+let unwritableConfigCount = 0;
+
+/**
+ * A string that changes when the config's content does, so `<Pinmap/>` validates inline config
+ * again only when it differs. Config whose JSON cannot be written (a BigInt, a cycle, a getter
+ * that throws) is keyed by identity instead: it still reaches `safeParseConfig` and the error
+ * panel, rather than throwing while the component renders.
+ */
+export function configKey(config: unknown): string {
+  try {
+    // No config is `{}` (see safeParseConfig), so both have one key.
+    const json = JSON.stringify(config === undefined ? {} : config);
+    return json === undefined ? typeof config : `json ${json}`;
+  } catch {
+    if ((typeof config !== 'object' && typeof config !== 'function') || config === null) return `${typeof config} ${String(config)}`;
+    let key = unwritableConfigKeys.get(config);
+    if (key === undefined) {
+      key = `unwritable ${++unwritableConfigCount}`;
+      unwritableConfigKeys.set(config, key);
+    }
+    return key;
+  }
 }
 
 /** Where each control goes: the defaults, overridden by config; `false` means not shown. */

@@ -3,7 +3,7 @@ import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
 import { mapStatusMachine, type MapStatus } from '../machines/map-status.machine.ts';
 import type { Camera, ViewName } from '../map/address.ts';
 import type { MapAdapter } from '../map/adapter.ts';
-import { safeParseConfig, type ConfigError, type PinmapConfig, type PinmapConfigInput } from '../map/config.ts';
+import { configKey, safeParseConfig, type ConfigError, type PinmapConfig, type PinmapConfigInput } from '../map/config.ts';
 import { createEngine } from '../map/engines.ts';
 import { describePinSet } from '../map/pin-data.ts';
 import { loadPinSet } from '../map/pin-source.ts';
@@ -32,7 +32,7 @@ export interface PinmapProps {
  */
 export function Pinmap({ config, onStatusChange, className }: PinmapProps) {
   // Site owners write config inline; parsing keys on its content, not on object identity.
-  const key = JSON.stringify(config ?? {});
+  const key = configKey(config);
   // eslint-disable-next-line react-hooks/exhaustive-deps
   const parsed = useMemo(() => safeParseConfig(config), [key]);
 
