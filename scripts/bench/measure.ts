@@ -279,6 +279,9 @@ export interface CycleSample {
   cycles: number;
   /** ms for all the cycles. */
   ms: number;
+  /** Font faces in `document.fonts` before the first mount and after the last destroy. */
+  fontsBefore: number;
+  fontsAfter: number;
 }
 
 /**
@@ -293,6 +296,8 @@ export async function mountCycles(browser: Browser, url: string, config: object,
     await page.goto(url, { waitUntil: 'load' });
     await page.waitForFunction('typeof window.__mountOnce === "function"', null, { timeout: 30_000 });
     const cdp = await context.newCDPSession(page);
+    const fonts = async () => (await page.evaluate('document.fonts.size')) as number;
+    const fontsBefore = await fonts();
     const before = await heapAfterGc(cdp);
     const started = Date.now();
     const once = () => page.evaluate(`window.__mountOnce(${JSON.stringify(config)})`);
@@ -304,7 +309,7 @@ export async function mountCycles(browser: Browser, url: string, config: object,
     }
     const ms = Date.now() - started;
     const afterLast = await heapAfterGc(cdp);
-    return { ok: true, sample: { before, afterFirst, afterLast, cycles, ms } };
+    return { ok: true, sample: { before, afterFirst, afterLast, cycles, ms, fontsBefore, fontsAfter: await fonts() } };
   } catch (error) {
     return { ok: false, reason: error instanceof Error ? error.message.split('\n')[0]! : String(error) };
   } finally {

@@ -45,7 +45,7 @@ describe('bench report', () => {
       maplibre: [{ url: 'http://x/assets/maplibre.js', kind: 'script' as const, bytes: 900, gzipBytes: 100 }],
       hybridChunksInVector: [],
     };
-    const cycles = [{ before: 4 * MB, afterFirst: 8 * MB, afterLast: 9 * MB, cycles: 20, ms: 20_000 }];
+    const cycles = [{ before: 4 * MB, afterFirst: 8 * MB, afterLast: 9 * MB, cycles: 20, ms: 20_000, fontsBefore: 11, fontsAfter: 11 }];
     const targets = Object.fromEntries(judgeTargets(data(rows, { size, cycles })).map((t) => [t.name, t]));
     expect(targets['Cold load: vector view ≤ 1.2× bare MapLibre']).toMatchObject({ figure: '1.00×', met: true });
     expect(targets['Cold load: hybrid view ≤ 1.5× bare MapLibre']).toMatchObject({ figure: '1.60×', met: false });

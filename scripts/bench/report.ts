@@ -69,6 +69,9 @@ export interface CycleFigures {
   afterLast: number;
   cycles: number;
   ms: number;
+  /** Font faces in `document.fonts` before the first mount and after the last destroy. */
+  fontsBefore: number;
+  fontsAfter: number;
 }
 
 export interface BenchData {
@@ -252,11 +255,11 @@ export function renderMarkdown(data: BenchData): string {
   if (cycles.length) {
     const n = cycles[0]!.cycles;
     out.push(
-      '| heap before the first mount (MB) | after 1 cycle (MB) | after ' + n + ' cycles (MB) | growth over ' + n + ' cycles (MB) | per cycle after the first (KB) | time per cycle (ms) |',
-      '|---:|---:|---:|---:|---:|---:|',
+      '| heap before the first mount (MB) | after 1 cycle (MB) | after ' + n + ' cycles (MB) | growth over ' + n + ' cycles (MB) | per cycle after the first (KB) | time per cycle (ms) | font faces left in the page |',
+      '|---:|---:|---:|---:|---:|---:|---:|',
       `| ${fmtMb(median(cycles.map((c) => c.before)))} | ${fmtMb(median(cycles.map((c) => c.afterFirst)))} | ${fmtMb(median(cycles.map((c) => c.afterLast)))} | ` +
         `${(median(cycles.map((c) => c.afterLast - c.before)) / MB).toFixed(2)} | ${(median(cycles.map((c) => (c.afterLast - c.afterFirst) / Math.max(1, c.cycles - 1))) / 1024).toFixed(1)} | ` +
-        `${fmtMs(median(cycles.map((c) => c.ms / c.cycles)))} |`,
+        `${fmtMs(median(cycles.map((c) => c.ms / c.cycles)))} | ${median(cycles.map((c) => c.fontsAfter - c.fontsBefore))} |`,
     );
   } else out.push(`Not measured${data.cycleFailures[0] ? `: ${data.cycleFailures[0]}` : ''}.`);
 
