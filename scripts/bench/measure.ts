@@ -35,7 +35,7 @@ export interface Asset {
 export interface Sample {
   /** ms from navigation start to the first `data-map-state="idle"`. */
   idleMs: number;
-  /** Main-thread JS heap in use after idle and a forced GC, bytes. */
+  /** Main-thread JS heap in use after idle and a forced GC, bytes (NaN when not asked for). */
   heapBytes: number;
   pan: FrameStats;
   zoom: FrameStats;
@@ -58,6 +58,8 @@ export interface MeasureOptions {
   assets?: boolean;
   /** Skip the pan and zoom (a load-only measurement). */
   loadOnly?: boolean;
+  /** Read the JS heap after idle (a forced GC first: it takes time, so only where it is reported). */
+  heap?: boolean;
 }
 
 declare global {
@@ -133,7 +135,7 @@ async function pan(page: Page): Promise<FrameStats> {
   const { from, to } = PAN;
   await page.mouse.move(from.x, from.y);
   await page.evaluate(START_FRAMES);
-  await sleep(150);
+  await sleep(100);
   const startedAt = await page.evaluate(() => performance.now());
   await page.mouse.down();
   // Where the pointer is follows the clock, not the step count: a page that answers slowly
@@ -155,7 +157,7 @@ async function pan(page: Page): Promise<FrameStats> {
 async function zoom(page: Page, focus: string): Promise<FrameStats> {
   await page.focus(focus);
   await page.evaluate(START_FRAMES);
-  await sleep(150);
+  await sleep(100);
   const startedAt = await page.evaluate(() => performance.now());
   const start = Date.now();
   for (let press = 0; press < ZOOM.presses; press++) {
@@ -168,7 +170,7 @@ async function zoom(page: Page, focus: string): Promise<FrameStats> {
 }
 
 /** One page load (in a fresh context: nothing cached), heap, and unless `loadOnly`, pan and zoom. `stuck`: the page could not even be closed. */
-export async function measure(browser: Browser, url: string, options: MeasureOptions): Promise<Outcome & { stuck?: boolean }> {
+export async function measure(browser: Browser, url: string, options: MeasureOptions): Promise<Outcome & { stuck?: boolean; closeMs?: number }> {
   const context = await browser.newContext({ viewport: VIEWPORT, deviceScaleFactor: 1 });
   await context.addInitScript({ content: WATCH_MAP_STATE });
   const page = await context.newPage();
@@ -188,8 +190,10 @@ export async function measure(browser: Browser, url: string, options: MeasureOpt
   } catch (error) {
     outcome = { ok: false, reason: error instanceof Error ? error.message.split('\n')[0]! : String(error), timedOut: false };
   }
+  const closing = Date.now();
   const closed = await withTimeout(context.close(), 30_000);
-  return closed === TIMED_OUT ? { ...outcome, stuck: true } : outcome;
+  const closeMs = Date.now() - closing;
+  return closed === TIMED_OUT ? { ...outcome, stuck: true, closeMs } : { ...outcome, closeMs };
 }
 
 type CollectedAsset = Asset & { endedAt: number };
@@ -243,7 +247,7 @@ async function measurePage(page: Page, context: BrowserContext, url: string, opt
   if (typeof state === 'string') return { ok: false, reason: `map error: ${state}${consoleErrors[0] ? ` (${consoleErrors[0]})` : ''}`, timedOut: false };
   const idleMs = state as number;
   const cdp = await context.newCDPSession(page);
-  const heapBytes = await heapAfterGc(cdp);
+  const heapBytes = options.heap ? await heapAfterGc(cdp) : Number.NaN;
   const details = await page.evaluate(() => ({
     domMarkers: document.querySelectorAll('.maplibregl-marker, .leaflet-marker-icon').length,
     notice: document.querySelector('.pinmap-notice-text')?.textContent ?? undefined,
@@ -252,11 +256,11 @@ async function measurePage(page: Page, context: BrowserContext, url: string, opt
   let panned = none;
   let zoomed = none;
   if (!options.loadOnly) {
-    await sleep(200);
+    await sleep(100);
     const p = await withTimeout(pan(page), GESTURE_CAP_MS);
     if (p === TIMED_OUT) return { ok: false, reason: `pan timed out (> ${GESTURE_CAP_MS / 1000} s for the 2 s drag)`, timedOut: true };
     panned = p;
-    await sleep(200);
+    await sleep(100);
     const z = await withTimeout(zoom(page, options.focus), GESTURE_CAP_MS);
     if (z === TIMED_OUT) return { ok: false, reason: `zoom timed out (> ${GESTURE_CAP_MS / 1000} s for the 1 s zoom)`, timedOut: true };
     zoomed = z;
@@ -269,7 +273,7 @@ async function measurePage(page: Page, context: BrowserContext, url: string, opt
 }
 
 /** The mount/destroy page's map: smaller than the others, so 20 cycles take less time; a leak does not depend on the size. */
-export const CYCLE_VIEWPORT = { width: 480, height: 320 };
+export const CYCLE_VIEWPORT = { width: 320, height: 200 };
 
 export interface CycleSample {
   /** Heap after GC with the page loaded and no map yet, after the first cycle, and after the last. */
