@@ -297,7 +297,10 @@ async function main(): Promise<number> {
           if (result.timedOut) {
             row.timeouts++;
             row.note ??= result.reason;
-            if (result.reason.includes('to idle')) row.timedOutAfterMs ??= capped ? domCapMs : loadCapMs;
+            if (result.reason.includes('to idle')) {
+              row.timedOutAfterMs ??= capped ? domCapMs : loadCapMs;
+              (row.timedOutRuns ??= []).push(run);
+            }
           } else row.failures.push(result.reason);
         }
         log(`  (${((Date.now() - rowStart) / 1000).toFixed(1)} s, ${((result.closeMs ?? 0) / 1000).toFixed(1)} s of it closing the page)`);

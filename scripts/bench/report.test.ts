@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { fileName, judgeTargets, METRICS, renderMarkdown, rowMedian, sameRunRatio, type BenchData, type Renderer, type Row, type RunSample } from './report.ts';
+import { fileName, judgeTargets, METRICS, renderMarkdown, rowMedian, sameRunRatio, timesBetter, type BenchData, type Renderer, type Row, type RunSample } from './report.ts';
 
 const MB = 1024 * 1024;
 
@@ -37,7 +37,7 @@ describe('bench report', () => {
       row('maplibre', 0, [sample(1000), sample(1000), sample(1000)]),
       row('pinmap', 100_000, [sample(2500, 120), sample(2500, 120), sample(2500, 120)]),
       row('markers', 10_000, [sample(10_000, 1000), sample(10_000, 1000), sample(10_000, 1000)]),
-      row('fa-markers', 10_000, [undefined], { timeouts: 1, timedOutAfterMs: 30_000, note: 'timed out (> 30 s to idle)' }),
+      row('fa-markers', 10_000, [undefined, undefined, undefined], { timeouts: 3, timedOutAfterMs: 30_000, timedOutRuns: [0, 1, 2], note: 'timed out (> 30 s to idle)' }),
     ];
     const size = {
       pinmap: [{ url: 'http://x/assets/index.js', kind: 'script' as const, bytes: 1000, gzipBytes: 130 }],
@@ -61,6 +61,19 @@ describe('bench report', () => {
     expect(targets['Initial JS (gzip) ≤ 1.4× bare MapLibre']).toMatchObject({ met: true });
     expect(targets['No hybrid (Leaflet) chunk loaded by the vector view']).toMatchObject({ met: true });
     expect(targets['20 mount/destroy cycles grow the JS heap by < 10 MB']).toMatchObject({ figure: '5.00 MB', met: true });
+  });
+
+  it('counts a baseline run that timed out as its cap, and says when the median is only a lower bound', () => {
+    const ours = row('pinmap', 100_000, [sample(2000), sample(2000), sample(2000)]);
+    // Two runs measured (4× and 5×), one timed out at 30 s (more than 15×): the median, 5×, is exact.
+    const mostly = row('fa-markers', 10_000, [sample(8000), sample(10_000), undefined], { timeouts: 1, timedOutAfterMs: 30_000, timedOutRuns: [2] });
+    expect(timesBetter(mostly, ours, METRICS.idle, true)).toEqual({ ratio: 5, atLeast: false, runs: 3 });
+    // Two of three runs timed out: the median is at least 15×.
+    const slow = row('fa-markers', 10_000, [sample(8000), undefined, undefined], { timeouts: 2, timedOutAfterMs: 30_000, timedOutRuns: [1, 2] });
+    expect(timesBetter(slow, ours, METRICS.idle, true)).toEqual({ ratio: 15, atLeast: true, runs: 3 });
+    // Frame times of runs that never reached idle are unknown, not bounded.
+    expect(timesBetter(slow, ours, METRICS.panP95)).toEqual({ ratio: 1, atLeast: false, runs: 1 });
+    expect(timesBetter(undefined, ours, METRICS.idle)).toBeUndefined();
   });
 
   it('renders every section, marks missed targets and says why a row has no figures', () => {
