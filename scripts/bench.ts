@@ -20,7 +20,7 @@ import { chromium, type Browser } from '@playwright/test';
 import { build } from 'vite';
 import { CHROMIUM_ARGS, findChromium } from '../tests/chromium.ts';
 import { measure, mountCycles, mountPage, withTimeout, type Outcome, type Sample } from './bench/measure.ts';
-import { judgeTargets, renderMarkdown, RENDERER_LABELS, type BenchData, type CycleFigures, type Renderer, type Row, type SizeEntry } from './bench/report.ts';
+import { judgeTargets, renderMarkdown, RENDERER_LABELS, type BenchData, type CycleFigures, type Renderer, type Row } from './bench/report.ts';
 import { startStaticServer, type StaticServer } from './bench/server.ts';
 import { replaceBetweenMarkers } from './bench/readme.ts';
 import { summariseTrace, traceCategories } from './bench/trace.ts';
@@ -289,7 +289,7 @@ async function main(): Promise<number> {
           );
           if (sizeRun && assets) {
             size ??= { pinmap: [], hybrid: [], maplibre: [], hybridChunksInVector: [] };
-            if (row.renderer === 'pinmap' || row.renderer === 'hybrid' || row.renderer === 'maplibre') size[row.renderer] = assets as SizeEntry[];
+            if (row.renderer === 'pinmap' || row.renderer === 'hybrid' || row.renderer === 'maplibre') size[row.renderer] = assets;
             if (row.renderer === 'pinmap') size.hybridChunksInVector = (allScripts ?? []).filter((url) => /hybrid|leaflet/i.test(new URL(url).pathname));
           }
         } else {

@@ -1,5 +1,6 @@
 import { gzipSync } from 'node:zlib';
 import type { Browser, BrowserContext, CDPSession, Page } from '@playwright/test';
+import type { CycleFigures, FrameFigures as FrameStats, RunSample, SizeEntry as Asset } from './report.ts';
 import { deltas, percentile } from './stats.ts';
 
 /**
@@ -18,29 +19,8 @@ export const ZOOM = { ms: 1000, presses: 3 };
 /** A pan or zoom that takes longer than this (a page too busy to take input) is "timed out". */
 const GESTURE_CAP_MS = 60_000;
 
-export interface FrameStats {
-  p50: number;
-  p95: number;
-  frames: number;
-}
-
-export interface Asset {
-  url: string;
-  /** `script` or `stylesheet` (a worker's script counts as script). */
-  kind: 'script' | 'stylesheet';
-  bytes: number;
-  gzipBytes: number;
-}
-
-export interface Sample {
-  /** ms from navigation start to the first `data-map-state="idle"`. */
-  idleMs: number;
-  /** Main-thread JS heap in use after idle and a forced GC, bytes (NaN when not asked for). */
-  heapBytes: number;
-  pan: FrameStats;
-  zoom: FrameStats;
-  domMarkers: number;
-  notice?: string;
+/** One page load's figures, and what it loaded when asked for. */
+export interface Sample extends RunSample {
   /** JavaScript and CSS the page had loaded by its first idle (only when asked for). */
   assets?: Asset[];
   /** Every JavaScript URL the page loaded, until it closed (only when asked for). */
@@ -275,25 +255,12 @@ async function measurePage(page: Page, context: BrowserContext, url: string, opt
 /** The mount/destroy page's map: smaller than the others, so 20 cycles take less time; a leak does not depend on the size. */
 export const CYCLE_VIEWPORT = { width: 320, height: 200 };
 
-export interface CycleSample {
-  /** Heap after GC with the page loaded and no map yet, after the first cycle, and after the last. */
-  before: number;
-  afterFirst: number;
-  afterLast: number;
-  cycles: number;
-  /** ms for all the cycles. */
-  ms: number;
-  /** Font faces in `document.fonts` before the first mount and after the last destroy. */
-  fontsBefore: number;
-  fontsAfter: number;
-}
-
 /**
  * Mounts and destroys a map `cycles` times on the embed page (`createPinmap(el, config)`,
  * `await ready`, `destroy()`), reading the heap after a forced GC before the first mount, after
  * the first cycle and after the last.
  */
-export async function mountCycles(browser: Browser, url: string, config: object, cycles: number, capMs: number): Promise<{ ok: true; sample: CycleSample } | { ok: false; reason: string }> {
+export async function mountCycles(browser: Browser, url: string, config: object, cycles: number, capMs: number): Promise<{ ok: true; sample: CycleFigures } | { ok: false; reason: string }> {
   const context = await browser.newContext({ viewport: CYCLE_VIEWPORT, deviceScaleFactor: 1 });
   const page = await context.newPage();
   try {
@@ -341,4 +308,3 @@ export function mountPage(libPath: string): string {
 </html>`;
 }
 
-export const sumGzip = (assets: readonly Asset[]) => assets.reduce((sum, a) => sum + a.gzipBytes, 0);
