@@ -63,6 +63,19 @@ export function sharedMapOptions(config: PinmapConfig): Omit<MapOptions, 'contai
   };
 }
 
+/**
+ * Frees what MapLibre's `remove()` leaves behind; call it just before. MapLibre 6 drops the
+ * style on `remove()` without destroying its glyph manager, so the style's `font-faces` (the
+ * embedded basemap has two) stay in `document.fonts`, with their font data, for as long as the
+ * page lives: two more for every map made and removed. Destroying the glyph manager (what
+ * MapLibre's own `Style.destroy` does) takes them out. MapLibre's internals, so each step is
+ * optional.
+ */
+export function releaseFontFaces(map: MapLibreMap): void {
+  const internals = map as unknown as { style?: { glyphManager?: { destroy?(): void } } };
+  internals.style?.glyphManager?.destroy?.();
+}
+
 /** What the user reads when a map cannot start or its style cannot load (the token blanked). */
 export function describeFailure(error: unknown, config: PinmapConfig): MapFailure {
   if (isWebGLFailure(error)) return { message: MESSAGES.webglFailed, retryable: false };

@@ -256,11 +256,16 @@ describe('parsePins: pin options', () => {
     expect(set.warnings).toEqual(['pin "a": pin must be an object of pin options (got the string "red"); it is ignored']);
   });
 
-  it('gives each pin its own options object', () => {
-    const set = parsePins(collection([feature('a', { category: 'c' }), feature('b', { category: 'c' })]), { c: { iconSize: 10 } });
-    expect(set.pins[0]?.options).toEqual({ iconSize: 10 });
-    expect(set.pins[0]?.options).not.toBe(set.pins[1]?.options);
-    expect(set.pins[0]?.options).not.toBe(set.pinStyles.c);
+  it('shares one frozen options object among the pins of a category without options of their own', () => {
+    const set = parsePins(collection([feature('a', { category: 'c' }), feature('b', { category: 'c' }), feature('d', { category: 'c', pin: { scale: 2 } })]), { c: { iconSize: 10 } });
+    const [a, b, d] = set.pins;
+    expect(a?.options).toEqual({ iconSize: 10 });
+    expect(a?.options).toBe(b?.options);
+    expect(Object.isFrozen(a?.options)).toBe(true);
+    expect(a?.options).not.toBe(set.pinStyles.c);
+    // A pin with options of its own has its own object.
+    expect(d?.options).toEqual({ iconSize: 10, scale: 2 });
+    expect(d?.options).not.toBe(a?.options);
   });
 });
 

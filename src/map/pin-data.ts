@@ -29,8 +29,11 @@ export interface Pin {
   category?: string;
   /** [longitude, latitude]; longitude within -180..180 (see `parsePins`). */
   lngLat: [number, number];
-  /** The category's style with the pin's own valid options over it (defaults are not filled in). */
-  options: PinOptions;
+  /**
+   * The category's style with the pin's own valid options over it (defaults are not filled in).
+   * Pins of one category without options of their own share one frozen object.
+   */
+  options: Readonly<PinOptions>;
 }
 
 /** A feature that did not become a pin. */
@@ -303,6 +306,8 @@ export function parsePins(input: unknown, pinStyles: Record<string, PinOptions> 
   /** id → index of the feature that has it. */
   const seen = new Map<string, number>();
   const optionCache: OptionCache = new Map();
+  /** Category (or none) → the options object shared by its pins that have none of their own. */
+  const categoryOptions = new Map<string | undefined, PinOptions>();
 
   for (let index = 0; index < features.length; index++) {
     const feature: unknown = features[index];
@@ -368,13 +373,19 @@ export function parsePins(input: unknown, pinStyles: Record<string, PinOptions> 
     seen.set(id, index);
 
     const categoryStyle = category === undefined ? undefined : styles[category];
-    const options: Record<string, unknown> = { ...categoryStyle };
     const ownOptions = properties.pin;
+    let options: PinOptions;
     if (ownOptions !== undefined && ownOptions !== null) {
-      lenientOptions(ownOptions, options, { pinId: id, category, categoryStyle }, warnings, optionCache);
+      const own: Record<string, unknown> = { ...categoryStyle };
+      lenientOptions(ownOptions, own, { pinId: id, category, categoryStyle }, warnings, optionCache);
+      options = own as PinOptions;
+    } else {
+      // Pins with no options of their own share one (frozen) object per category, so the
+      // renderers resolve and key each category's style once, not once per pin.
+      options = categoryOptions.get(category) ?? categoryOptions.set(category, Object.freeze({ ...categoryStyle })).get(category)!;
     }
 
-    const pin: Pin = { id, title, description: description ?? '', lngLat: position, options: options as PinOptions };
+    const pin: Pin = { id, title, description: description ?? '', lngLat: position, options };
     if (url !== undefined) {
       if (isHttpUrl(url)) pin.url = url;
       else warnings.push(`pin ${quote(id)}: properties.url ${quote(url)} is not an http(s) URL; it is not shown as a link`);

@@ -95,15 +95,24 @@ function abbreviate(count: number): string {
   return `${Math.round(count / 1000)}k`;
 }
 
-/** One resolved style object per distinct style, so each is drawn (and rasterised) once. */
+/**
+ * One resolved style object per distinct style, so each is drawn (and rasterised) once. Pins
+ * that share an options object (a category's pins without options of their own, see
+ * `parsePins`) are resolved and keyed once: with 100k pins that is most of the work saved.
+ */
 export function sharedStyles(list: Pin[]): Map<string, PinStyle> {
   const byKey = new Map<string, PinStyle>();
+  const byOptions = new Map<Pin['options'], PinStyle>();
   const byPin = new Map<string, PinStyle>();
   for (const pin of list) {
-    const style = resolvePinStyle(pin.options);
-    const key = pinStyleKey(style);
-    const shared = byKey.get(key) ?? style;
-    byKey.set(key, shared);
+    let shared = byOptions.get(pin.options);
+    if (!shared) {
+      const style = resolvePinStyle(pin.options);
+      const key = pinStyleKey(style);
+      shared = byKey.get(key) ?? style;
+      byKey.set(key, shared);
+      byOptions.set(pin.options, shared);
+    }
     byPin.set(pin.id, shared);
   }
   return byPin;

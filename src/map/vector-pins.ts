@@ -1,6 +1,6 @@
 import { Marker, Popup, type GeoJSONSource, type Map as MapLibreMap, type MapLayerMouseEvent, type MapMouseEvent, type PointLike } from 'maplibre-gl';
 import { DEFAULTS } from './constants.ts';
-import { pinDrawing, resolvePinStyle, type PinStyle } from './pin-icon.ts';
+import { pinDrawing, pinStyleKey, resolvePinStyle, type PinStyle } from './pin-icon.ts';
 import { ensurePinImage } from './pin-image.ts';
 import type { Pin, PinSet } from './pin-data.ts';
 import { CLUSTER_MAX_ZOOM, CLUSTER_RADIUS, PinClusters, clusterButton, pinButton, sharedStyles } from './pin-markers.ts';
@@ -163,23 +163,26 @@ export function createVectorPins(map: MapLibreMap, options: PinLayerOptions): Pi
 
   async function addSymbolLayer(list: Pin[], attribution: string | undefined, isCurrent: () => boolean) {
     const pixelRatio = map.getPixelRatio();
-    // Styles are shared objects (see sharedStyles), so each maps straight to its image.
-    const images = new Map<PinStyle, { id: string; offset: [number, number] }>();
-    for (const style of new Set(styles.values())) {
+    // Styles are shared objects (see sharedStyles), so each maps straight to its image id.
+    const imageIds = new Map<PinStyle, string>();
+    for (const style of new Set(styles.values())) imageIds.set(style, pinStyleKey(style));
+    const features: GeoJSON.Feature<GeoJSON.Point>[] = list.map((pin) => ({
+      type: 'Feature',
+      geometry: { type: 'Point', coordinates: pin.lngLat },
+      properties: { id: pin.id, image: imageIds.get(styles.get(pin.id)!)! },
+    }));
+    // The source first: MapLibre's worker takes in and clusters the pins while the images are
+    // drawn here; the layers that show them follow once the images are on the map.
+    addPinSource(map, features, attribution);
+    glTeardown = () => removePinLayers(map);
+    const images: { id: string; offset: [number, number] }[] = [];
+    for (const style of imageIds.keys()) {
       if (!isCurrent()) return;
       const image = await ensurePinImage(map, style, pixelRatio);
-      images.set(style, { id: image.id, offset: image.iconOffset });
+      images.push({ id: image.id, offset: image.iconOffset });
     }
     if (!isCurrent()) return;
-    const features: GeoJSON.Feature<GeoJSON.Point>[] = list.map((pin) => {
-      const image = images.get(styles.get(pin.id)!)!;
-      return {
-        type: 'Feature',
-        geometry: { type: 'Point', coordinates: pin.lngLat },
-        properties: { id: pin.id, image: image.id },
-      };
-    });
-    glTeardown = addClusteredLayer(map, features, attribution, [...images.values()], clusterFont(map), (id) => {
+    glTeardown = addPinLayers(map, images, clusterFont(map), (id) => {
       const pin = pins.get(id);
       if (pin) openPin(pin, undefined);
     });
@@ -257,19 +260,8 @@ function clusterFont(map: MapLibreMap): string[] {
   return fonts.find((f) => f.some((name) => /bold/i.test(name))) ?? fonts[0] ?? ['Noto Sans Bold'];
 }
 
-/**
- * The GPU pin layer: a clustered GeoJSON source, cluster bubbles with counts, and the pins as
- * symbols. A click on a bubble zooms to where it splits; a click on a pin calls `onPin`.
- * Returns what removes it all again.
- */
-function addClusteredLayer(
-  map: MapLibreMap,
-  features: GeoJSON.Feature<GeoJSON.Point>[],
-  attribution: string | undefined,
-  images: { id: string; offset: [number, number] }[],
-  font: string[],
-  onPin: (id: string) => void,
-): () => void {
+/** The GPU pins' clustered GeoJSON source. */
+function addPinSource(map: MapLibreMap, features: GeoJSON.Feature<GeoJSON.Point>[], attribution: string | undefined): void {
   map.addSource(PIN_SOURCE, {
     type: 'geojson',
     data: { type: 'FeatureCollection', features },
@@ -278,6 +270,21 @@ function addClusteredLayer(
     clusterMaxZoom: CLUSTER_MAX_ZOOM,
     ...(attribution ? { attribution } : {}),
   });
+}
+
+/** Removes the GPU pins' layers and source, if the map still has them. */
+function removePinLayers(map: MapLibreMap): void {
+  if (!map.style) return; // the map is being removed
+  for (const layer of Object.values(PIN_LAYERS)) if (map.getLayer(layer)) map.removeLayer(layer);
+  if (map.getSource(PIN_SOURCE)) map.removeSource(PIN_SOURCE);
+}
+
+/**
+ * The GPU pin layers on the pins' source (`addPinSource`): cluster bubbles with counts, and the
+ * pins as symbols. A click on a bubble zooms to where it splits; a click on a pin calls `onPin`.
+ * Returns what removes them, and the source, again.
+ */
+function addPinLayers(map: MapLibreMap, images: { id: string; offset: [number, number] }[], font: string[], onPin: (id: string) => void): () => void {
   map.addLayer({
     id: PIN_LAYERS.clusters,
     type: 'circle',
@@ -353,9 +360,7 @@ function addClusteredLayer(
       map.off('mouseenter', layer, pointer);
       map.off('mouseleave', layer, noPointer);
     }
-    if (!map.style) return; // the map is being removed
-    for (const layer of Object.values(PIN_LAYERS)) if (map.getLayer(layer)) map.removeLayer(layer);
-    if (map.getSource(PIN_SOURCE)) map.removeSource(PIN_SOURCE);
+    removePinLayers(map);
   };
 }
 

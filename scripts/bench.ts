@@ -1,0 +1,405 @@
+/**
+ * `npm run bench`: Pinmap next to bare MapLibre and the usual pin plugins, in headless Chromium
+ * (software WebGL). One table of figures (printed, and written to bench/results/latest.md and
+ * latest.json); scripts/bench/README.md says how each figure is measured.
+ *
+ *   npm run bench                                   # everything, 5 runs (about 8 minutes)
+ *   npm run bench -- --runs 1 --counts 1000 --cycles 3   # a quick look
+ *   npm run bench -- --update-readme                # also put the report into README.md
+ *   npm run bench -- --trace pinmap:100000          # also write a Chrome trace of one load
+ *   PINMAP_BENCH_APP_DIR=dist npm run bench         # measure an existing app build
+ *
+ * Exits 0 whatever the figures (it is not a test); 1 only when it could not measure at all.
+ */
+import { execFileSync } from 'node:child_process';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { cpus, loadavg, tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { parseArgs } from 'node:util';
+import { chromium, type Browser } from '@playwright/test';
+import { build } from 'vite';
+import { CHROMIUM_ARGS, findChromium } from '../tests/chromium.ts';
+import { measure, mountCycles, mountPage, withTimeout, type Outcome, type Sample } from './bench/measure.ts';
+import { judgeTargets, renderMarkdown, RENDERER_LABELS, type BenchData, type CycleFigures, type Renderer, type Row } from './bench/report.ts';
+import { startStaticServer, type StaticServer } from './bench/server.ts';
+import { replaceBetweenMarkers } from './bench/readme.ts';
+import { summariseTrace, traceCategories } from './bench/trace.ts';
+import { generatePins } from './synthetic-pins.ts';
+
+const ROOT = resolve(import.meta.dirname, '..');
+const RESULTS = join(ROOT, 'bench/results');
+const CAMERA = { center: [10, 30] as [number, number], zoom: 2 };
+const FADE_DURATION = 300;
+const SEED = 1;
+/** Pins of the mount/destroy cycles: a GPU layer (above `domPinLimit`) and its images. */
+const CYCLE_PINS = 1000;
+/** DOM baselines above this many pins get one capped attempt, in the first run only. */
+const DOM_FULL_MAX = 10_000;
+
+function usage(): string {
+  return [
+    'Usage: npm run bench -- [--runs 5] [--counts 1000,10000,100000] [--cycles 20] [--timeout 30] [--dom-cap 10]',
+    '                        [--update-readme] [--trace renderer:count] [--out-dir bench/results]',
+    '  --runs           runs of every row; figures are medians (default 5)',
+    '  --counts         pin counts (no-pin rows are always measured)',
+    '  --cycles         mount/destroy cycles per run of the memory figure (default 20)',
+    '  --timeout        seconds a page may take to reach idle (default 30)',
+    '  --dom-cap        seconds for the one attempt of a DOM baseline above 10k pins (default 10; 0 skips it)',
+    '  --update-readme  also copy the report into README.md (between the bench markers)',
+    '  --no-pins        skip the page loads (cold load, pins, size): only the mount/destroy cycles (and --trace)',
+    `  --trace          also record a Chrome trace of one load of a row (${Object.keys(RENDERER_LABELS).join(', ')}) and print where the time went`,
+    'Env: PINMAP_BENCH_APP_DIR=<dir> measures an existing app build; PINMAP_CHROMIUM=<path> picks the browser.',
+  ].join('\n');
+}
+
+function parseCli() {
+  const { values } = parseArgs({
+    options: {
+      runs: { type: 'string', default: '5' },
+      counts: { type: 'string', default: '1000,10000,100000' },
+      cycles: { type: 'string', default: '20' },
+      timeout: { type: 'string', default: '30' },
+      'dom-cap': { type: 'string', default: '10' },
+      'update-readme': { type: 'boolean', default: false },
+      'no-pins': { type: 'boolean', default: false },
+      trace: { type: 'string' },
+      'out-dir': { type: 'string', default: RESULTS },
+      help: { type: 'boolean', short: 'h', default: false },
+    },
+  });
+  if (values.help) {
+    console.log(usage());
+    process.exit(0);
+  }
+  const whole = (name: string, text: string, min: number) => {
+    const n = Number(text);
+    if (!Number.isInteger(n) || n < min) throw new Error(`--${name} must be a whole number of ${min} or more (got "${text}")\n${usage()}`);
+    return n;
+  };
+  const counts = values.counts.split(',').map((s) => whole('counts', s.trim(), 1));
+  let trace: { renderer: Renderer; count: number } | undefined;
+  if (values.trace) {
+    const [renderer, count = '0'] = values.trace.split(':');
+    if (!(renderer! in RENDERER_LABELS)) throw new Error(`--trace: unknown renderer "${renderer}"\n${usage()}`);
+    trace = { renderer: renderer as Renderer, count: whole('trace', count, 0) };
+  }
+  return {
+    runs: whole('runs', values.runs, 1),
+    counts: [...new Set(counts)].sort((a, b) => a - b),
+    cycles: whole('cycles', values.cycles, 0),
+    loadCapMs: whole('timeout', values.timeout, 1) * 1000,
+    domCapMs: whole('dom-cap', values['dom-cap'], 0) * 1000,
+    updateReadme: values['update-readme'],
+    pageLoads: !values['no-pins'],
+    trace,
+    outDir: resolve(values['out-dir']),
+  };
+}
+
+const log = (message: string) => process.stderr.write(`${message}\n`);
+/** The browser in use, for the signal handlers. */
+let activeBrowser: Browser | undefined;
+
+interface Built {
+  appDir: string;
+  libDir: string;
+  pagesDir: string;
+  appSource: string;
+}
+
+/** Builds the app (unless given one), the embed library and the baseline pages into `tmp`. */
+async function buildAll(tmp: string): Promise<Built> {
+  const given = process.env.PINMAP_BENCH_APP_DIR;
+  const configFile = join(ROOT, 'vite.config.ts');
+  let appDir: string;
+  let libDir: string;
+  let appSource: string;
+  if (given) {
+    appDir = resolve(given);
+    libDir = join(appDir, 'lib');
+    if (!existsSync(join(appDir, 'index.html')) || !existsSync(join(libDir, 'pinmap-embed.js'))) throw new Error(`PINMAP_BENCH_APP_DIR=${given}: no index.html and lib/pinmap-embed.js there (npm run build makes both)`);
+    appSource = `existing build in ${given}`;
+  } else {
+    appDir = join(tmp, 'app');
+    libDir = join(tmp, 'lib');
+    appSource = `production build of the working tree (${gitDescription()})`;
+  }
+  const pagesDir = join(tmp, 'pages');
+  log(`Building ${given ? '' : 'the app, the embed library and '}the baseline pages …`);
+  // Each baseline page on its own, so the bare MapLibre page carries nothing of the Leaflet one.
+  // The builds wait on files as much as on the processor: side by side they take less time.
+  const builds = ['maplibre', 'leaflet'].map((page) =>
+    build({
+      root: join(ROOT, 'scripts/bench'),
+      configFile: false,
+      base: './',
+      publicDir: false,
+      logLevel: 'warn',
+      build: {
+        outDir: pagesDir,
+        emptyOutDir: false,
+        chunkSizeWarningLimit: 5000,
+        rollupOptions: { input: join(ROOT, `scripts/bench/${page}.html`), output: { entryFileNames: `assets/${page}-[hash].js`, chunkFileNames: `assets/${page}-[name]-[hash].js`, assetFileNames: `assets/${page}-[name]-[hash][extname]` } },
+      },
+    }),
+  );
+  if (!given) {
+    builds.push(build({ root: ROOT, configFile, mode: 'production', logLevel: 'warn', build: { outDir: appDir, emptyOutDir: true } }));
+    builds.push(build({ root: ROOT, configFile, mode: 'embed', logLevel: 'warn', build: { outDir: libDir, emptyOutDir: true } }));
+  }
+  await Promise.all(builds);
+  return { appDir, libDir, pagesDir, appSource };
+}
+
+function gitDescription(): string {
+  try {
+    const sha = execFileSync('git', ['rev-parse', '--short', 'HEAD'], { cwd: ROOT, encoding: 'utf8' }).trim();
+    const dirty = execFileSync('git', ['status', '--porcelain', '--', 'src', 'index.html', 'vite.config.ts'], { cwd: ROOT, encoding: 'utf8' }).trim() !== '';
+    return `${sha}${dirty ? ' + uncommitted changes in src/' : ''}`;
+  } catch {
+    return 'not a git checkout';
+  }
+}
+
+const pinsPath = (count: number) => `/__bench/data/pins-${count}.json`;
+
+/** Puts the pins, configs and the embed page on the server; returns each row's page URL. */
+function publishInputs(server: StaticServer, counts: number[]): (renderer: Renderer, count: number) => string {
+  for (const count of new Set([...counts, CYCLE_PINS])) {
+    log(`Generating ${count.toLocaleString('en-US')} pins …`);
+    server.put(pinsPath(count), JSON.stringify(generatePins(count, SEED)));
+  }
+  const config = (count: number, view: 'vector' | 'hybrid') => ({ ...CAMERA, fadeDuration: FADE_DURATION, view, ...(count > 0 ? { pins: pinsPath(count) } : {}) });
+  for (const count of [0, ...counts]) server.put(`/__bench/data/config-${count}.json`, JSON.stringify(config(count, 'vector')));
+  server.put('/__bench/data/config-hybrid-0.json', JSON.stringify(config(0, 'hybrid')));
+  // At the root, as an embedding page would be: the map's default style is the page's basemap/style.json.
+  server.put('/bench-mount.html', mountPage('/lib'));
+  return (renderer, count) => {
+    if (renderer === 'pinmap') return `${server.origin}/?config=${encodeURIComponent(`/__bench/data/config-${count}.json`)}`;
+    if (renderer === 'hybrid') return `${server.origin}/?config=${encodeURIComponent('/__bench/data/config-hybrid-0.json')}`;
+    const mode = renderer === 'maplibre' ? 'bare' : renderer;
+    const params = new URLSearchParams({
+      style: '/basemap/style.json',
+      center: JSON.stringify(CAMERA.center),
+      zoom: String(CAMERA.zoom),
+      fadeDuration: String(FADE_DURATION),
+      mode,
+      ...(count > 0 ? { pins: pinsPath(count) } : {}),
+    });
+    return `${server.origin}/__bench/pages/${renderer === 'fa-markers' ? 'leaflet' : 'maplibre'}.html?${params}`;
+  };
+}
+
+/** The element that takes the keyboard zoom on each page. */
+const focusOf = (renderer: Renderer) => (renderer === 'hybrid' || renderer === 'fa-markers' ? '.leaflet-container' : 'canvas.maplibregl-canvas');
+
+async function launch(): Promise<Browser> {
+  return chromium.launch({ executablePath: findChromium(), args: CHROMIUM_ARGS });
+}
+
+async function webglRenderer(browser: Browser): Promise<string> {
+  const page = await browser.newPage();
+  try {
+    return await page.evaluate(() => {
+      const gl = document.createElement('canvas').getContext('webgl2');
+      if (!gl) return 'no WebGL2';
+      const info = gl.getExtension('WEBGL_debug_renderer_info');
+      return String(info ? gl.getParameter(info.UNMASKED_RENDERER_WEBGL) : gl.getParameter(gl.RENDERER));
+    });
+  } finally {
+    await page.close();
+  }
+}
+
+const fmtMs = (ms: number) => (Number.isFinite(ms) ? (ms >= 100 ? ms.toFixed(0) : ms.toFixed(1)) : '–');
+const fmtCount = (n: number) => (n === 0 ? 'no' : n.toLocaleString('en-US'));
+
+/** The rows in the order each run measures them. */
+function planRows(counts: number[]): Row[] {
+  const rows: Row[] = [];
+  const add = (renderer: Renderer, count: number) => rows.push({ renderer, count, samples: [], failures: [], timeouts: 0 });
+  for (const renderer of ['pinmap', 'hybrid', 'maplibre'] as const) add(renderer, 0);
+  for (const count of counts) for (const renderer of ['pinmap', 'cluster', 'markers', 'fa-markers'] as const) add(renderer, count);
+  return rows;
+}
+
+function maplibreVersion(): string {
+  try {
+    return (JSON.parse(readFileSync(join(ROOT, 'node_modules/maplibre-gl/package.json'), 'utf8')) as { version: string }).version;
+  } catch {
+    return 'unknown';
+  }
+}
+
+async function main(): Promise<number> {
+  const options = parseCli();
+  const { runs, counts, cycles, loadCapMs, domCapMs } = options;
+  const startedAt = Date.now();
+  const loadBefore = loadavg();
+  const tmp = mkdtempSync(join(tmpdir(), 'pinmap-bench-'));
+  let browser: Browser | undefined;
+  let server: StaticServer | undefined;
+  try {
+    const built = await buildAll(tmp);
+    // The library at /lib/ beside /basemap/, as `npm run build` lays out dist/: it finds its basemap at ../basemap.
+    server = await startStaticServer({ '/': built.appDir, '/__bench/pages/': built.pagesDir, '/lib/': built.libDir });
+    const urlOf = publishInputs(server, counts);
+    browser = activeBrowser = await launch();
+    const chromiumVersion = browser.version();
+    const renderer = await webglRenderer(browser);
+    const rows = planRows(counts);
+    let size: BenchData['size'];
+
+    // One untimed load of each page first, so no row pays for a cold browser (JIT, caches).
+    log('Warming up …');
+    for (const r of options.pageLoads ? (['pinmap', 'hybrid', 'maplibre', 'fa-markers'] as const) : []) await measure(browser, urlOf(r, 0), { loadCapMs, focus: focusOf(r), loadOnly: true });
+
+    const measureStart = Date.now();
+    for (let run = 0; options.pageLoads && run < runs; run++) {
+      for (const row of rows) {
+        const dom = row.renderer === 'markers' || row.renderer === 'fa-markers';
+        const capped = dom && row.count > DOM_FULL_MAX;
+        // A DOM baseline with more pins than the DOM can take gets one capped attempt.
+        if (capped && (run > 0 || domCapMs === 0)) {
+          if (domCapMs === 0) row.note ??= 'not run (--dom-cap 0)';
+          continue;
+        }
+        // A baseline that timed out without ever reaching idle is slow, not flaky: it is not
+        // tried again. One that made it before is (the machine's load may have spiked), as Pinmap is.
+        if (row.renderer !== 'pinmap' && row.timeouts > 0 && !row.samples.some(Boolean)) continue;
+        const label = `run ${run + 1}/${runs}: ${fmtCount(row.count)} pins, ${RENDERER_LABELS[row.renderer]}`;
+        log(`${label} …`);
+        const rowStart = Date.now();
+        const sizeRun = run === 0 && row.count === 0;
+        const result: Outcome & { stuck?: boolean; closeMs?: number } = await measure(browser, urlOf(row.renderer, row.count), {
+          loadCapMs: capped ? domCapMs : loadCapMs,
+          focus: focusOf(row.renderer),
+          assets: sizeRun,
+          // The other no-pin pages are there for cold load and size: no gestures, to keep the benchmark short.
+          loadOnly: row.count === 0 && row.renderer !== 'pinmap',
+          // The heap is reported with no pins and with the most pins.
+          heap: row.count === 0 || row.count === counts[counts.length - 1],
+        });
+        if (result.ok) {
+          const { assets, allScripts, ...sample } = result.sample as Sample;
+          row.samples[run] = sample;
+          log(
+            `  idle ${fmtMs(sample.idleMs)} ms${Number.isFinite(sample.heapBytes) ? `, heap ${(sample.heapBytes / 2 ** 20).toFixed(1)} MB` : ''}, pan p50/p95 ${fmtMs(sample.pan.p50)}/${fmtMs(sample.pan.p95)} ms (${sample.pan.frames} frames), ` +
+              `zoom ${fmtMs(sample.zoom.p50)}/${fmtMs(sample.zoom.p95)} ms (${sample.zoom.frames} frames)${sample.domMarkers ? `, ${sample.domMarkers} DOM markers` : ''}`,
+          );
+          if (sizeRun && assets) {
+            size ??= { pinmap: [], hybrid: [], maplibre: [], hybridChunksInVector: [] };
+            if (row.renderer === 'pinmap' || row.renderer === 'hybrid' || row.renderer === 'maplibre') size[row.renderer] = assets;
+            if (row.renderer === 'pinmap') size.hybridChunksInVector = (allScripts ?? []).filter((url) => /hybrid|leaflet/i.test(new URL(url).pathname));
+          }
+        } else {
+          log(`  ${result.reason}`);
+          if (result.timedOut) {
+            row.timeouts++;
+            row.note ??= result.reason;
+            if (result.reason.includes('to idle')) {
+              row.timedOutAfterMs ??= capped ? domCapMs : loadCapMs;
+              (row.timedOutRuns ??= []).push(run);
+            }
+          } else row.failures.push(result.reason);
+        }
+        log(`  (${((Date.now() - rowStart) / 1000).toFixed(1)} s, ${((result.closeMs ?? 0) / 1000).toFixed(1)} s of it closing the page)`);
+        if (result.stuck) {
+          log('  the page did not close: restarting Chromium');
+          await withTimeout(browser.close(), 30_000);
+          browser = activeBrowser = await launch();
+        }
+      }
+    }
+    const pinsSeconds = (Date.now() - measureStart) / 1000;
+
+    const cycleFigures: (CycleFigures | undefined)[] = [];
+    const cycleFailures: string[] = [];
+    const cycleStart = Date.now();
+    // No label fade: each cycle's idle would wait for it, and it allocates nothing that could leak.
+    const cycleConfig = { ...CAMERA, fadeDuration: 0, pins: pinsPath(CYCLE_PINS) };
+    for (let run = 0; cycles > 0 && run < runs; run++) {
+      log(`run ${run + 1}/${runs}: ${cycles} mount/destroy cycles …`);
+      const result = await mountCycles(browser, `${server.origin}/bench-mount.html`, cycleConfig, cycles, loadCapMs);
+      if (result.ok) {
+        cycleFigures[run] = result.sample;
+        const { before, afterFirst, afterLast, ms } = result.sample;
+        log(`  heap ${(before / 2 ** 20).toFixed(1)} → ${(afterFirst / 2 ** 20).toFixed(1)} → ${(afterLast / 2 ** 20).toFixed(1)} MB, ${fmtMs(ms / cycles)} ms per cycle`);
+      } else {
+        log(`  ${result.reason}`);
+        cycleFailures.push(`mount/destroy cycles: ${result.reason}`);
+      }
+    }
+    const cycleSeconds = (Date.now() - cycleStart) / 1000;
+
+    if (options.trace) {
+      const { renderer: traced, count } = options.trace;
+      log(`Tracing one load of ${fmtCount(count)} pins, ${RENDERER_LABELS[traced]} …`);
+      const file = join(tmp, 'trace.json');
+      const page = await (await browser.newContext({ viewport: { width: 1000, height: 700 } })).newPage();
+      await browser.startTracing(page, { path: file, categories: traceCategories() });
+      await page.goto(urlOf(traced, count));
+      await page.locator('.pinmap[data-map-state="idle"]').waitFor({ timeout: loadCapMs });
+      await browser.stopTracing();
+      await page.context().close();
+      mkdirSync(options.outDir, { recursive: true });
+      const kept = join(options.outDir, `trace-${traced}-${count}.json`);
+      writeFileSync(kept, readFileSync(file));
+      log(`${summariseTrace(JSON.parse(readFileSync(file, 'utf8')))}\n(trace written to ${kept}; open it in Chrome DevTools' Performance panel)`);
+    }
+
+    const cpu = cpus();
+    const loadAfter = loadavg();
+    const elapsed = (Date.now() - startedAt) / 1000;
+    const info = [
+      'Measured in headless Chromium with software WebGL (SwiftShader), no GPU, on a 2-core machine: absolute figures are slow and move with the machine\'s load; compare within one report.',
+      `Machine: ${cpu.length} CPU core${cpu.length === 1 ? '' : 's'} (${cpu[0]?.model.trim() ?? 'unknown'}), load average ${loadBefore.map((l) => l.toFixed(2)).join(' ')} before and ${loadAfter.map((l) => l.toFixed(2)).join(' ')} after (1/5/15 min); Node ${process.version}`,
+      `Chromium ${chromiumVersion}, headless; WebGL: ${renderer}; viewport 1000×700 at device scale 1`,
+      `App: ${built.appSource}; baselines: scripts/bench/maplibre.html and leaflet.html (maplibre-gl ${maplibreVersion()}, Leaflet 1.9, leaflet-fa-markers 0.1.0)`,
+      `Medians of ${runs} run${runs === 1 ? '' : 's'}; every ratio is taken run by run against the reference row of the same run, then the median of those ratios. ` +
+        `Camera [${CAMERA.center.join(', ')}] zoom ${CAMERA.zoom} (Leaflet ${CAMERA.zoom + 1}), fadeDuration ${FADE_DURATION} ms; pins from generatePins(count, ${SEED}).`,
+      `Benchmark time: ${elapsed.toFixed(0)} s in all (page loads ${pinsSeconds.toFixed(0)} s, mount/destroy cycles ${cycleSeconds.toFixed(0)} s, the rest building and warming up).`,
+    ];
+    const data: BenchData = { rows, runs, ...(size ? { size } : {}), cycles: cycleFigures, cycleFailures, info };
+    const markdown = renderMarkdown(data);
+    console.log(`\n${markdown}\n`);
+    mkdirSync(options.outDir, { recursive: true });
+    writeFileSync(join(options.outDir, 'latest.md'), `${markdown}\n`);
+    writeFileSync(
+      join(options.outDir, 'latest.json'),
+      `${JSON.stringify({ date: new Date().toISOString(), machine: { cores: cpu.length, model: cpu[0]?.model.trim(), loadBefore, loadAfter }, chromium: chromiumVersion, webgl: renderer, elapsedSeconds: elapsed, targets: judgeTargets(data), ...data }, null, 1)}\n`,
+    );
+    log(`Written: ${join(options.outDir, 'latest.md')} and latest.json`);
+    if (options.updateReadme) {
+      const readme = join(ROOT, 'README.md');
+      writeFileSync(readme, replaceBetweenMarkers(readFileSync(readme, 'utf8'), 'bench', markdown));
+      log('README.md updated.');
+    }
+    log(`Elapsed: ${elapsed.toFixed(0)} s`);
+    return findRow0(rows) ? 0 : 1;
+  } finally {
+    if (browser) await withTimeout(browser.close(), 30_000);
+    await server?.close();
+    rmSync(tmp, { recursive: true, force: true });
+  }
+}
+
+/** Without the no-pin vector row there is nothing to compare with: the bench could not run. */
+const findRow0 = (rows: Row[]) => rows.some((r) => r.renderer === 'pinmap' && r.count === 0 && r.samples.some(Boolean));
+
+// Stopped from outside (Ctrl-C, a time limit): close the browser rather than leave it running.
+for (const signal of ['SIGINT', 'SIGTERM'] as const) {
+  process.once(signal, () => {
+    log(`${signal}: stopping`);
+    const closing = activeBrowser ? withTimeout(activeBrowser.close(), 10_000) : Promise.resolve();
+    void closing.finally(() => process.exit(130));
+  });
+}
+
+main().then(
+  (code) => process.exit(code),
+  (error: unknown) => {
+    console.error(`bench could not run: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`);
+    process.exit(1);
+  },
+);

@@ -1,0 +1,74 @@
+import { Map as MapLibreMap, Marker, setWorkerUrl } from 'maplibre-gl';
+import workerUrl from 'maplibre-gl/dist/maplibre-gl-worker.mjs?url&no-inline';
+import 'maplibre-gl/dist/maplibre-gl.css';
+import { resolveStyleUrls } from '../../src/map/style-urls.ts';
+import { readPageInputs, signalIdle, signalError } from './page-inputs.ts';
+
+/**
+ * The bare MapLibre pages of `npm run bench`: a MapLibre map on the same style and camera as
+ * the app, and, by `mode` in the address,
+ * - `bare` (no `pins`): nothing else: the floor for cold load and size;
+ * - `markers`: one default `new Marker()` per pin (DOM);
+ * - `cluster`: MapLibre's own GeoJSON clustering (the pins' URL as the source's `data`, fetched
+ *   and clustered in the worker) drawn by one plain circle layer: the floor for GPU pins.
+ * Sets `data-map-state="idle"` on its `.pinmap` root at the first map `idle` after every pin is
+ * on the map, as the app does.
+ */
+
+setWorkerUrl(workerUrl);
+
+/** As the app's (src/map/pin-markers.ts): pins within 40 px merge, none above zoom 14. */
+const CLUSTER_RADIUS = 40;
+const CLUSTER_MAX_ZOOM = 14;
+
+interface PinCollection {
+  features: { geometry: { coordinates: [number, number] } }[];
+}
+
+async function main(root: HTMLElement): Promise<void> {
+  const { styleUrl, pinsUrl, center, zoom, fadeDuration, mode } = readPageInputs();
+  const map = new MapLibreMap({
+    container: 'map',
+    style: styleUrl,
+    transformStyle: (_previous, next) => resolveStyleUrls(next, styleUrl),
+    center,
+    zoom,
+    fadeDuration,
+    attributionControl: {},
+  });
+  map.on('error', (event) => console.warn(`bench MapLibre page: ${String(event.error)}`));
+
+  if (pinsUrl && mode === 'markers') {
+    const response = await fetch(pinsUrl);
+    if (!response.ok) throw new Error(`pins: HTTP ${response.status}`);
+    const pins = (await response.json()) as PinCollection;
+    for (const feature of pins.features) new Marker().setLngLat(feature.geometry.coordinates).addTo(map);
+    root.dataset.markers = String(pins.features.length);
+  } else if (pinsUrl && mode === 'cluster') {
+    await map.once('style.load');
+    const sourceLoaded = new Promise<void>((resolve) => {
+      const onData = (event: { sourceId?: string; isSourceLoaded?: boolean }) => {
+        if (event.sourceId !== 'pins' || !event.isSourceLoaded) return;
+        map.off('sourcedata', onData);
+        resolve();
+      };
+      map.on('sourcedata', onData);
+    });
+    map.addSource('pins', { type: 'geojson', data: new URL(pinsUrl, window.location.href).href, cluster: true, clusterRadius: CLUSTER_RADIUS, clusterMaxZoom: CLUSTER_MAX_ZOOM });
+    map.addLayer({
+      id: 'pins',
+      type: 'circle',
+      source: 'pins',
+      paint: { 'circle-color': '#3FB1CE', 'circle-radius': ['case', ['has', 'point_count'], 14, 6], 'circle-stroke-color': '#ffffff', 'circle-stroke-width': 2 },
+    });
+    await sourceLoaded;
+  }
+  // Idle once the style, tiles and every pin are drawn.
+  const idle = map.once('idle');
+  map.triggerRepaint();
+  await idle;
+  signalIdle(root);
+}
+
+const root = document.querySelector<HTMLElement>('.pinmap');
+if (root) main(root).catch((error: unknown) => signalError(root, error));

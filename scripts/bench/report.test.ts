@@ -1,0 +1,92 @@
+import { describe, expect, it } from 'vitest';
+import { fileName, judgeTargets, METRICS, renderMarkdown, rowMedian, sameRunRatio, timesBetter, type BenchData, type Renderer, type Row, type RunSample } from './report.ts';
+
+const MB = 1024 * 1024;
+
+function sample(idleMs: number, panP95 = 100, heapBytes = 10 * MB): RunSample {
+  return { idleMs, heapBytes, pan: { p50: panP95 / 2, p95: panP95, frames: 30 }, zoom: { p50: 30, p95: 60, frames: 20 }, domMarkers: 0 };
+}
+
+function row(renderer: Renderer, count: number, samples: (RunSample | undefined)[], extra: Partial<Row> = {}): Row {
+  return { renderer, count, samples, failures: [], timeouts: 0, ...extra };
+}
+
+function data(rows: Row[], extra: Partial<BenchData> = {}): BenchData {
+  return { rows, runs: 3, cycles: [], cycleFailures: [], info: ['machine line'], ...extra };
+}
+
+describe('bench report', () => {
+  it('takes medians over the measured runs only', () => {
+    const r = row('pinmap', 0, [sample(100), undefined, sample(300), sample(200)]);
+    expect(rowMedian(r, METRICS.idle)).toBe(200);
+    expect(rowMedian(row('pinmap', 0, []), METRICS.idle)).toBeNaN();
+  });
+
+  it('takes ratios run by run, then their median, from runs where both rows were measured', () => {
+    // Run 1: 2×, run 2: the reference failed, run 3: 1×, run 4: 4×: the median of 2, 1, 4 is 2.
+    const a = row('pinmap', 100_000, [sample(200), sample(999), sample(300), sample(400)]);
+    const b = row('pinmap', 0, [sample(100), undefined, sample(300), sample(100)]);
+    expect(sameRunRatio(a, b, METRICS.idle)).toBe(2);
+    expect(sameRunRatio(a, undefined, METRICS.idle)).toBeNaN();
+  });
+
+  it('judges each target: met, missed, a lower bound for a baseline that timed out, or not measured', () => {
+    const rows = [
+      row('pinmap', 0, [sample(1000, 100), sample(1000, 100), sample(1000, 100)]),
+      row('hybrid', 0, [sample(1600), sample(1600), sample(1600)]),
+      row('maplibre', 0, [sample(1000), sample(1000), sample(1000)]),
+      row('pinmap', 100_000, [sample(2500, 120), sample(2500, 120), sample(2500, 120)]),
+      row('markers', 10_000, [sample(10_000, 1000), sample(10_000, 1000), sample(10_000, 1000)]),
+      row('fa-markers', 10_000, [undefined, undefined, undefined], { timeouts: 3, timedOutAfterMs: 30_000, timedOutRuns: [0, 1, 2], note: 'timed out (> 30 s to idle)' }),
+    ];
+    const size = {
+      pinmap: [{ url: 'http://x/assets/index.js', kind: 'script' as const, bytes: 1000, gzipBytes: 130 }],
+      hybrid: [],
+      maplibre: [{ url: 'http://x/assets/maplibre.js', kind: 'script' as const, bytes: 900, gzipBytes: 100 }],
+      hybridChunksInVector: [],
+    };
+    const cycles = [{ before: 4 * MB, afterFirst: 8 * MB, afterLast: 9 * MB, cycles: 20, ms: 20_000, fontsBefore: 11, fontsAfter: 11 }];
+    const targets = Object.fromEntries(judgeTargets(data(rows, { size, cycles })).map((t) => [t.name, t]));
+    expect(targets['Cold load: vector view ≤ 1.2× bare MapLibre']).toMatchObject({ figure: '1.00×', met: true });
+    expect(targets['Cold load: hybrid view ≤ 1.5× bare MapLibre']).toMatchObject({ figure: '1.60×', met: false });
+    expect(targets['100k pins: pan p95 ≤ 1.5× the no-pin map']).toMatchObject({ figure: '1.20×', met: true });
+    expect(targets['100k pins: time to idle ≤ 2× the no-pin map']).toMatchObject({ figure: '2.50×', met: false });
+    expect(targets['100k pins: pan p95 ≥ 5× better than MapLibre `Marker` per pin (DOM) at 10k']).toMatchObject({ figure: '8.3× better', met: true });
+    expect(targets['100k pins: time to idle ≥ 5× better than MapLibre `Marker` per pin (DOM) at 10k']).toMatchObject({ figure: '4.0× better', met: false });
+    expect(targets['100k pins: time to idle ≥ 5× better than Leaflet + `leaflet-fa-markers` icon per pin (DOM) at 10k']).toMatchObject({
+      figure: '> 12.0× better (it did not reach idle in 30 s)',
+      met: true,
+    });
+    expect(targets['100k pins: pan p95 ≥ 5× better than Leaflet + `leaflet-fa-markers` icon per pin (DOM) at 10k']).toMatchObject({ met: undefined });
+    expect(targets['Initial JS (gzip) ≤ 1.4× bare MapLibre']).toMatchObject({ met: true });
+    expect(targets['No hybrid (Leaflet) chunk loaded by the vector view']).toMatchObject({ met: true });
+    expect(targets['20 mount/destroy cycles grow the JS heap by < 10 MB']).toMatchObject({ figure: '5.00 MB', met: true });
+  });
+
+  it('counts a baseline run that timed out as its cap, and says when the median is only a lower bound', () => {
+    const ours = row('pinmap', 100_000, [sample(2000), sample(2000), sample(2000)]);
+    // Two runs measured (4× and 5×), one timed out at 30 s (more than 15×): the median, 5×, is exact.
+    const mostly = row('fa-markers', 10_000, [sample(8000), sample(10_000), undefined], { timeouts: 1, timedOutAfterMs: 30_000, timedOutRuns: [2] });
+    expect(timesBetter(mostly, ours, METRICS.idle, true)).toEqual({ ratio: 5, atLeast: false, runs: 3 });
+    // Two of three runs timed out: the median is at least 15×.
+    const slow = row('fa-markers', 10_000, [sample(8000), undefined, undefined], { timeouts: 2, timedOutAfterMs: 30_000, timedOutRuns: [1, 2] });
+    expect(timesBetter(slow, ours, METRICS.idle, true)).toEqual({ ratio: 15, atLeast: true, runs: 3 });
+    // Frame times of runs that never reached idle are unknown, not bounded.
+    expect(timesBetter(slow, ours, METRICS.panP95)).toEqual({ ratio: 1, atLeast: false, runs: 1 });
+    expect(timesBetter(undefined, ours, METRICS.idle)).toBeUndefined();
+  });
+
+  it('renders every section, marks missed targets and says why a row has no figures', () => {
+    const rows = [row('pinmap', 0, [sample(1200)]), row('maplibre', 0, [sample(900)]), row('markers', 100_000, [], { timeouts: 1, note: 'timed out (> 15 s to idle)' })];
+    const text = renderMarkdown(data(rows, { runs: 1 }));
+    expect(text).toContain('#### Targets');
+    expect(text).toContain('| Pinmap, vector view | 1200 | 1.33× |');
+    expect(text).toContain('timed out (> 15 s to idle)');
+    expect(text).toContain('**missed**');
+    expect(text).toContain('- machine line');
+  });
+
+  it('names a file by the last part of its URL path', () => {
+    expect(fileName('http://127.0.0.1:1234/assets/index-abc.js?x=1')).toBe('index-abc.js');
+  });
+});

@@ -1,0 +1,336 @@
+import { median } from './stats.ts';
+
+/**
+ * The figures of `npm run bench` and how they are judged: pure functions from the raw samples
+ * to medians, same-run ratios, the targets, and the Markdown report. Every ratio is taken run by
+ * run (a row's sample over the reference row's sample of the same run, both measured within a
+ * minute of each other) and the median of those ratios is shown.
+ */
+
+export type Renderer = 'pinmap' | 'hybrid' | 'maplibre' | 'markers' | 'fa-markers' | 'cluster';
+
+export const RENDERER_LABELS: Record<Renderer, string> = {
+  pinmap: 'Pinmap, vector view',
+  hybrid: 'Pinmap, hybrid view',
+  maplibre: 'bare MapLibre',
+  markers: 'MapLibre `Marker` per pin (DOM)',
+  'fa-markers': 'Leaflet + `leaflet-fa-markers` icon per pin (DOM)',
+  cluster: 'MapLibre GeoJSON clustering + circle layer',
+};
+
+export interface FrameFigures {
+  p50: number;
+  p95: number;
+  frames: number;
+}
+
+/** One page load's figures (as `measure` returns them, without the assets). */
+export interface RunSample {
+  idleMs: number;
+  heapBytes: number;
+  pan: FrameFigures;
+  zoom: FrameFigures;
+  domMarkers: number;
+  notice?: string;
+}
+
+export interface Row {
+  renderer: Renderer;
+  count: number;
+  /** By run (index 0 = run 1); undefined where that run failed, timed out or was skipped. */
+  samples: (RunSample | undefined)[];
+  failures: string[];
+  timeouts: number;
+  /** Why the row was not (fully) measured: its first timeout, or a reason it was skipped. */
+  note?: string;
+  /** The cap (ms to idle) of a run that timed out: its time to idle is more than that. */
+  timedOutAfterMs?: number;
+  /** The runs (index 0 = run 1) that did not reach idle within `timedOutAfterMs`. */
+  timedOutRuns?: number[];
+}
+
+export interface SizeEntry {
+  url: string;
+  kind: 'script' | 'stylesheet';
+  bytes: number;
+  gzipBytes: number;
+}
+
+export interface SizeFigures {
+  /** What each page loaded before its first idle. */
+  pinmap: SizeEntry[];
+  hybrid: SizeEntry[];
+  maplibre: SizeEntry[];
+  /** Scripts of the vector view whose name says they are the hybrid view's (must be none). */
+  hybridChunksInVector: string[];
+}
+
+export interface CycleFigures {
+  before: number;
+  afterFirst: number;
+  afterLast: number;
+  cycles: number;
+  ms: number;
+  /** Font faces in `document.fonts` before the first mount and after the last destroy. */
+  fontsBefore: number;
+  fontsAfter: number;
+}
+
+export interface BenchData {
+  rows: Row[];
+  runs: number;
+  size?: SizeFigures;
+  cycles: (CycleFigures | undefined)[];
+  cycleFailures: string[];
+  /** Lines about the machine, browser and run, printed under the tables. */
+  info: string[];
+}
+
+export type Metric = (s: RunSample) => number;
+export const METRICS = {
+  idle: (s: RunSample) => s.idleMs,
+  panP50: (s: RunSample) => s.pan.p50,
+  panP95: (s: RunSample) => s.pan.p95,
+  zoomP50: (s: RunSample) => s.zoom.p50,
+  zoomP95: (s: RunSample) => s.zoom.p95,
+  heap: (s: RunSample) => s.heapBytes,
+} satisfies Record<string, Metric>;
+
+export function findRow(rows: readonly Row[], renderer: Renderer, count: number): Row | undefined {
+  return rows.find((r) => r.renderer === renderer && r.count === count);
+}
+
+const measured = (row: Row | undefined) => (row?.samples ?? []).filter((s): s is RunSample => s !== undefined);
+
+/** The median of a metric over a row's measured runs; NaN when it has none. */
+export function rowMedian(row: Row | undefined, metric: Metric): number {
+  return median(measured(row).map(metric).filter(Number.isFinite));
+}
+
+/** The median over runs of `metric(row) / metric(reference)`, from the runs where both were measured. */
+export function sameRunRatio(row: Row | undefined, reference: Row | undefined, metric: Metric): number {
+  if (!row || !reference) return Number.NaN;
+  const ratios: number[] = [];
+  row.samples.forEach((sample, run) => {
+    const base = reference.samples[run];
+    if (!sample || !base) return;
+    const r = metric(sample) / metric(base);
+    if (Number.isFinite(r)) ratios.push(r);
+  });
+  return median(ratios);
+}
+
+export interface Target {
+  name: string;
+  /** The measured figure, as text. */
+  figure: string;
+  /** true: met; false: missed; undefined: not measured. */
+  met: boolean | undefined;
+}
+
+const LARGE = 100_000;
+const DOM_COUNT = 10_000;
+const MB = 1024 * 1024;
+
+export function sizeTotals(entries: readonly SizeEntry[] | undefined): { js: number; css: number; all: number } {
+  const js = (entries ?? []).filter((e) => e.kind === 'script').reduce((s, e) => s + e.gzipBytes, 0);
+  const css = (entries ?? []).filter((e) => e.kind === 'stylesheet').reduce((s, e) => s + e.gzipBytes, 0);
+  return { js, css, all: js + css };
+}
+
+/**
+ * How many times better `ours` is than `theirs` (theirs / ours), run by run, and the median. With
+ * `censored`, a run of theirs that timed out counts as taking its cap (a lower bound); when the
+ * median falls on such a run, the result is a lower bound (`atLeast`). Undefined when no run has
+ * both figures.
+ */
+export function timesBetter(theirs: Row | undefined, ours: Row | undefined, metric: Metric, censored = false): { ratio: number; atLeast: boolean; runs: number } | undefined {
+  if (!theirs || !ours) return undefined;
+  const ratios: { ratio: number; atLeast: boolean }[] = [];
+  ours.samples.forEach((sample, run) => {
+    if (!sample) return;
+    const theirSample = theirs.samples[run];
+    if (theirSample) ratios.push({ ratio: metric(theirSample) / metric(sample), atLeast: false });
+    else if (censored && theirs.timedOutAfterMs && theirs.timedOutRuns?.includes(run)) ratios.push({ ratio: theirs.timedOutAfterMs / metric(sample), atLeast: true });
+  });
+  const usable = ratios.filter((r) => Number.isFinite(r.ratio)).sort((a, b) => a.ratio - b.ratio);
+  if (usable.length === 0) return undefined;
+  const ratio = median(usable.map((r) => r.ratio));
+  // A lower bound only rises to its true value, so the median is exact unless a lower bound sits
+  // at or below the middle; then it is a lower bound itself.
+  const atLeast = usable.slice(0, (usable.length >> 1) + 1).some((r) => r.atLeast);
+  return { ratio, atLeast, runs: usable.length };
+}
+
+/** Each target of the benchmark, judged from the data. */
+export function judgeTargets(data: BenchData): Target[] {
+  const row = (renderer: Renderer, count: number) => findRow(data.rows, renderer, count);
+  const targets: Target[] = [];
+  const limit = (name: string, ratio: number, max: number, detail = ''): Target => ({
+    name,
+    figure: Number.isFinite(ratio) ? `${ratio.toFixed(2)}×${detail}` : 'not measured',
+    met: Number.isFinite(ratio) ? ratio <= max : undefined,
+  });
+
+  const bare = row('maplibre', 0);
+  targets.push(limit('Cold load: vector view ≤ 1.2× bare MapLibre', sameRunRatio(row('pinmap', 0), bare, METRICS.idle), 1.2));
+  targets.push(limit('Cold load: hybrid view ≤ 1.5× bare MapLibre', sameRunRatio(row('hybrid', 0), bare, METRICS.idle), 1.5));
+
+  const noPins = row('pinmap', 0);
+  const large = row('pinmap', LARGE);
+  targets.push(limit('100k pins: pan p95 ≤ 1.5× the no-pin map', sameRunRatio(large, noPins, METRICS.panP95), 1.5));
+  targets.push(limit('100k pins: time to idle ≤ 2× the no-pin map', sameRunRatio(large, noPins, METRICS.idle), 2));
+  for (const [metric, label] of [
+    [METRICS.panP95, 'pan p95'],
+    [METRICS.idle, 'time to idle'],
+  ] as const) {
+    for (const dom of ['markers', 'fa-markers'] as const) {
+      const domRow = row(dom, DOM_COUNT);
+      const name = `100k pins: ${label} ≥ 5× better than ${RENDERER_LABELS[dom]} at 10k`;
+      const better = timesBetter(domRow, large, metric, metric === METRICS.idle);
+      if (!better) {
+        const why = domRow?.timedOutAfterMs ? ` (it did not reach idle in ${domRow.timedOutAfterMs / 1000} s)` : '';
+        targets.push({ name, figure: `not measured${why}`, met: undefined });
+        continue;
+      }
+      const from = better.runs < data.runs ? `, from ${better.runs} of ${data.runs} runs` : '';
+      if (better.atLeast) {
+        // More than half the runs did not reach idle: the median is a lower bound.
+        targets.push({ name, figure: `> ${better.ratio.toFixed(1)}× better (it did not reach idle in ${domRow!.timedOutAfterMs! / 1000} s${from})`, met: better.ratio >= 5 ? true : undefined });
+      } else {
+        targets.push({ name, figure: `${better.ratio.toFixed(1)}× better${from ? ` (${from.slice(2)})` : ''}`, met: better.ratio >= 5 });
+      }
+    }
+  }
+
+  const size = data.size;
+  const ours = sizeTotals(size?.pinmap);
+  const theirs = sizeTotals(size?.maplibre);
+  targets.push(limit('Initial JS (gzip) ≤ 1.4× bare MapLibre', size ? ours.js / theirs.js : Number.NaN, 1.4, size ? ` (${kb(ours.js)} vs ${kb(theirs.js)})` : ''));
+  if (size) {
+    targets.push({
+      name: 'No hybrid (Leaflet) chunk loaded by the vector view',
+      figure: size.hybridChunksInVector.length === 0 ? 'none loaded' : size.hybridChunksInVector.join(', '),
+      met: size.hybridChunksInVector.length === 0,
+    });
+  }
+
+  const growth = median(data.cycles.filter((c): c is CycleFigures => c !== undefined).map((c) => c.afterLast - c.before));
+  targets.push({
+    name: `${data.cycles.find((c) => c)?.cycles ?? 20} mount/destroy cycles grow the JS heap by < 10 MB`,
+    figure: Number.isFinite(growth) ? `${(growth / MB).toFixed(2)} MB` : 'not measured',
+    met: Number.isFinite(growth) ? growth < 10 * MB : undefined,
+  });
+  return targets;
+}
+
+const fmtMs = (ms: number) => (Number.isFinite(ms) ? (ms >= 100 ? ms.toFixed(0) : ms.toFixed(1)) : '–');
+const fmtRatio = (r: number) => (Number.isFinite(r) ? `${r.toFixed(2)}×` : '–');
+const fmtMb = (bytes: number) => (Number.isFinite(bytes) ? (bytes / MB).toFixed(1) : '–');
+const fmtCount = (n: number) => (n === 0 ? 'none' : n.toLocaleString('en-US'));
+const kb = (bytes: number) => `${(bytes / 1024).toFixed(1)} KB`;
+
+function runsNote(row: Row, runs: number): string {
+  const got = measured(row).length;
+  if (got === runs) return '';
+  const parts = [`${got} of ${runs} runs`];
+  if (row.timeouts) parts.push(`${row.timeouts} timed out`);
+  if (row.failures.length) parts.push(`${row.failures.length} failed`);
+  return ` (${parts.join(', ')})`;
+}
+
+/** The report in Markdown: targets, cold load, pins, memory, size, then the notes. */
+export function renderMarkdown(data: BenchData): string {
+  const { rows, runs } = data;
+  const out: string[] = [];
+  const row = (renderer: Renderer, count: number) => findRow(rows, renderer, count);
+
+  out.push('#### Targets', '', '| target | measured | |', '|---|---:|---|');
+  for (const t of judgeTargets(data)) out.push(`| ${t.name} | ${t.figure} | ${t.met === undefined ? 'not measured' : t.met ? 'met' : '**missed**'} |`);
+
+  out.push('', '#### Cold load to idle (embedded basemap, no pins)', '', '| page | time to idle (ms) | vs bare MapLibre |', '|---|---:|---:|');
+  const bare = row('maplibre', 0);
+  for (const renderer of ['pinmap', 'hybrid', 'maplibre'] as const) {
+    const r = row(renderer, 0);
+    if (!r) continue;
+    out.push(`| ${RENDERER_LABELS[renderer]}${runsNote(r, runs)} | ${fmtMs(rowMedian(r, METRICS.idle))} | ${fmtRatio(sameRunRatio(r, bare, METRICS.idle))} |`);
+  }
+
+  out.push(
+    '',
+    '#### Pins: time to idle, frame times, heap',
+    '',
+    '| pins | renderer | time to idle (ms) | pan p50 / p95 (ms) | zoom p50 / p95 (ms) | JS heap (MB) | idle vs no-pin map | pan p95 vs no-pin map |',
+    '|---:|---|---:|---:|---:|---:|---:|---:|',
+  );
+  const noPins = row('pinmap', 0);
+  const order: Renderer[] = ['pinmap', 'hybrid', 'maplibre', 'cluster', 'markers', 'fa-markers'];
+  const pinRows = [...rows].sort((a, b) => a.count - b.count || order.indexOf(a.renderer) - order.indexOf(b.renderer));
+  for (const r of pinRows) {
+    const label = `${RENDERER_LABELS[r.renderer]}${runsNote(r, runs)}`;
+    if (measured(r).length === 0) {
+      out.push(`| ${fmtCount(r.count)} | ${label} | ${r.note ?? r.failures[0] ?? 'not measured'} | – | – | – | – | – |`);
+      continue;
+    }
+    out.push(
+      `| ${fmtCount(r.count)} | ${label} | ${fmtMs(rowMedian(r, METRICS.idle))} | ${fmtMs(rowMedian(r, METRICS.panP50))} / ${fmtMs(rowMedian(r, METRICS.panP95))} | ` +
+        `${fmtMs(rowMedian(r, METRICS.zoomP50))} / ${fmtMs(rowMedian(r, METRICS.zoomP95))} | ${fmtMb(rowMedian(r, METRICS.heap))} | ` +
+        `${fmtRatio(sameRunRatio(r, noPins, METRICS.idle))} | ${fmtRatio(sameRunRatio(r, noPins, METRICS.panP95))} |`,
+    );
+  }
+
+  const cycles = data.cycles.filter((c): c is CycleFigures => c !== undefined);
+  out.push('', '#### Memory: mount/destroy cycles (embed library)', '');
+  if (cycles.length) {
+    const n = cycles[0]!.cycles;
+    out.push(
+      '| heap before the first mount (MB) | after 1 cycle (MB) | after ' + n + ' cycles (MB) | growth over ' + n + ' cycles (MB) | per cycle after the first (KB) | time per cycle (ms) | font faces left in the page |',
+      '|---:|---:|---:|---:|---:|---:|---:|',
+      `| ${fmtMb(median(cycles.map((c) => c.before)))} | ${fmtMb(median(cycles.map((c) => c.afterFirst)))} | ${fmtMb(median(cycles.map((c) => c.afterLast)))} | ` +
+        `${(median(cycles.map((c) => c.afterLast - c.before)) / MB).toFixed(2)} | ${(median(cycles.map((c) => (c.afterLast - c.afterFirst) / Math.max(1, c.cycles - 1))) / 1024).toFixed(1)} | ` +
+        `${fmtMs(median(cycles.map((c) => c.ms / c.cycles)))} | ${median(cycles.map((c) => c.fontsAfter - c.fontsBefore))} |`,
+    );
+  } else out.push(`Not measured${data.cycleFailures[0] ? `: ${data.cycleFailures[0]}` : ''}.`);
+
+  if (data.size) {
+    const { pinmap, hybrid, maplibre } = data.size;
+    out.push('', '#### Size: JavaScript and CSS loaded before the first idle (gzip -9)', '', '| page | JS | CSS | total | JS vs bare MapLibre |', '|---|---:|---:|---:|---:|');
+    const base = sizeTotals(maplibre);
+    for (const [label, entries] of [
+      [RENDERER_LABELS.pinmap, pinmap],
+      [RENDERER_LABELS.hybrid, hybrid],
+      [RENDERER_LABELS.maplibre, maplibre],
+    ] as const) {
+      const t = sizeTotals(entries);
+      out.push(`| ${label} | ${kb(t.js)} | ${kb(t.css)} | ${kb(t.all)} | ${fmtRatio(t.js / base.js)} |`);
+    }
+    const mainThread = (entries: readonly SizeEntry[]) => sizeTotals(entries.filter((e) => !/worker/i.test(fileName(e.url)))).js;
+    const ours = mainThread(pinmap);
+    const theirs = mainThread(maplibre);
+    out.push(
+      '',
+      `Both pages load MapLibre's worker script before their first idle, so it is in both totals; without it, the vector view's JavaScript is ${kb(ours)} against bare MapLibre's ${kb(theirs)} (${fmtRatio(ours / theirs)}).`,
+    );
+    out.push('', '| page | file | bytes | gzip |', '|---|---|---:|---:|');
+    for (const [label, entries] of [
+      ['vector', pinmap],
+      ['hybrid', hybrid],
+      ['MapLibre', maplibre],
+    ] as const) {
+      for (const e of [...entries].sort((a, b) => b.gzipBytes - a.gzipBytes)) out.push(`| ${label} | \`${fileName(e.url)}\` | ${kb(e.bytes)} | ${kb(e.gzipBytes)} |`);
+    }
+  }
+
+  const notes = rows.flatMap((r) => [
+    ...r.failures.map((f) => `${fmtCount(r.count)}, ${RENDERER_LABELS[r.renderer]}: ${f}`),
+    ...[...new Set(measured(r).flatMap((s) => (s.notice ? [s.notice] : [])))].map((n) => `${fmtCount(r.count)}, ${RENDERER_LABELS[r.renderer]}: page notice "${n}"`),
+  ]);
+  out.push('', ...data.info.map((line) => `- ${line}`), ...[...new Set([...notes, ...data.cycleFailures])].map((n) => `- note: ${n}`));
+  return out.join('\n');
+}
+
+/** The last part of a URL's path, without the query. */
+export function fileName(url: string): string {
+  const path = new URL(url).pathname;
+  return path.slice(path.lastIndexOf('/') + 1);
+}
