@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { generatePins } from '../../scripts/synthetic-pins.ts';
 import { describePinSet, parsePins, type Pin } from './pin-data.ts';
+import { feature } from './pin-features.testing.ts';
 
 /**
  * The corpus of bad pin data (PRODUCT.md, "Pin icon": a bad value on one pin falls back with a
@@ -12,15 +13,7 @@ import { describePinSet, parsePins, type Pin } from './pin-data.ts';
 type Feature = Record<string, unknown>;
 
 /** A good Point feature; `properties` are merged into its title, `overrides` replace its members. */
-function point(id: unknown, properties: Record<string, unknown> = {}, overrides: Record<string, unknown> = {}): Feature {
-  return {
-    type: 'Feature',
-    ...(id === undefined ? {} : { id }),
-    geometry: { type: 'Point', coordinates: [2.35, 48.85] },
-    properties: { title: `Pin ${String(id)}`, ...properties },
-    ...overrides,
-  };
-}
+const point: (id: unknown, properties?: Record<string, unknown>, overrides?: Record<string, unknown>) => Feature = feature;
 const at = (id: string, coordinates: unknown) => point(id, {}, { geometry: { type: 'Point', coordinates } });
 const geometry = (id: string, value: unknown) => point(id, {}, { geometry: value });
 const collection = (features: unknown[]) => ({ type: 'FeatureCollection', features });

@@ -1,16 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { PinDataError, describePinSet, isHttpUrl, parsePins, pinNotice, summariseSkipped, wrapLongitude } from './pin-data.ts';
+import { feature } from './pin-features.testing.ts';
 
-/** A valid Point feature; `overrides` replace top-level members, `properties` are merged in. */
-function feature(id: unknown, properties: Record<string, unknown> = {}, overrides: Record<string, unknown> = {}): Record<string, unknown> {
-  return {
-    type: 'Feature',
-    ...(id === undefined ? {} : { id }),
-    geometry: { type: 'Point', coordinates: [2.35, 48.85] },
-    properties: { title: `Pin ${String(id)}`, ...properties },
-    ...overrides,
-  };
-}
 
 const at = (id: string, coordinates: unknown): Record<string, unknown> => feature(id, {}, { geometry: { type: 'Point', coordinates } });
 
