@@ -367,6 +367,58 @@ test.describe('large pin sets on the GPU', () => {
   });
 });
 
+test.describe('large pin sets: grouped in a worker, drawn around the view', () => {
+  /** Pins in two crowds half a world apart, and one lone pin in each. */
+  const twoCrowds = () => [
+    ...Array.from({ length: 40 }, (_, i) => point(`paris-${i}`, [2.3 + (i % 8) * 0.05, 48.8 + Math.floor(i / 8) * 0.05])),
+    ...Array.from({ length: 40 }, (_, i) => point(`sydney-${i}`, [151 + (i % 8) * 0.05, -33.9 + Math.floor(i / 8) * 0.05])),
+    point('lyon', [4.85, 45.75], { description: 'Alone in France' }),
+    point('canberra', [149.13, -35.28], { description: 'Alone in Australia' }),
+  ];
+
+  test('pins far outside the first view show once the view gets there, and bubbles split as it zooms in', async ({ page }) => {
+    const problems = watchConsole(page);
+    const indexWorker = page.waitForRequest(/pin-index\.worker-[^/]*\.js$/);
+    await openMap(page, { style: plainStyle, hash: true, center: [3, 47], zoom: 5, domPinLimit: 10, pins: collection(twoCrowds()) });
+    await indexWorker; // the pins were grouped in the pin index's own worker
+    const lyon = await project(page, [4.85, 45.75]);
+    await page.mouse.click(lyon.x, lyon.y - 26);
+    await expect(page.locator('.pinmap-popup .pinmap-popup-title')).toHaveText('lyon');
+    await page.keyboard.press('Escape');
+
+    // Half a world away, at the same zoom: nothing of Australia was on the map before.
+    await page.evaluate(() => (window.location.hash = '#map=5/-34.6/150'));
+    await waitForMapState(page, 'idle');
+    const canberra = await project(page, [149.13, -35.28]);
+    await page.mouse.click(canberra.x, canberra.y - 26);
+    await expect(page.locator('.pinmap-popup .pinmap-popup-title')).toHaveText('canberra');
+    await page.keyboard.press('Escape');
+
+    // The Sydney crowd is one bubble at zoom 5; at zoom 14 its pins stand alone.
+    await page.evaluate(() => (window.location.hash = '#map=14/-33.85/151.15'));
+    await waitForMapState(page, 'idle');
+    const pin = await project(page, [151.15, -33.85]); // sydney-11: column 3, row 1
+    await page.mouse.click(pin.x, pin.y - 26);
+    await expect(page.locator('.pinmap-popup .pinmap-popup-title')).toHaveText('sydney-11');
+    expect(problems.errors).toEqual([]);
+  });
+
+  test('where the worker cannot start, the pins are grouped on the page and work the same', async ({ page }) => {
+    await page.route(/pin-index\.worker-[^/]*\.js$/, (route) => route.fulfill({ status: 404, body: 'gone' }));
+    const pageErrors: string[] = [];
+    page.on('pageerror', (error) => pageErrors.push(error.message));
+    await openMap(page, { style: plainStyle, hash: true, center: [150, -34.6], zoom: 5, domPinLimit: 10, pins: collection(twoCrowds()) });
+    const canberra = await project(page, [149.13, -35.28]);
+    await page.mouse.click(canberra.x, canberra.y - 26);
+    await expect(page.locator('.pinmap-popup .pinmap-popup-title')).toHaveText('canberra');
+    await page.keyboard.press('Escape');
+    const sydney = await project(page, [151.175, -33.8]);
+    await page.mouse.click(sydney.x, sydney.y);
+    await expect.poll(async () => (await cameraOf(page)).zoom, { message: 'the bubble zooms to where it splits' }).toBeGreaterThan(5);
+    expect(pageErrors).toEqual([]);
+  });
+});
+
 test.describe('accessibility', () => {
   test('axe-core finds no violations on the default pins and clusters, nor with a popup open', async ({ page }) => {
     await page.goto('/#map=5/48.8/2.3');

@@ -44,3 +44,10 @@ export const DEFAULTS = {
 
 /** Where the app serves its embedded offline basemap, relative to the page. */
 export const EMBEDDED_STYLE_PATH = 'basemap/style.json';
+
+/**
+ * Pixels (at MapLibre's 512 px tiles) within which pins merge into a cluster, and the zoom above
+ * which none do; the DOM and the GPU pins, in both views, group alike.
+ */
+export const CLUSTER_RADIUS = 40;
+export const CLUSTER_MAX_ZOOM = 14;

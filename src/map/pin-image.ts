@@ -62,7 +62,9 @@ export async function rasterisePin(style: PinStyle, pixelRatio: number, doc: Doc
   const canvas = doc.createElement('canvas');
   canvas.width = width;
   canvas.height = height;
-  const context = canvas.getContext('2d');
+  // Read back once, at once: a canvas kept in memory draws and reads a small image faster than
+  // one on the GPU (which must finish its work first).
+  const context = canvas.getContext('2d', { willReadFrequently: true });
   if (!context) throw new Error('Pinmap: no 2D canvas to draw pin images');
 
   const svgImage = await loadSvg(drawing.svg, doc);

@@ -1,5 +1,5 @@
 import Supercluster from 'supercluster';
-import { DEFAULTS } from './constants.ts';
+import { CLUSTER_MAX_ZOOM, CLUSTER_RADIUS, DEFAULTS } from './constants.ts';
 import { createPinElement, pinStyleKey, resolvePinStyle, type PinStyle } from './pin-icon.ts';
 import type { Pin } from './pin-data.ts';
 
@@ -8,12 +8,6 @@ import type { Pin } from './pin-data.ts';
  * nearby pins. Zooms here are MapLibre's (512 px tiles); the hybrid view converts Leaflet's.
  */
 
-/**
- * Pixels (at MapLibre's 512 px tiles) within which pins merge into a cluster, and the zoom above
- * which none do; the DOM and the GPU pins, in both views, group alike.
- */
-export const CLUSTER_RADIUS = 40;
-export const CLUSTER_MAX_ZOOM = 14;
 /** Every pin, whatever the view: clusters are made for the whole world at once. */
 const WORLD: [number, number, number, number] = [-180, -90, 180, 90];
 
@@ -89,7 +83,7 @@ export function clusterDiameter(count: number): number {
 }
 
 /** 1234 → '1.2k', as MapLibre abbreviates cluster counts. */
-function abbreviate(count: number): string {
+export function abbreviate(count: number): string {
   if (count < 1000) return String(count);
   if (count < 10000) return `${Math.round(count / 100) / 10}k`;
   return `${Math.round(count / 1000)}k`;

@@ -3,7 +3,9 @@ import { DEFAULTS } from './constants.ts';
 import { pinDrawing, pinStyleKey, resolvePinStyle, type PinStyle } from './pin-icon.ts';
 import { ensurePinImage } from './pin-image.ts';
 import type { Pin, PinSet } from './pin-data.ts';
-import { CLUSTER_MAX_ZOOM, CLUSTER_RADIUS, PinClusters, clusterButton, pinButton, sharedStyles } from './pin-markers.ts';
+import { PinClusters, abbreviate, clusterButton, pinButton, sharedStyles } from './pin-markers.ts';
+import { PinIndex, type PinGroups } from './pin-index.ts';
+import { reasonOf } from './errors.ts';
 import { createPopupContent } from './popup-content.ts';
 import './icon-font.ts';
 
@@ -161,20 +163,25 @@ export function createVectorPins(map: MapLibreMap, options: PinLayerOptions): Pi
     revealZoom = (id) => clusters.revealZoom(id, map.getZoom());
   }
 
+  /**
+   * GPU pins: the set is grouped in a worker (`PinIndex`), started at once, while the style,
+   * the tiles and the pin images load; the map's source then holds only the bubbles and lone
+   * pins of the area around the view, and follows the camera.
+   */
   async function addSymbolLayer(list: Pin[], attribution: string | undefined, isCurrent: () => boolean) {
+    const index = new PinIndex(lngLatsOf(list));
+    glTeardown = () => index.destroy();
+    await whenStyleLoaded();
+    if (!isCurrent()) return;
     const pixelRatio = map.getPixelRatio();
     // Styles are shared objects (see sharedStyles), so each maps straight to its image id.
     const imageIds = new Map<PinStyle, string>();
     for (const style of new Set(styles.values())) imageIds.set(style, pinStyleKey(style));
-    const features: GeoJSON.Feature<GeoJSON.Point>[] = list.map((pin) => ({
-      type: 'Feature',
-      geometry: { type: 'Point', coordinates: pin.lngLat },
-      properties: { id: pin.id, image: imageIds.get(styles.get(pin.id)!)! },
-    }));
-    // The source first: MapLibre's worker takes in and clusters the pins while the images are
-    // drawn here; the layers that show them follow once the images are on the map.
-    addPinSource(map, features, attribution);
-    glTeardown = () => removePinLayers(map);
+    addPinSource(map, attribution);
+    glTeardown = () => {
+      index.destroy();
+      removePinLayers(map);
+    };
     const images: { id: string; offset: [number, number] }[] = [];
     for (const style of imageIds.keys()) {
       if (!isCurrent()) return;
@@ -182,10 +189,22 @@ export function createVectorPins(map: MapLibreMap, options: PinLayerOptions): Pi
       images.push({ id: image.id, offset: image.iconOffset });
     }
     if (!isCurrent()) return;
-    glTeardown = addPinLayers(map, images, clusterFont(map), (id) => {
+    const imageOf = (pin: Pin) => imageIds.get(styles.get(pin.id)!)!;
+    const groups = followView(map, index, (groups) => groupFeatures(groups, list, imageOf));
+    const removeLayers = addPinLayers(map, images, clusterFont(map), index, (id) => {
       const pin = pins.get(id);
       if (pin) openPin(pin, undefined);
     });
+    glTeardown = () => {
+      groups.stop();
+      index.destroy();
+      removeLayers();
+    };
+    try {
+      await groups.first;
+    } catch (error) {
+      if (isCurrent()) console.error(`Pinmap: the pins could not be grouped: ${reasonOf(error)}`);
+    }
   }
 
   return {
@@ -208,7 +227,6 @@ export function createVectorPins(map: MapLibreMap, options: PinLayerOptions): Pi
         return;
       }
       mode = 'gl';
-      await whenStyleLoaded();
       await addSymbolLayer(set.pins, set.attribution, () => current === generation);
     },
     open(id, openOptions) {
@@ -260,16 +278,105 @@ function clusterFont(map: MapLibreMap): string[] {
   return fonts.find((f) => f.some((name) => /bold/i.test(name))) ?? fonts[0] ?? ['Noto Sans Bold'];
 }
 
-/** The GPU pins' clustered GeoJSON source. */
-function addPinSource(map: MapLibreMap, features: GeoJSON.Feature<GeoJSON.Point>[], attribution: string | undefined): void {
+/** The GPU pins' GeoJSON source: the bubbles and lone pins around the view (see `followView`). */
+function addPinSource(map: MapLibreMap, attribution: string | undefined): void {
   map.addSource(PIN_SOURCE, {
     type: 'geojson',
-    data: { type: 'FeatureCollection', features },
-    cluster: true,
-    clusterRadius: CLUSTER_RADIUS,
-    clusterMaxZoom: CLUSTER_MAX_ZOOM,
+    data: { type: 'FeatureCollection', features: [] },
     ...(attribution ? { attribution } : {}),
   });
+}
+
+/** Each pin's longitude and latitude, flat, in the set's order: what the pin index is given. */
+function lngLatsOf(list: Pin[]): Float64Array {
+  const lngLats = new Float64Array(list.length * 2);
+  list.forEach((pin, i) => {
+    lngLats[2 * i] = pin.lngLat[0];
+    lngLats[2 * i + 1] = pin.lngLat[1];
+  });
+  return lngLats;
+}
+
+/** The index's groups as the source's features: bubbles with their counts, and pins with their id and image. */
+function groupFeatures(groups: PinGroups, list: Pin[], imageOf: (pin: Pin) => string): GeoJSON.FeatureCollection<GeoJSON.Point> {
+  const features: GeoJSON.Feature<GeoJSON.Point>[] = [];
+  const { clusters } = groups;
+  for (let k = 0; k < clusters.length; k += 4) {
+    const count = clusters[k + 2]!;
+    features.push({
+      type: 'Feature',
+      geometry: { type: 'Point', coordinates: [clusters[k]!, clusters[k + 1]!] },
+      properties: { cluster: true, cluster_id: clusters[k + 3]!, point_count: count, point_count_abbreviated: abbreviate(count) },
+    });
+  }
+  for (const i of groups.pins) {
+    const pin = list[i]!;
+    features.push({ type: 'Feature', geometry: { type: 'Point', coordinates: pin.lngLat }, properties: { id: pin.id, image: imageOf(pin) } });
+  }
+  return { type: 'FeatureCollection', features };
+}
+
+/**
+ * Keeps the pins' source on the groups of the area around the view: the visible area and half
+ * of it again on every side, at the view's whole zoom (as MapLibre's tiles change zoom). It is
+ * asked again when the view leaves that area or its whole zoom changes, one question at a
+ * time. `first` settles once the source has the first answer.
+ */
+function followView(
+  map: MapLibreMap,
+  index: PinIndex,
+  toFeatures: (groups: PinGroups) => GeoJSON.FeatureCollection<GeoJSON.Point>,
+): { first: Promise<void>; stop(): void } {
+  let shown: { zoom: number; bbox: [number, number, number, number] } | undefined;
+  let asking = false;
+  let stopped = false;
+
+  const wholeZoom = () => Math.max(0, Math.floor(map.getZoom()));
+  const needed = () => {
+    const bounds = map.getBounds();
+    return { zoom: wholeZoom(), visible: [bounds.getWest(), bounds.getSouth(), bounds.getEast(), bounds.getNorth()] as [number, number, number, number] };
+  };
+  const isShown = ({ zoom, visible: [w, s, e, n] }: ReturnType<typeof needed>) =>
+    shown !== undefined && shown.zoom === zoom && w >= shown.bbox[0] && s >= shown.bbox[1] && e <= shown.bbox[2] && n <= shown.bbox[3];
+
+  async function update(): Promise<void> {
+    if (asking || stopped) return;
+    const want = needed();
+    if (isShown(want)) return;
+    asking = true;
+    const [w, s, e, n] = want.visible;
+    const dx = (e - w) / 2;
+    const dy = (n - s) / 2;
+    // Longitudes go on past ±180 (the index wraps them); a box a world wide or more is the world.
+    const bbox: [number, number, number, number] =
+      e - w + 2 * dx >= 360 ? [-180, Math.max(-90, s - dy), 180, Math.min(90, n + dy)] : [w - dx, Math.max(-90, s - dy), e + dx, Math.min(90, n + dy)];
+    try {
+      const groups = await index.groups(bbox, want.zoom);
+      if (stopped) return;
+      map.getSource<GeoJSONSource>(PIN_SOURCE)?.setData(toFeatures(groups));
+      shown = { zoom: want.zoom, bbox: bbox[2] - bbox[0] >= 360 ? [-Infinity, bbox[1], Infinity, bbox[3]] : bbox };
+    } finally {
+      asking = false;
+    }
+    // The view may have gone on while the index answered.
+    await update();
+  }
+
+  const onMove = () => {
+    update().catch((error: unknown) => {
+      if (!stopped) console.error(`Pinmap: the pins could not be grouped: ${reasonOf(error)}`);
+    });
+  };
+  map.on('move', onMove);
+  map.on('moveend', onMove);
+  return {
+    first: index.ready.then(update),
+    stop() {
+      stopped = true;
+      map.off('move', onMove);
+      map.off('moveend', onMove);
+    },
+  };
 }
 
 /** Removes the GPU pins' layers and source, if the map still has them. */
@@ -284,7 +391,13 @@ function removePinLayers(map: MapLibreMap): void {
  * pins as symbols. A click on a bubble zooms to where it splits; a click on a pin calls `onPin`.
  * Returns what removes them, and the source, again.
  */
-function addPinLayers(map: MapLibreMap, images: { id: string; offset: [number, number] }[], font: string[], onPin: (id: string) => void): () => void {
+function addPinLayers(
+  map: MapLibreMap,
+  images: { id: string; offset: [number, number] }[],
+  font: string[],
+  index: PinIndex,
+  onPin: (id: string) => void,
+): () => void {
   map.addLayer({
     id: PIN_LAYERS.clusters,
     type: 'circle',
@@ -335,8 +448,7 @@ function addPinLayers(map: MapLibreMap, images: { id: string; offset: [number, n
     // The bubble may be on another copy of the world than its coordinates say: ease to the
     // copy that was clicked, never across the 180° meridian to the other side of the globe.
     const center: [number, number] = [lng + 360 * Math.round((event.lngLat.lng - lng) / 360), lat];
-    const source = map.getSource<GeoJSONSource>(PIN_SOURCE);
-    source?.getClusterExpansionZoom(clusterId).then(
+    index.expansionZoom(clusterId).then(
       (zoom) => map.easeTo({ center, zoom }),
       () => {},
     );

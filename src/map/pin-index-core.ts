@@ -1,0 +1,62 @@
+import Supercluster from 'supercluster';
+import { CLUSTER_MAX_ZOOM, CLUSTER_RADIUS } from './constants.ts';
+
+/**
+ * The grouping of a large pin set (supercluster, as `PinClusters` groups the DOM pins), kept
+ * where the pins' coordinates went: in the pin index's worker, or on the page when no worker
+ * can start. Pins are known by their index in the set; only coordinates come here.
+ */
+
+export type IndexRequest =
+  | { id: number; type: 'load'; lngLats: Float64Array }
+  | { id: number; type: 'groups'; bbox: [number, number, number, number]; zoom: number }
+  | { id: number; type: 'expansionZoom'; clusterId: number };
+
+export type IndexReply =
+  | { id: number; type: 'load' }
+  /** `pins`: indexes of the pins that stand alone; `clusters`: lng, lat, count, cluster id of each bubble, flat. */
+  | { id: number; type: 'groups'; pins: Uint32Array; clusters: Float64Array }
+  | { id: number; type: 'expansionZoom'; zoom: number }
+  | { id: number; error: string };
+
+/** Answers the pin index's requests; the reply's buffers can be transferred. */
+export function createIndexCore(): (request: IndexRequest) => { reply: IndexReply; transfer: ArrayBuffer[] } {
+  let index: Supercluster<{ i: number }> | undefined;
+
+  function answer(request: IndexRequest): { reply: IndexReply; transfer: ArrayBuffer[] } {
+    if (request.type === 'load') {
+      const { lngLats } = request;
+      const points: Supercluster.PointFeature<{ i: number }>[] = new Array(lngLats.length / 2);
+      for (let i = 0; i < points.length; i++) {
+        points[i] = { type: 'Feature', geometry: { type: 'Point', coordinates: [lngLats[2 * i]!, lngLats[2 * i + 1]!] }, properties: { i } };
+      }
+      index = new Supercluster<{ i: number }>({ radius: CLUSTER_RADIUS, maxZoom: CLUSTER_MAX_ZOOM }).load(points);
+      return { reply: { id: request.id, type: 'load' }, transfer: [] };
+    }
+    if (!index) throw new Error('the pin index is not loaded');
+    if (request.type === 'groups') {
+      const pins: number[] = [];
+      const clusters: number[] = [];
+      for (const feature of index.getClusters(request.bbox, request.zoom)) {
+        const properties = feature.properties as Partial<Supercluster.ClusterProperties> & { i?: number };
+        if (properties.cluster) {
+          const [lng, lat] = feature.geometry.coordinates as [number, number];
+          clusters.push(lng, lat, properties.point_count!, properties.cluster_id!);
+        } else {
+          pins.push(properties.i!);
+        }
+      }
+      const reply = { id: request.id, type: 'groups' as const, pins: Uint32Array.from(pins), clusters: Float64Array.from(clusters) };
+      return { reply, transfer: [reply.pins.buffer, reply.clusters.buffer] };
+    }
+    return { reply: { id: request.id, type: 'expansionZoom', zoom: index.getClusterExpansionZoom(request.clusterId) }, transfer: [] };
+  }
+
+  return (request) => {
+    try {
+      return answer(request);
+    } catch (error) {
+      return { reply: { id: request.id, error: error instanceof Error ? error.message : String(error) }, transfer: [] };
+    }
+  };
+}

@@ -1,0 +1,105 @@
+import { createIndexCore, type IndexReply, type IndexRequest } from './pin-index-core.ts';
+
+type Ask = IndexRequest extends infer R ? (R extends unknown ? Omit<R, 'id'> : never) : never;
+type Answer<T extends string> = Extract<IndexReply, { type: T }>;
+
+/** What shows at one whole zoom within a box: see `IndexReply`. */
+export type PinGroups = Answer<'groups'>;
+
+/**
+ * The grouping of a large pin set, made in a worker of its own so that clustering 100k pins
+ * neither blocks the page nor waits for the basemap: it starts as soon as the pins are read, and
+ * the map is given only the bubbles and pins of the area in view. Only coordinates go to the
+ * worker (one Float64Array); pins are known by their index. Where no worker can start (a policy
+ * that forbids it, a worker file that fails to load) the same index runs on the page.
+ */
+export class PinIndex {
+  private worker: Worker | undefined;
+  private local: ReturnType<typeof createIndexCore> | undefined;
+  private nextId = 1;
+  private readonly pending = new Map<number, { request: IndexRequest; settle: (reply: IndexReply) => void }>();
+  private readonly load: IndexRequest;
+  private destroyed = false;
+  /** Resolves once the pins are grouped at every zoom. */
+  readonly ready: Promise<void>;
+
+  /** `lngLats`: each pin's longitude and latitude, in the pin set's order. */
+  constructor(lngLats: Float64Array) {
+    try {
+      this.worker = new Worker(new URL('./pin-index.worker.ts', import.meta.url), { type: 'module', name: 'Pinmap pin index' });
+      this.worker.onmessage = ({ data }: MessageEvent<IndexReply>) => this.settle(data);
+      // The worker could not start or failed: the pins are grouped here instead.
+      this.worker.onerror = (event) => {
+        event.preventDefault();
+        this.runLocally();
+      };
+    } catch {
+      this.worker = undefined;
+    }
+    this.load = { id: this.nextId++, type: 'load', lngLats };
+    this.ready = this.send(this.load).then(() => {});
+    // Destroyed before it was ready: whoever awaits `ready` hears it; nobody else has to.
+    this.ready.catch(() => {});
+    if (!this.worker) this.runLocally();
+  }
+
+  /** The bubbles and lone pins at a whole `zoom` within `bbox` ([west, south, east, north]). */
+  groups(bbox: [number, number, number, number], zoom: number): Promise<PinGroups> {
+    return this.ask({ type: 'groups', bbox, zoom }) as Promise<PinGroups>;
+  }
+
+  /** The zoom at which a bubble splits. */
+  expansionZoom(clusterId: number): Promise<number> {
+    return (this.ask({ type: 'expansionZoom', clusterId }) as Promise<Answer<'expansionZoom'>>).then((reply) => reply.zoom);
+  }
+
+  destroy(): void {
+    this.destroyed = true;
+    this.worker?.terminate();
+    this.worker = undefined;
+    this.local = undefined;
+    for (const { settle, request } of this.pending.values()) settle({ id: request.id, error: 'the pin index was destroyed' });
+  }
+
+  private ask(question: Ask): Promise<IndexReply> {
+    return this.send({ ...question, id: this.nextId++ } as IndexRequest);
+  }
+
+  private send(request: IndexRequest): Promise<IndexReply> {
+    if (this.destroyed) return Promise.reject(new Error('the pin index was destroyed'));
+    return new Promise<IndexReply>((resolve, reject) => {
+      this.pending.set(request.id, {
+        request,
+        settle: (reply) => ('error' in reply ? reject(new Error(`Pinmap pin index: ${reply.error}`)) : resolve(reply)),
+      });
+      if (this.worker) this.worker.postMessage(request);
+      else if (this.local) this.answerLocally(request);
+    });
+  }
+
+  private settle(reply: IndexReply): void {
+    const waiting = this.pending.get(reply.id);
+    if (!waiting) return;
+    this.pending.delete(reply.id);
+    waiting.settle(reply);
+  }
+
+  /** From now on the index is on the page: loads it and answers what the worker had not. */
+  private runLocally(): void {
+    if (this.destroyed || this.local) return;
+    this.worker?.terminate();
+    this.worker = undefined;
+    this.local = createIndexCore();
+    const waiting = [...this.pending.values()].map((entry) => entry.request);
+    if (!waiting.some((request) => request.type === 'load')) waiting.unshift(this.load);
+    for (const request of waiting.sort((a, b) => a.id - b.id)) this.answerLocally(request);
+  }
+
+  private answerLocally(request: IndexRequest): void {
+    const local = this.local;
+    // As a worker would: later, never inside the caller's own call.
+    setTimeout(() => {
+      if (local && local === this.local) this.settle(local(request).reply);
+    }, 0);
+  }
+}
