@@ -125,8 +125,11 @@ export type PinGroup =
 export class PinClusters {
   private readonly index = new Supercluster<{ id: string }>({ radius: CLUSTER_RADIUS, maxZoom: CLUSTER_MAX_ZOOM });
 
+  private readonly places = new Map<string, [number, number]>();
+
   constructor(list: Pin[]) {
     this.index.load(list.map((pin) => ({ type: 'Feature', geometry: { type: 'Point', coordinates: pin.lngLat }, properties: { id: pin.id } })));
+    for (const pin of list) this.places.set(pin.id, pin.lngLat);
   }
 
   /** The groups at a zoom (fractional zooms group as the whole zoom below), within `bbox` ([w, s, e, n]; default the world). */
@@ -153,8 +156,14 @@ export class PinClusters {
 
   /** The lowest whole zoom, from `fromZoom` up, at which the pin is not in any bubble. */
   revealZoom(id: string, fromZoom: number): number {
+    const place = this.places.get(id);
+    if (!place) return CLUSTER_MAX_ZOOM + 1;
+    // A pin that stands alone is at its own coordinate: only that spot needs looking at (a
+    // little box around it, as the index keeps positions in single precision).
+    const [lng, lat] = place;
+    const spot: [number, number, number, number] = [lng - 1e-4, lat - 1e-4, lng + 1e-4, lat + 1e-4];
     for (let zoom = wholeZoom(fromZoom); zoom <= CLUSTER_MAX_ZOOM; zoom++) {
-      if (this.groupsAt(zoom).some((group) => group.kind === 'pin' && group.id === id)) return zoom;
+      if (this.groupsAt(zoom, spot).some((group) => group.kind === 'pin' && group.id === id)) return zoom;
     }
     return CLUSTER_MAX_ZOOM + 1;
   }
