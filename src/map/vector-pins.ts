@@ -339,8 +339,16 @@ function followView(
   const isShown = ({ zoom, visible: [w, s, e, n] }: ReturnType<typeof needed>) =>
     shown !== undefined && shown.zoom === zoom && w >= shown.bbox[0] && s >= shown.bbox[1] && e <= shown.bbox[2] && n <= shown.bbox[3];
 
+  let ready = false;
+  let showFirst!: () => void;
+  let failFirst!: (error: unknown) => void;
+  const first = new Promise<void>((resolve, reject) => {
+    showFirst = resolve;
+    failFirst = reject;
+  });
+
   async function update(): Promise<void> {
-    if (asking || stopped) return;
+    if (!ready || asking || stopped) return;
     const want = needed();
     if (isShown(want)) return;
     asking = true;
@@ -355,6 +363,7 @@ function followView(
       if (stopped) return;
       map.getSource<GeoJSONSource>(PIN_SOURCE)?.setData(toFeatures(groups));
       shown = { zoom: want.zoom, bbox: bbox[2] - bbox[0] >= 360 ? [-Infinity, bbox[1], Infinity, bbox[3]] : bbox };
+      showFirst();
     } finally {
       asking = false;
     }
@@ -364,13 +373,19 @@ function followView(
 
   const onMove = () => {
     update().catch((error: unknown) => {
+      failFirst(error);
       if (!stopped) console.error(`Pinmap: the pins could not be grouped: ${reasonOf(error)}`);
     });
   };
   map.on('move', onMove);
   map.on('moveend', onMove);
+  index.ready.then(() => {
+    ready = true;
+    onMove();
+  }, failFirst);
   return {
-    first: index.ready.then(update),
+    // Settles once the source has its first groups (or they cannot be had).
+    first,
     stop() {
       stopped = true;
       map.off('move', onMove);
