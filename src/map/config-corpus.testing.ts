@@ -316,6 +316,7 @@ export const BAD_CONFIGS: Record<string, readonly BadConfig[]> = {
     [{ vectorLayer: { updateInterval: -1 } }, 'vectorLayer.updateInterval', 'must be 0 or more (ms)'],
     [{ vectorLayer: { accessToken: '' } }, 'vectorLayer.accessToken', 'must not be empty'],
     [{ vectorLayer: { pane: '' } }, 'vectorLayer.pane'],
+    [{ vectorLayer: { pane: '__proto__' } }, 'vectorLayer.pane', 'must be a Leaflet pane name, not "__proto__"'],
     [cafe({ markerFillOpacity: 1.5 }), 'pinStyles.cafe.markerFillOpacity', 'must be between 0 and 1'],
     [cafe({ markerStrokeWidth: -1 }), 'pinStyles.cafe.markerStrokeWidth', 'must be 0 or more (px)'],
     [cafe({ iconSize: -16 }), 'pinStyles.cafe.iconSize', 'must be 0 or more (px)'],

@@ -107,7 +107,12 @@ const vectorLayer = z.strictObject({
   updateInterval: finite('ms').min(0, { error: 'must be 0 or more (ms)' }).default(DEFAULTS.vectorLayerUpdateInterval),
   padding: finite('share of the view').min(0, { error: 'must be 0 or more' }).default(DEFAULTS.vectorLayerPadding),
   interactive: z.boolean({ error: 'must be true or false' }).default(false),
-  pane: z.string({ error: 'must be a Leaflet pane name' }).min(1).default('tilePane'),
+  pane: z
+    .string({ error: 'must be a Leaflet pane name' })
+    .min(1)
+    // Leaflet keeps panes by name in a plain object, where this one name cannot be a key.
+    .refine((name) => name !== '__proto__', { error: 'must be a Leaflet pane name, not "__proto__"' })
+    .default('tilePane'),
   className: z.string({ error: 'must be a string of CSS classes' }).optional(),
 });
 
