@@ -48,8 +48,10 @@ function isFetchableUrl(value: string): boolean {
   const scheme = /^([a-z][a-z0-9+.-]*):/i.exec(value)?.[1]?.toLowerCase();
   if (scheme !== undefined && scheme !== 'http' && scheme !== 'https') return false;
   try {
-    const { protocol } = new URL(value, PAGE_BASE);
-    return protocol === 'http:' || protocol === 'https:';
+    const { protocol, hostname } = new URL(value, PAGE_BASE);
+    // A host the URL standard forbids (`tiles example.com`) makes Node's parser throw, while
+    // Chromium's escapes it (`tiles%20example.com`): refused alike, here and in every browser.
+    return (protocol === 'http:' || protocol === 'https:') && !hostname.includes('%');
   } catch {
     return false;
   }
