@@ -1,27 +1,12 @@
-import { expect, test, type Page } from '@playwright/test';
-import { watchConsole } from './helpers.ts';
+import { expect, test } from '@playwright/test';
+import { openEmbedPage, watchConsole, type EmbedWindow } from './helpers.ts';
 import { countWebGLContexts, liveWebGLContexts } from './webgl-contexts.ts';
 import { countWorkers, liveWorkers } from './workers.ts';
 
 /**
  * The embed API as a site owner's page meets it: the self-contained library build
- * (dist/lib/pinmap-embed.js) loaded by a plain HTML page on the same server.
+ * (dist/lib/pinmap-embed.js) loaded by a plain HTML page on the same server (`openEmbedPage`).
  */
-async function openEmbedPage(page: Page, { stylesheet = true } = {}): Promise<void> {
-  const html = `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>embed</title>
-${stylesheet ? '<link rel="stylesheet" href="/lib/pinmap.css">' : ''}
-</head><body>
-<div id="map" style="width: 640px; height: 400px"></div>
-<script type="module">
-  import * as Pinmap from '/lib/pinmap-embed.js';
-  window.Pinmap = Pinmap;
-</script></body></html>`;
-  await page.route((url) => url.pathname === '/__test/embed.html', (route) => route.fulfill({ contentType: 'text/html', body: html }));
-  await page.goto('/__test/embed.html');
-  await page.waitForFunction(() => 'Pinmap' in window);
-}
-
-type EmbedWindow = Window & { Pinmap: typeof import('../src/embed.ts'); handle?: import('../src/embed.ts').PinmapHandle };
 
 test.describe('createPinmap', () => {
   test('mounts a map in an element or an element id and resolves ready when it is idle', async ({ page }) => {

@@ -81,3 +81,25 @@ export async function drivenGeolocation(page: Page, position = { longitude: 20, 
     };
   }, position);
 }
+
+/**
+ * Opens a plain HTML page on the app's server that loads the self-contained library build
+ * (dist/lib/pinmap-embed.js) as `window.Pinmap`, with a 640 × 400 `#map` element: the embed API
+ * as a site owner's page meets it.
+ */
+export async function openEmbedPage(page: Page, { stylesheet = true } = {}): Promise<void> {
+  const html = `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>embed</title>
+${stylesheet ? '<link rel="stylesheet" href="/lib/pinmap.css">' : ''}
+</head><body>
+<div id="map" style="width: 640px; height: 400px"></div>
+<script type="module">
+  import * as Pinmap from '/lib/pinmap-embed.js';
+  window.Pinmap = Pinmap;
+</script></body></html>`;
+  await page.route((url) => url.pathname === '/__test/embed.html', (route) => route.fulfill({ contentType: 'text/html', body: html }));
+  await page.goto('/__test/embed.html');
+  await page.waitForFunction(() => 'Pinmap' in window);
+}
+
+/** The embed page's window: the library as `Pinmap`, and a handle a test may keep. */
+export type EmbedWindow = Window & { Pinmap: typeof import('../src/embed.ts'); handle?: import('../src/embed.ts').PinmapHandle };

@@ -1,4 +1,4 @@
-import { expect, test } from '@playwright/test';
+import { expect, test, type Page, type Request } from '@playwright/test';
 import { serveJson, waitForMapState } from './helpers.ts';
 
 /**
@@ -91,4 +91,207 @@ for (const view of ['vector', 'hybrid'] as const) {
       expect(await page.content()).not.toContain(token);
     });
   }
+}
+
+/**
+ * One whole session with a token: load, pan, zoom, switch views (vector → hybrid → vector with
+ * the view switch), open popups in both views and follow a popup's link to another site. Every
+ * request of every page of the session goes through one route, which checks it; the address,
+ * the console, the page (and its storage) are checked after every step.
+ */
+for (const carrier of ['query', 'header'] as const) {
+  test(`a whole session, both views, token as ${carrier === 'query' ? 'the access_token parameter' : 'an Authorization header'}: every request is checked, only the provider gets the token, and it never shows in the address, the console or the page`, async ({ page, context, baseURL }) => {
+    test.setTimeout(180_000);
+    const token = 'pk.Session+Token/7=';
+    /** Every way the token can be written in a URL, a header or a text. */
+    const forms = [token, encodeURIComponent(token), new URLSearchParams({ t: token }).toString().slice(2)];
+    const holdsToken = (text: string) => forms.some((form) => text.includes(form));
+    const provider = 'https://tiles.provider.example';
+    const elsewhere = 'https://elsewhere.example';
+    /** Another maps host the provider's style draws on: MapLibre's requests there must not carry the token. */
+    const cdn = 'https://cdn.other.example';
+
+    const config = {
+      style: `${provider}/style.json`,
+      accessToken: token,
+      ...(carrier === 'header' ? { accessTokenHeader: 'Authorization' } : {}),
+      center: [10, 50],
+      zoom: 3,
+      fadeDuration: 0,
+      rasterLayers: [{ url: `${baseURL}/raster/hatch/{z}/{x}/{y}.png`, maxTileZoom: 5, attribution: 'Hatching' }],
+      pins: {
+        type: 'FeatureCollection',
+        features: [
+          { type: 'Feature', id: 'p', geometry: { type: 'Point', coordinates: [10, 50] }, properties: { title: 'P', description: 'Links to another site', url: `${elsewhere}/pages/p?from=pinmap` } },
+          { type: 'Feature', id: 'q', geometry: { type: 'Point', coordinates: [18, 46] }, properties: { title: 'Q', url: 'https://example.org/q' } },
+        ],
+      },
+    };
+
+    let failedTile: string | undefined;
+    const checked: { url: string; origin: string; carries: boolean; problem?: string }[] = [];
+    const routed = new Set<object>();
+    await context.route('**/*', async (route) => {
+      const request = route.request();
+      routed.add(request);
+      const url = new URL(request.url());
+      const headers = await request.allHeaders();
+      const carried = carrier === 'query' ? url.searchParams.get('access_token') === token : headers.authorization === `Bearer ${token}` && !url.searchParams.has('access_token');
+      const elsewhereInRequest = holdsToken(decodeURIComponent(request.url())) || holdsToken(request.url()) || Object.values(headers).some(holdsToken) || holdsToken(request.postData() ?? '');
+      if (url.origin === provider) {
+        checked.push({ url: request.url(), origin: url.origin, carries: carried, ...(carried ? {} : { problem: 'a request to the provider without the token' }) });
+        if (url.pathname === '/style.json') {
+          return route.fulfill({
+            headers: { 'access-control-allow-origin': '*' },
+            json: {
+              version: 8,
+              sources: {
+                basemap: { type: 'vector', tiles: [`${provider}/tiles/{z}/{x}/{y}.pbf`], maxzoom: 6, attribution: '<a href="https://provider.example/credits">© Provider</a>' },
+                borders: { type: 'vector', tiles: [`${cdn}/tiles/{z}/{x}/{y}.pbf`], maxzoom: 6 },
+              },
+              'font-faces': { 'Noto Sans Regular': [{ url: `${baseURL}/basemap/fonts/noto-sans-latin-400-normal.woff2` }] },
+              layers: [
+                { id: 'water', type: 'background', paint: { 'background-color': '#cfe3f0' } },
+                { id: 'land', type: 'fill', source: 'basemap', 'source-layer': 'land', paint: { 'fill-color': '#f4f1e8' } },
+                { id: 'borders', type: 'line', source: 'borders', 'source-layer': 'boundaries', paint: { 'line-color': '#9a8c98' } },
+                { id: 'names', type: 'symbol', source: 'basemap', 'source-layer': 'country_labels', layout: { 'text-field': ['get', 'name'], 'text-font': ['Noto Sans Regular'] } },
+              ],
+            },
+          });
+        }
+        // The provider's tiles are the embedded basemap's, from the app's own server; the first
+        // one fails, so the console has a message with its URL (which must not show the token).
+        if (failedTile === undefined) {
+          failedTile = url.pathname;
+          return route.fulfill({ status: 500, headers: { 'access-control-allow-origin': '*' }, body: 'try again' });
+        }
+        const response = await route.fetch({ url: `${baseURL}/basemap${url.pathname}` });
+        return route.fulfill({ response, headers: { ...response.headers(), 'access-control-allow-origin': '*' } });
+      }
+      checked.push({ url: request.url(), origin: url.origin, carries: elsewhereInRequest, ...(elsewhereInRequest ? { problem: 'the token went to another origin' } : {}) });
+      if (url.origin === elsewhere) return route.fulfill({ contentType: 'text/html', body: '<!doctype html><title>Elsewhere</title><p>Another site</p>' });
+      if (url.origin === cdn) {
+        const response = await route.fetch({ url: `${baseURL}/basemap${url.pathname}` });
+        return route.fulfill({ response, headers: { ...response.headers(), 'access-control-allow-origin': '*' } });
+      }
+      if (url.pathname === '/__test/session.json') return route.fulfill({ json: config });
+      return route.continue();
+    });
+    const seen: Request[] = [];
+    context.on('request', (request) => {
+      if (/^https?:/.test(request.url())) seen.push(request);
+    });
+    // Every address any page of the session had, moves of the camera and open pins included.
+    const addresses: string[] = [];
+    const watchAddress = (p: Page) => p.on('framenavigated', (frame) => addresses.push(frame.url()));
+    watchAddress(page);
+    context.on('page', watchAddress);
+    const messages: string[] = [];
+    context.on('console', (message) => messages.push(message.text()));
+    context.on('weberror', (error) => messages.push(error.error().message));
+
+    const steps: string[] = [];
+    /** After each step: the address, the page's markup and storage, and the console so far hold no token. */
+    const check = async (step: string) => {
+      steps.push(step);
+      for (const p of context.pages()) {
+        expect(holdsToken(p.url()) || holdsToken(decodeURIComponent(p.url())), `${step}: the address ${p.url()}`).toBe(false);
+        expect(holdsToken(await p.content()), `${step}: the page's markup`).toBe(false);
+        const storage = await p.evaluate(() => JSON.stringify([{ ...localStorage }, { ...sessionStorage }, document.cookie, document.title]));
+        expect(holdsToken(storage), `${step}: storage`).toBe(false);
+      }
+      expect(messages.filter(holdsToken), `${step}: the console`).toEqual([]);
+    };
+    const map = page.locator('.pinmap-map');
+    const drag = async (dx: number, dy: number) => {
+      const box = (await map.boundingBox())!;
+      await page.mouse.move(box.x + box.width / 2, box.y + box.height / 2);
+      await page.mouse.down();
+      await page.mouse.move(box.x + box.width / 2 + dx, box.y + box.height / 2 + dy, { steps: 6 });
+      await page.mouse.up();
+      await waitForMapState(page, 'idle');
+    };
+    const openPin = async (id: string) => {
+      // A popup that is open may cover the next pin: its close button closes it first.
+      if ((await page.locator('.pinmap-popup').count()) > 0) {
+        await page.locator('.pinmap-popup').getByRole('button', { name: 'Close popup' }).click();
+        await expect(page.locator('.pinmap-popup')).toHaveCount(0);
+      }
+      await page.locator(`.pinmap-pin[data-pin-id="${id}"]`).click();
+      await expect(page.locator(`.pinmap-popup[data-pin-id="${id}"]`)).toBeVisible();
+      await waitForMapState(page, 'idle');
+    };
+    const switchTo = async (view: 'hybrid' | 'vector') => {
+      await page.getByRole('group', { name: 'Map view' }).getByRole('button', { name: view === 'hybrid' ? 'Hybrid' : 'Map' }).click();
+      await expect(page.locator('.pinmap')).toHaveAttribute('data-view', view);
+      await waitForMapState(page, 'idle');
+    };
+
+    await page.goto('/?config=/__test/session.json');
+    await waitForMapState(page, 'idle');
+    await check('vector: loaded');
+    await drag(-120, 60);
+    await check('vector: panned');
+    await page.mouse.wheel(0, -240);
+    await waitForMapState(page, 'idle');
+    await page.getByRole('button', { name: 'Zoom out' }).click();
+    await waitForMapState(page, 'idle');
+    await check('vector: zoomed');
+    await openPin('q');
+    await openPin('p');
+    await check('vector: popups opened');
+
+    await switchTo('hybrid');
+    await expect(page.locator('.pinmap-popup[data-pin-id="p"]')).toBeVisible(); // the open popup comes along
+    await check('hybrid: switched');
+    await drag(80, -40);
+    await check('hybrid: panned');
+    await page.getByRole('button', { name: 'Zoom in' }).click();
+    await waitForMapState(page, 'idle');
+    await page.getByRole('button', { name: 'Zoom out' }).click();
+    await waitForMapState(page, 'idle');
+    await check('hybrid: zoomed');
+    await openPin('q');
+    await openPin('p');
+    await check('hybrid: popups opened');
+
+    await switchTo('vector');
+    await check('vector again: switched');
+    await drag(60, 30);
+    await check('vector again: panned');
+
+    // Following the popup's link opens the other site in a new page, whose request is checked too.
+    const link = page.locator('.pinmap-popup[data-pin-id="p"] a');
+    await expect(link).toHaveAttribute('href', `${elsewhere}/pages/p?from=pinmap`);
+    const [other] = await Promise.all([context.waitForEvent('page'), link.click()]);
+    await other.waitForLoadState();
+    expect(other.url()).toBe(`${elsewhere}/pages/p?from=pinmap`);
+    await check('followed the link');
+    await other.close();
+
+    expect(addresses.filter((address) => holdsToken(address) || holdsToken(decodeURIComponent(address))), 'addresses').toEqual([]);
+    expect(addresses.some((address) => address.includes('view=hybrid'))).toBe(true);
+    const about = messages.filter((m) => failedTile !== undefined && m.includes(failedTile));
+    expect(about.length, `a console message about the tile that failed (${failedTile})`).toBeGreaterThan(0);
+    const problems = checked.filter((c) => c.problem);
+    const toProvider = checked.filter((c) => c.origin === provider);
+    const elsewhereChecked = checked.filter((c) => c.origin !== provider);
+    expect(problems, 'requests that broke the rule').toEqual([]);
+    // What the browser took from its memory cache (an image shown again) never left it; its URL was checked when it did.
+    const unrouted = seen.filter((request) => !routed.has(request));
+    const routedUrls = new Set(checked.map((c) => c.url));
+    expect(unrouted.map((request) => request.url()).filter((url) => !routedUrls.has(url)), 'requests that went past the route').toEqual([]);
+    expect(toProvider.some((c) => c.url.includes('/style.json'))).toBe(true);
+    expect(toProvider.filter((c) => c.url.includes('/tiles/')).length).toBeGreaterThan(10);
+    expect(elsewhereChecked.some((c) => c.origin === elsewhere)).toBe(true);
+    expect(elsewhereChecked.filter((c) => c.origin === cdn).length).toBeGreaterThan(3);
+    expect(elsewhereChecked.some((c) => /\/raster\/hatch\//.test(c.url))).toBe(true);
+    const origins = [...new Set(checked.map((c) => c.origin))];
+    console.log(
+      `token session (${carrier}): ${steps.length} steps (${steps.join(', ')}); ${checked.length} requests intercepted and checked, ` +
+        `${toProvider.length} to the provider (${toProvider.filter((c) => c.carries).length} carrying the token), ${elsewhereChecked.length} to ${origins.length - 1} other origins (none carrying it); ` +
+        `${unrouted.length} more served from the browser's memory cache (URLs checked when first fetched); ` +
+        `${addresses.length} addresses seen; markup and storage of every page checked ${steps.length} times; console messages checked: ${messages.length} (${about.length} about a failed provider tile: ${JSON.stringify(about[0])})`,
+    );
+  });
 }

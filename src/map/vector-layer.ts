@@ -75,7 +75,8 @@ export class VectorLayer extends MaplibreGL {
       updateInterval: layer.updateInterval,
       padding: layer.padding,
       pane: layer.pane,
-      ...(layer.className ? { className: layer.className } : {}),
+      // Leaflet adds each word as a class: blanks alone are no class (an empty one would throw).
+      ...(layer.className?.trim() ? { className: layer.className } : {}),
       interactive: layer.interactive,
       // Leaflet drives the camera: MapLibre's gesture handlers stay off even when interactive.
       dragPan: false,
@@ -103,7 +104,8 @@ export class VectorLayer extends MaplibreGL {
   override onAdd(map: L.Map): this {
     const self = this.internals;
     const pane = this.options.pane ?? 'tilePane';
-    if (!map.getPane(pane)) map.createPane(pane);
+    // Leaflet keeps panes in a plain object: a name such as 'constructor' is no pane until made.
+    if (!Object.hasOwn(map.getPanes(), pane)) map.createPane(pane);
     super.onAdd(map);
     if (self._container) {
       self._container.classList.add('pinmap-vector-layer');
