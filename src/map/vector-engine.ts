@@ -3,7 +3,7 @@ import type { Camera } from './address.ts';
 import type { EngineEvents, Gesture, MapAdapter, MapMotionEvent, UserLocation } from './adapter.ts';
 import type { PinmapConfig } from './config.ts';
 import { localeWith } from './locale.ts';
-import { describeFailure, onMapAttributionsChange, releaseFontFaces, sharedMapOptions, visibleAttributions, watchMapErrors } from './maplibre-map.ts';
+import { describeFailure, onMapAttributionsChange, releaseBeforeRemove, sharedMapOptions, visibleAttributions, watchMapErrors } from './maplibre-map.ts';
 import { accuracyCircleDiameter, distanceBetween } from './scale.ts';
 import { createVectorPins } from './vector-pins.ts';
 import { warnIfStyleSheetMissing } from './stylesheets.ts';
@@ -153,7 +153,7 @@ export function createVectorEngine(container: HTMLElement, config: PinmapConfig,
       attributionListeners.clear();
       pinLayer.destroy();
       userLocation.set(undefined);
-      releaseFontFaces(map);
+      releaseBeforeRemove(map);
       map.remove();
     },
   };
