@@ -102,7 +102,9 @@ export function createVectorEngine(container: HTMLElement, config: PinmapConfig,
     },
     setPins(pins) {
       pendingPinSets++;
-      busy();
+      // Busy until the pins are placed; what MapLibre has drawn stays drawn (a pin set given to
+      // an idle map, e.g. loaded again after a failure, must not wait for a render that never comes).
+      events.onStatus({ type: 'map.busy' });
       return pins
         .then((set) => pinLayer.setPins(set))
         .catch(() => {}) // the caller shows why; the map goes on without these pins
