@@ -50,11 +50,14 @@ export const DEFAULTS = {
 /**
  * A tile that fails to load (a server error, the network gone) is fetched again while it is in
  * view: first after `firstDelay` ms, then after twice as long each time, at most `maxDelay` ms
- * apart. A tile the server says does not exist (404) is not asked for again.
+ * apart. A vector tile the server says does not exist (404) is not asked for again; a raster
+ * tile cannot tell (an image that fails says nothing of why), so it is asked for again at most
+ * `rasterRetries` times, not for ever.
  */
 export const TILE_RETRY = {
   firstDelay: 1000,
   maxDelay: 8000,
+  rasterRetries: 5,
 } as const;
 
 /** Where the app serves its embedded offline basemap, relative to the page. */

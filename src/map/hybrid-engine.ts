@@ -478,8 +478,9 @@ function createUserLocationLayers(map: L.Map) {
 /**
  * Leaflet leaves a raster tile that failed to load empty (and counts it as loaded) for as long as
  * it is in view. This asks for it again, as the vector map's tiles are (`TILE_RETRY`): after
- * `firstDelay` ms, doubling up to `maxDelay`, until it loads or leaves the view. The map is busy
- * while a tile is asked for again, and its first failure is one warning naming its URL.
+ * `firstDelay` ms, doubling up to `maxDelay`, until it loads, leaves the view or has been asked
+ * for `rasterRetries` more times. The map is busy while a tile is asked for again, and its first
+ * failure is one warning naming its URL.
  */
 function retryRasterTiles(layer: L.TileLayer, onRetry: () => void, warn: (url: string) => void): void {
   type GridTile = { el: HTMLElement; loaded?: number };
@@ -502,6 +503,7 @@ function retryRasterTiles(layer: L.TileLayer, onRetry: () => void, warn: (url: s
     entry.failures++;
     if (entry.failures === 1) warn(url);
     clearTimeout(entry.timer);
+    if (entry.failures > TILE_RETRY.rasterRetries) return; // perhaps a tile the server does not have
     entry.timer = setTimeout(() => {
       entry.timer = undefined;
       const tile = tiles()[key];
