@@ -153,25 +153,3 @@ test.describe('config from ?config=<url>', () => {
     await expect(page.getByRole('alert')).toContainText('the file is not valid JSON');
   });
 });
-
-test.describe('a style that cannot be loaded', () => {
-  test('shows an error naming the style URL, and Retry works once the style is served', async ({ page, baseURL }) => {
-    let serveStyle = false;
-    await page.route((url) => url.pathname === '/__test/flaky-style.json', (route) =>
-      serveStyle
-        ? route.fulfill({ contentType: 'application/json', body: JSON.stringify({ version: 8, sources: {}, layers: [{ id: 'bg', type: 'background', paint: { 'background-color': '#00ff00' } }] }) })
-        : route.fulfill({ status: 500, body: 'server error' }),
-    );
-    await serveJson(page, '/__test/config.json', { style: '/__test/flaky-style.json' });
-    await page.goto('/?config=/__test/config.json');
-    await waitForMapState(page, 'error');
-    const panel = page.getByRole('alert');
-    await expect(panel).toContainText(`Could not load the map style from ${baseURL}/__test/flaky-style.json`);
-    await expect(panel).toContainText('500');
-
-    serveStyle = true;
-    await panel.getByRole('button', { name: 'Retry' }).click();
-    await waitForMapState(page, 'idle');
-    await expect(page.getByRole('alert')).toHaveCount(0);
-  });
-});

@@ -155,13 +155,6 @@ test.describe('pins as DOM markers', () => {
     await expect(page.locator('.pinmap-popup')).toContainText('good-2');
   });
 
-  test('pins that cannot be loaded are a notice naming the URL, and the map works on', async ({ page }) => {
-    await page.route((url) => url.pathname === '/missing-pins.geojson', (route) => route.fulfill({ status: 404, body: 'nope' }));
-    await openMap(page, { pins: '/missing-pins.geojson' });
-    await expect(page.getByRole('status')).toContainText(/Could not load the pins from http:\/\/127\.0\.0\.1:\d+\/missing-pins\.geojson: HTTP 404/);
-    await expect(page.locator('canvas.maplibregl-canvas')).toBeVisible();
-  });
-
   test('?pins=<url> loads that pin file', async ({ page }) => {
     await serveJson(page, '/__pins/other.geojson', collection([point('only-one', [3, 3])]));
     await page.goto('/?pins=/__pins/other.geojson');

@@ -19,6 +19,7 @@ describe('config defaults', () => {
       bearingSnap: 7,
       clickTolerance: 3,
       fadeDuration: 300,
+      styleTimeout: 8000,
       units: 'metric',
       trackUserLocation: true,
       fitToUserLocation: true,

@@ -152,6 +152,7 @@ const schema = z
     bearingSnap: finite('degrees').min(0, { error: 'must be 0 or more (degrees)' }).default(DEFAULTS.bearingSnap),
     clickTolerance: finite('px').min(0, { error: 'must be 0 or more (px)' }).default(DEFAULTS.clickTolerance),
     fadeDuration: finite('ms').min(0, { error: 'must be 0 or more (ms)' }).default(DEFAULTS.fadeDuration),
+    styleTimeout: finite('ms').positive({ error: 'must be more than 0 (ms)' }).default(DEFAULTS.styleTimeout),
     pixelRatio: finite('device pixels per CSS pixel').positive({ error: 'must be more than 0' }).max(4, { error: 'must be at most 4' }).optional(),
     preserveDrawingBuffer: z.boolean({ error: 'must be true or false' }).default(false),
     hash: z.boolean({ error: 'must be true or false' }).default(false),

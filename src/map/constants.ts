@@ -40,6 +40,24 @@ export const DEFAULTS = {
   vectorLayerUpdateInterval: 32,
   /** Hybrid view: extra area drawn around the view, as a share of its size. */
   vectorLayerPadding: 0.1,
+  /**
+   * How long, in ms, the style document may take to arrive: a server that does not answer in
+   * time is a style that could not be loaded (the error panel, with Retry), not a blank map.
+   */
+  styleTimeout: 8000,
+} as const;
+
+/**
+ * A tile that fails to load (a server error, the network gone) is fetched again while it is in
+ * view: first after `firstDelay` ms, then after twice as long each time, at most `maxDelay` ms
+ * apart. A vector tile the server says does not exist (404) is not asked for again; a raster
+ * tile cannot tell (an image that fails says nothing of why), so it is asked for again at most
+ * `rasterRetries` times, not for ever.
+ */
+export const TILE_RETRY = {
+  firstDelay: 1000,
+  maxDelay: 8000,
+  rasterRetries: 5,
 } as const;
 
 /** Where the app serves its embedded offline basemap, relative to the page. */

@@ -6,6 +6,7 @@ export const MESSAGES = {
   containerNotFound: 'Container not found',
   containerInvalid: 'Invalid type: container must be a String or HTMLElement',
   styleFailed: (url: string, reason: string) => `Could not load the map style from ${url}: ${reason}`,
+  styleTimedOut: (url: string, ms: number) => `Could not load the map style from ${url}: the server did not answer within ${ms / 1000} s`,
   configFailed: (url: string, reason: string) => `Could not load the config from ${url}: ${reason}`,
   stylesheetMissing: (library: string, file: string) =>
     `Pinmap: the ${library} style sheet (${file}) is not on the page; the map may look broken. Include it, or import 'pinmap/style.css'.`,

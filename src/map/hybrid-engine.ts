@@ -1,7 +1,7 @@
 import L from 'leaflet';
 import 'leaflet/dist/leaflet.css';
 import type { Map as MapLibreMap, MapMouseEvent } from 'maplibre-gl';
-import { DEFAULTS } from './constants.ts';
+import { DEFAULTS, TILE_RETRY } from './constants.ts';
 import type { Camera } from './address.ts';
 import type { EngineEvents, MapAdapter, MapMotionEvent, UserLocation } from './adapter.ts';
 import type { PinmapConfig, RasterLayerConfig } from './config.ts';
@@ -103,7 +103,7 @@ export function createHybridEngine(parent: HTMLElement, config: PinmapConfig, ev
     layer.on('loading', busy);
     layer.on('tileload tileerror', () => lastTileAt.set(layer, performance.now()));
     layer.on('load', checkIdle);
-    layer.on('tileerror', (event: L.TileErrorEvent) => console.warn(`Pinmap: a raster tile could not be loaded: ${redactToken(event.tile.src, accessTokenOf(config))}`));
+    retryRasterTiles(layer, busy, (url) => console.warn(`Pinmap: a raster tile could not be loaded; it is tried again while in view: ${redactToken(url, accessTokenOf(config))}`));
     layer.addTo(map);
   }
 
@@ -475,3 +475,43 @@ function createUserLocationLayers(map: L.Map) {
   };
 }
 
+/**
+ * Leaflet leaves a raster tile that failed to load empty (and counts it as loaded) for as long as
+ * it is in view. This asks for it again, as the vector map's tiles are (`TILE_RETRY`): after
+ * `firstDelay` ms, doubling up to `maxDelay`, until it loads, leaves the view or has been asked
+ * for `rasterRetries` more times. The map is busy while a tile is asked for again, and its first
+ * failure is one warning naming its URL.
+ */
+function retryRasterTiles(layer: L.TileLayer, onRetry: () => void, warn: (url: string) => void): void {
+  type GridTile = { el: HTMLElement; loaded?: number };
+  const tiles = () => (layer as unknown as { _tiles: Record<string, GridTile> })._tiles;
+  const keyOf = (coords: L.Coords) => `${coords.x}:${coords.y}:${coords.z}`;
+  const failing = new Map<string, { failures: number; timer: ReturnType<typeof setTimeout> | undefined }>();
+  const forget = (event: L.TileEvent) => {
+    const key = keyOf(event.coords);
+    clearTimeout(failing.get(key)?.timer);
+    failing.delete(key);
+  };
+  layer.on('tileload', forget);
+  layer.on('tileunload', forget);
+  layer.on('tileerror', (event: L.TileErrorEvent) => {
+    const key = keyOf(event.coords);
+    const image = event.tile as HTMLImageElement;
+    const url = image.src;
+    const entry = failing.get(key) ?? { failures: 0, timer: undefined };
+    failing.set(key, entry);
+    entry.failures++;
+    if (entry.failures === 1) warn(url);
+    clearTimeout(entry.timer);
+    if (entry.failures > TILE_RETRY.rasterRetries) return; // perhaps a tile the server does not have
+    entry.timer = setTimeout(() => {
+      entry.timer = undefined;
+      const tile = tiles()[key];
+      if (!tile || tile.el !== image) return void failing.delete(key);
+      // Not loaded until it answers: Leaflet's 'load' (and the map's idle) wait for it again.
+      delete tile.loaded;
+      onRetry();
+      image.src = url;
+    }, Math.min(TILE_RETRY.firstDelay * 2 ** (entry.failures - 1), TILE_RETRY.maxDelay));
+  });
+}

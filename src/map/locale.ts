@@ -28,6 +28,7 @@ export const DEFAULT_LOCALE = {
   'Popup.Close': 'Close popup',
   'PinLayer.Cluster': '{count} pins: zoom in',
   'PinLayer.Dismiss': 'Dismiss',
+  'PinLayer.Retry': 'Retry',
 } as const;
 
 export type LocaleKey = keyof typeof DEFAULT_LOCALE;

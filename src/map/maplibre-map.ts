@@ -3,7 +3,7 @@ import workerUrl from 'maplibre-gl/dist/maplibre-gl-worker.mjs?url&no-inline';
 import 'maplibre-gl/dist/maplibre-gl.css';
 import type { MapFailure } from '../machines/map-status.machine.ts';
 import type { PinmapConfig } from './config.ts';
-import { EMBEDDED_STYLE_PATH } from './constants.ts';
+import { EMBEDDED_STYLE_PATH, TILE_RETRY } from './constants.ts';
 import { MESSAGES, reasonOf } from './errors.ts';
 import { localeWith } from './locale.ts';
 import { accessTokenOf, providerOriginOf, redactToken, tokenTransform } from './request-transform.ts';
@@ -69,11 +69,14 @@ export function sharedMapOptions(config: PinmapConfig): Omit<MapOptions, 'contai
  * embedded basemap has two) stay in `document.fonts`, with their font data, for as long as the
  * page lives: two more for every map made and removed. Destroying the glyph manager (what
  * MapLibre's own `Style.destroy` does) takes them out. MapLibre's internals, so each step is
- * optional.
+ * optional. And a map made with `transformStyle` whose style has not arrived yet puts off
+ * dropping the style until it loads, so `remove()` would leave the style's request running (and
+ * load the style into a removed map): dropping it without the transform first aborts the request.
  */
-export function releaseFontFaces(map: MapLibreMap): void {
+export function releaseBeforeRemove(map: MapLibreMap): void {
   const internals = map as unknown as { style?: { glyphManager?: { destroy?(): void } } };
   internals.style?.glyphManager?.destroy?.();
+  map.setStyle(null, { transformStyle: undefined });
 }
 
 /** What the user reads when a map cannot start or its style cannot load (the token blanked). */
@@ -90,30 +93,145 @@ export function isWebGLFailure(error: unknown): boolean {
 
 /**
  * Reports a map's errors: lost WebGL, or a style that never loaded, stops the map (`onFailed`);
- * anything else (a tile, image or source that failed) leaves it usable and is a console
- * warning, with the token blanked. Returns whether the style has loaded, for retries.
+ * so does a style URL that does not answer within `config.styleTimeout` (its request is
+ * aborted). A tile that failed is fetched again while it stays in view (`retryFailedTiles`);
+ * that and anything else (an image, a font, a sprite or a source that failed) leave the map
+ * usable and are console warnings, with the token blanked. Returns the retry of the style.
  */
 export function watchMapErrors(map: MapLibreMap, config: PinmapConfig, onFailed: (failure: MapFailure) => void) {
+  const token = accessTokenOf(config);
+  const styleUrl = styleUrlOf(config);
   let styleLoaded = false;
+  let styleTimer: ReturnType<typeof setTimeout> | undefined;
+  const fail = (failure: MapFailure) => {
+    clearTimeout(styleTimer);
+    onFailed(failure);
+  };
+  /** Drops the style, and with it any request for it still on its way. */
+  const dropStyle = () => map.setStyle(null, { transformStyle: undefined });
+  const watchStyleTime = () => {
+    clearTimeout(styleTimer);
+    if (styleUrl === undefined) return; // an inline style needs no request
+    styleTimer = setTimeout(() => {
+      if (styleLoaded) return;
+      dropStyle();
+      fail({ message: redactToken(MESSAGES.styleTimedOut(styleUrl, config.styleTimeout), token), retryable: true });
+    }, config.styleTimeout);
+  };
+  watchStyleTime();
+  const tiles = retryFailedTiles(map, (message) => console.warn(`Pinmap: ${redactToken(message, token)}`));
+
   map.on('style.load', () => {
     styleLoaded = true;
+    clearTimeout(styleTimer);
+  });
+  map.on('remove', () => {
+    clearTimeout(styleTimer);
+    tiles.stop();
   });
   map.on('error', (event) => {
     const error = event.error;
     if (isWebGLFailure(error) || (!styleLoaded && !('sourceId' in event))) {
-      onFailed(describeFailure(error, config));
-    } else {
-      console.warn(`Pinmap: ${redactToken(reasonOf(error), accessTokenOf(config))}`);
+      fail(describeFailure(error, config));
+    } else if (!tiles.handle(event)) {
+      console.warn(`Pinmap: ${redactToken(describeMapError(error, map), token)}`);
     }
   });
   return {
     /** Loads the style afresh after a failure. */
     retry() {
       styleLoaded = false;
+      tiles.stop();
       // A style that never loaded cannot be diffed or transformed against: drop it, then load
       // afresh (MapLibre would otherwise wait for the failed style's load event forever).
-      map.setStyle(null, { transformStyle: undefined });
+      dropStyle();
       map.setStyle(styleInputOf(config), { diff: false });
+      watchStyleTime();
+    },
+  };
+}
+
+/**
+ * What a warning says about an error the map goes on after. MapLibre's HTTP and network errors
+ * name their URL; a sprite file that arrives but cannot be read (not JSON, not an image) is
+ * reported without one, so its URL is added: after the style has loaded, the sprite is the only
+ * JSON and the only image MapLibre fetches that is not a source's.
+ */
+export function describeMapError(error: unknown, map: MapLibreMap): string {
+  const reason = reasonOf(error);
+  if (typeof (error as { url?: unknown } | undefined)?.url === 'string') return reason;
+  const file = error instanceof SyntaxError ? '.json' : /\bimage\b/i.test(reason) ? '.png' : undefined;
+  const files = file ? spriteFiles(map, file) : [];
+  return files.length > 0 ? `the sprite ${files.join(', ')} could not be read: ${reason}` : reason;
+}
+
+/** The URLs of the style's sprite files with `extension` (`.json`, `.png`), as MapLibre asks for them. */
+function spriteFiles(map: MapLibreMap, extension: string): string[] {
+  let sprite: StyleSpecification['sprite'];
+  try {
+    sprite = map.getStyle()?.sprite;
+  } catch {
+    return [];
+  }
+  if (!sprite) return [];
+  const scale = map.getPixelRatio() > 1 ? '@2x' : '';
+  return (typeof sprite === 'string' ? [sprite] : sprite.map((entry) => entry.url)).flatMap((url) => {
+    try {
+      const file = new URL(url);
+      file.pathname += `${scale}${extension}`;
+      return [file.href];
+    } catch {
+      return [];
+    }
+  });
+}
+
+type TileErrorEvent = { error?: unknown; sourceId?: string; tile?: { tileID?: { key?: unknown; canonical?: { x: number; y: number; z: number } } } };
+
+/**
+ * MapLibre marks a tile that failed to load as errored and never asks for it again while it
+ * stays in view, leaving a hole in the map. This fetches each failed tile again (MapLibre's
+ * `refreshTiles`, which only reloads tiles still in view) after `TILE_RETRY.firstDelay` ms,
+ * doubling up to `TILE_RETRY.maxDelay`, until it loads or leaves the view. The first failure of
+ * each tile is one console warning naming it.
+ */
+export function retryFailedTiles(map: MapLibreMap, warn: (message: string) => void) {
+  const failing = new Map<string, { failures: number; timer: ReturnType<typeof setTimeout> | undefined }>();
+  const onData = (event: TileErrorEvent) => {
+    const key = event.tile?.tileID?.key;
+    if (key !== undefined && (event.tile as { state?: string }).state === 'loaded') {
+      const entry = failing.get(`${event.sourceId}/${String(key)}`);
+      if (entry) clearTimeout(entry.timer);
+      failing.delete(`${event.sourceId}/${String(key)}`);
+    }
+  };
+  map.on('sourcedata', onData);
+  return {
+    /** Takes a tile's error (true) or leaves the event to the caller (false). */
+    handle(event: TileErrorEvent): boolean {
+      const sourceId = event.sourceId;
+      const tileID = event.tile?.tileID;
+      const canonical = tileID?.canonical;
+      if (sourceId === undefined || tileID?.key === undefined || !canonical) return false;
+      const id = `${sourceId}/${String(tileID.key)}`;
+      const entry = failing.get(id) ?? { failures: 0, timer: undefined };
+      failing.set(id, entry);
+      entry.failures++;
+      const delay = Math.min(TILE_RETRY.firstDelay * 2 ** (entry.failures - 1), TILE_RETRY.maxDelay);
+      if (entry.failures === 1) warn(`a tile of "${sourceId}" could not be loaded; it is tried again while in view: ${reasonOf(event.error)}`);
+      clearTimeout(entry.timer);
+      const { x, y, z } = canonical;
+      entry.timer = setTimeout(() => {
+        entry.timer = undefined;
+        // The source may be gone (a new style); then there is nothing to reload.
+        if (map.getSource(sourceId)) map.refreshTiles(sourceId, [{ x, y, z }]);
+      }, delay);
+      return true;
+    },
+    /** Forgets every failed tile (a new style, or the map removed). */
+    stop() {
+      for (const entry of failing.values()) clearTimeout(entry.timer);
+      failing.clear();
     },
   };
 }

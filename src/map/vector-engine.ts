@@ -3,7 +3,7 @@ import type { Camera } from './address.ts';
 import type { EngineEvents, Gesture, MapAdapter, MapMotionEvent, UserLocation } from './adapter.ts';
 import type { PinmapConfig } from './config.ts';
 import { localeWith } from './locale.ts';
-import { describeFailure, onMapAttributionsChange, releaseFontFaces, sharedMapOptions, visibleAttributions, watchMapErrors } from './maplibre-map.ts';
+import { describeFailure, onMapAttributionsChange, releaseBeforeRemove, sharedMapOptions, visibleAttributions, watchMapErrors } from './maplibre-map.ts';
 import { accuracyCircleDiameter, distanceBetween } from './scale.ts';
 import { createVectorPins } from './vector-pins.ts';
 import { warnIfStyleSheetMissing } from './stylesheets.ts';
@@ -102,7 +102,9 @@ export function createVectorEngine(container: HTMLElement, config: PinmapConfig,
     },
     setPins(pins) {
       pendingPinSets++;
-      busy();
+      // Busy until the pins are placed; what MapLibre has drawn stays drawn (a pin set given to
+      // an idle map, e.g. loaded again after a failure, must not wait for a render that never comes).
+      events.onStatus({ type: 'map.busy' });
       return pins
         .then((set) => pinLayer.setPins(set))
         .catch(() => {}) // the caller shows why; the map goes on without these pins
@@ -153,7 +155,7 @@ export function createVectorEngine(container: HTMLElement, config: PinmapConfig,
       attributionListeners.clear();
       pinLayer.destroy();
       userLocation.set(undefined);
-      releaseFontFaces(map);
+      releaseBeforeRemove(map);
       map.remove();
     },
   };

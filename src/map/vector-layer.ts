@@ -2,7 +2,7 @@ import L from 'leaflet';
 import { MaplibreGL } from '@maplibre/maplibre-gl-leaflet';
 import type { Map as MapLibreMap, MapOptions } from 'maplibre-gl';
 import type { VectorLayerConfig } from './config.ts';
-import { releaseFontFaces } from './maplibre-map.ts';
+import { releaseBeforeRemove } from './maplibre-map.ts';
 
 /** The plugin's own members this layer builds on (it declares none of them in its types). */
 interface PluginInternals {
@@ -131,7 +131,7 @@ export class VectorLayer extends MaplibreGL {
       return this;
     }
     const glMap = this.internals._glMap;
-    if (glMap) releaseFontFaces(glMap);
+    if (glMap) releaseBeforeRemove(glMap);
     super.onRemove(map); // removes the box and calls MapLibre's remove(): context, workers, listeners
     return this;
   }

@@ -58,7 +58,7 @@ function PinmapView({ config, onStatusChange, className }: ViewProps<{ config: P
   const rootRef = useRef<HTMLDivElement>(null);
   const containerRef = useRef<HTMLDivElement>(null);
   const [adapter, setAdapter] = useState<MapAdapter>();
-  const [notice, setNotice] = useState<string>();
+  const [notice, setNotice] = useState<Notice>();
   const [engineNotice, setEngineNotice] = useState<string>();
   const [pinToOpen, setPinToOpen] = useState<PinToOpen>();
   const statusActor = useActorRef(mapStatusMachine, inspectOptions());
@@ -132,12 +132,19 @@ function PinmapView({ config, onStatusChange, className }: ViewProps<{ config: P
           if (!live) return;
           const report = describePinSet(set);
           if (report.console.length > 0) console.warn(`Pinmap: ${report.console.join('\n')}`);
-          setNotice(report.notice);
+          setNotice(report.notice === undefined ? undefined : { text: report.notice });
         },
         (error: unknown) => {
           if (!live) return;
           console.error(`Pinmap: ${reasonOf(error)}`);
-          setNotice(reasonOf(error));
+          // The basemap stays; the pins can be asked for again.
+          setNotice({
+            text: reasonOf(error),
+            retry: () => {
+              setNotice(undefined);
+              if (live) loadPins(made);
+            },
+          });
         },
       );
       const placed = made.setPins(pins);
@@ -151,7 +158,7 @@ function PinmapView({ config, onStatusChange, className }: ViewProps<{ config: P
         onMissing: () => {
           if (!live) return;
           console.warn(`Pinmap: there is no pin with the id "${id}" to open.`);
-          setNotice(`There is no pin "${id}" on this map.`);
+          setNotice({ text: `There is no pin "${id}" on this map.` });
         },
       });
     }
@@ -176,7 +183,8 @@ function PinmapView({ config, onStatusChange, className }: ViewProps<{ config: P
     listener.current?.(status, failure?.message);
   }, [status, failure, listener]);
 
-  const dismissLabel = localeWith(config.locale)['PinLayer.Dismiss'];
+  const locale = localeWith(config.locale);
+  const dismissLabel = locale['PinLayer.Dismiss'];
   return (
     // A landmark of its own, so the controls around the map's canvas are inside one for screen readers.
     <div className={rootClass(className)} ref={rootRef} role="region" aria-label={regionLabel(config)} data-map-state={status} data-view={view}>
@@ -184,7 +192,15 @@ function PinmapView({ config, onStatusChange, className }: ViewProps<{ config: P
       {(engineNotice || notice) && (
         <div className="pinmap-notices">
           {engineNotice && <PinNotice text={engineNotice} dismissLabel={dismissLabel} onDismiss={() => setEngineNotice(undefined)} alert />}
-          {notice && <PinNotice text={notice} dismissLabel={dismissLabel} onDismiss={() => setNotice(undefined)} />}
+          {notice && (
+            <PinNotice
+              text={notice.text}
+              dismissLabel={dismissLabel}
+              onDismiss={() => setNotice(undefined)}
+              alert={notice.retry !== undefined}
+              {...(notice.retry ? { retryLabel: locale['PinLayer.Retry'], onRetry: notice.retry } : {})}
+            />
+          )}
         </div>
       )}
       {adapter && status !== 'error' && <Controls key={adapterKey(adapter)} adapter={adapter} config={config} root={rootRef} pinToOpen={pinToOpen} onSwitchView={switchView} />}
@@ -198,6 +214,9 @@ function PinmapView({ config, onStatusChange, className }: ViewProps<{ config: P
     </div>
   );
 }
+
+/** What the pin notice says; a pin file that could not be loaded offers to load it again. */
+type Notice = { text: string; retry?: () => void };
 
 /**
  * The config with the camera a view switch carried over: centre and zoom exactly; bearing and
