@@ -473,6 +473,21 @@ test.describe('fullscreen', () => {
     await expect(page.getByRole('button', { name: 'Enter fullscreen' })).toHaveAttribute('title', 'Enter fullscreen');
   });
 
+  test('a view switch while fullscreen keeps saying so, and the new control leaves it', async ({ page }) => {
+    await openApp(page, { controls: { view: 'top-left' } });
+    const control = page.locator('.pinmap-fullscreen');
+    await page.getByRole('button', { name: 'Enter fullscreen' }).click();
+    await expect(control).toHaveAttribute('data-state', 'on');
+    await page.getByRole('group', { name: 'Map view' }).getByRole('button', { name: 'Hybrid' }).click();
+    await expect(page.locator('.pinmap')).toHaveAttribute('data-view', 'hybrid');
+    await waitForMapState(page, 'idle');
+    expect(await page.evaluate(() => document.fullscreenElement?.classList.contains('pinmap'))).toBe(true);
+    await expect(control).toHaveAttribute('data-state', 'on');
+    await page.getByRole('button', { name: 'Exit fullscreen' }).click();
+    await expect(control).toHaveAttribute('data-state', 'off');
+    expect(await page.evaluate(() => document.fullscreenElement)).toBeNull();
+  });
+
   test('fills the window where the Fullscreen API is missing, and Esc leaves', async ({ page }) => {
     await page.addInitScript(() => {
       for (const name of ['fullscreenEnabled', 'webkitFullscreenEnabled', 'exitFullscreen', 'webkitExitFullscreen']) delete (Document.prototype as unknown as Record<string, unknown>)[name];
