@@ -51,6 +51,10 @@ test.describe('the policy the server sends', () => {
       for (const unsafe of UNSAFE) expect(sources, directive).not.toContain(unsafe);
     }
     expect(Object.keys(CSP_DIRECTIVES)).toHaveLength(policy.size);
+    // README.md shows site owners the policy word for word.
+    const readme = readFileSync('README.md', 'utf8');
+    const shown = /## Content Security Policy[\s\S]*?```\n([\s\S]*?)```/.exec(readme)?.[1];
+    expect(shown?.replace(/\s+/g, ' ').trim(), 'the policy in README.md').toBe(CONTENT_SECURITY_POLICY);
     console.log(`CSP: ${paths.length} responses checked, ${policy.size} directives`);
   });
 
