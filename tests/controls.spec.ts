@@ -48,7 +48,7 @@ async function framesUntilAddress(page: Page, selector: string, done: AddressTar
   const watch = page.evaluate(
     ({ selector, done }) =>
       new Promise<{ ms: number; frames: number; longestFrame: number }>((resolve, reject) => {
-        // No `new Function` here: the app's Content Security Policy forbids it in the page.
+        // A plain predicate, no code compiled from a string (the app's Content Security Policy refuses such code).
         const check = (camera: number[]) => (done === 'north' ? camera.length === 3 : camera[0] === done.zoom);
         const button = document.querySelector(selector)!;
         let start = 0;

@@ -509,7 +509,8 @@ export async function runSoak(page: Page, options: SoakOptions): Promise<SoakFig
         const at = await mapPoint(true);
         if (!at) return undefined;
         const z = zoom();
-        const out = z > 9 ? true : z < 1.5 ? false : rand.chance(50);
+        // Kept to zooms where pins and bubbles are in view (a located position pulls the camera in to 15).
+        const out = z > 8 ? true : z < 1.5 ? false : rand.chance(50);
         const delta = rand.int(100, 500) * (out ? 1 : -1);
         await page.mouse.move(at.x, at.y);
         await page.mouse.wheel(0, delta);
