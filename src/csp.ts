@@ -5,7 +5,8 @@
  *
  * What each source is for:
  * - scripts and workers only from the app's own origin: no inline script, no `eval`, no `blob:`
- *   (MapLibre's worker is a bundled file it starts by URL; see src/map/maplibre-map.ts);
+ *   (MapLibre's worker and the pin index's are bundled files started by URL; see
+ *   src/map/maplibre-map.ts and src/map/pin-index.ts);
  * - styles only from the app's own style sheets (MapLibre, Leaflet and React set element styles
  *   through the CSSOM, which CSP allows);
  * - `connect-src`: the app's origin, and any https origin, for a `?config=` that points the map
