@@ -1,5 +1,6 @@
 import react from '@vitejs/plugin-react';
 import { defineConfig, type UserConfig } from 'vite';
+import { CONTENT_SECURITY_POLICY } from './src/csp.ts';
 
 /**
  * One config, three builds:
@@ -15,7 +16,9 @@ export default defineConfig(({ mode }): UserConfig => {
     // and the library finds its MapLibre worker next to itself.
     base: './',
     publicDir: 'fixtures',
-    preview: { host: '127.0.0.1', port: 4173, strictPort: true },
+    // The production build is served with a strict Content Security Policy (src/csp.ts). The
+    // development server has none: its hot reload needs inline scripts.
+    preview: { host: '127.0.0.1', port: 4173, strictPort: true, headers: { 'Content-Security-Policy': CONTENT_SECURITY_POLICY } },
     server: { host: '127.0.0.1', port: 5173 },
     build: { sourcemap: true, chunkSizeWarningLimit: 1500 },
   };

@@ -161,16 +161,20 @@ const HIDDEN_FOR_SCREENSHOT = '.pinmap-pin, .pinmap-user-dot, .pinmap-user-accur
 
 /** A screenshot of the page with the pins hidden (shown again after), decoded. */
 export async function screenshotWithoutPins(page: Page): Promise<PNG> {
+  // A constructed style sheet (CSSOM), since the app's Content Security Policy refuses a <style> element.
   await page.evaluate((selector) => {
-    const style = document.createElement('style');
-    style.id = 'test-hide-overlays';
-    style.textContent = `${selector} { visibility: hidden !important; }`;
-    document.head.append(style);
+    const sheet = new CSSStyleSheet();
+    sheet.replaceSync(`${selector} { visibility: hidden !important; }`);
+    (window as unknown as { pinmapHideOverlays: CSSStyleSheet }).pinmapHideOverlays = sheet;
+    document.adoptedStyleSheets = [...document.adoptedStyleSheets, sheet];
   }, HIDDEN_FOR_SCREENSHOT);
   try {
     return PNG.sync.read(await page.screenshot({ animations: 'allow', caret: 'initial' }));
   } finally {
-    await page.evaluate(() => document.getElementById('test-hide-overlays')?.remove());
+    await page.evaluate(() => {
+      const sheet = (window as unknown as { pinmapHideOverlays: CSSStyleSheet }).pinmapHideOverlays;
+      document.adoptedStyleSheets = document.adoptedStyleSheets.filter((s) => s !== sheet);
+    });
   }
 }
 

@@ -73,6 +73,18 @@ test.describe('the camera in the page address', () => {
     expect(await page.evaluate(() => history.length)).toBe(before);
   });
 
+  test('a drag released over a control (outside the map itself) ends there: the map goes idle with no further mouse move', async ({ page }) => {
+    await page.goto('/#map=3/45/12');
+    await waitForMapState(page, 'idle');
+    const credits = (await page.locator('.pinmap-attrib').boundingBox())!;
+    await page.mouse.move(400, 300);
+    await page.mouse.down();
+    await page.mouse.move(credits.x + credits.width / 2, credits.y + credits.height / 2, { steps: 8 });
+    await page.mouse.up();
+    await waitForMapState(page, 'idle', 10_000);
+    await expect(page).not.toHaveURL(/#map=3\/45\/12$/);
+  });
+
   test('follows a hash the user edits by hand', async ({ page }) => {
     await page.goto('/#map=2/0/0');
     await waitForMapState(page, 'idle');

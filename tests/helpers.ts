@@ -1,4 +1,5 @@
 import { expect, type ConsoleMessage, type Page } from '@playwright/test';
+import { LIBRARY_CONTENT_SECURITY_POLICY } from '../src/csp.ts';
 
 export type MapState = 'loading' | 'idle' | 'error';
 
@@ -84,19 +85,26 @@ export async function drivenGeolocation(page: Page, position = { longitude: 20, 
 
 /**
  * Opens a plain HTML page on the app's server that loads the self-contained library build
- * (dist/lib/pinmap-embed.js) as `window.Pinmap`, with a 640 × 400 `#map` element: the embed API
- * as a site owner's page meets it.
+ * (dist/lib/pinmap-embed.js) as `window.Pinmap`, with a `#map` element (640 × 400 unless told):
+ * the embed API as a site owner's page meets it, under the library's Content Security Policy
+ * (the app's, with fonts from `data:` too; src/csp.ts), so its script is a file, not inline.
  */
-export async function openEmbedPage(page: Page, { stylesheet = true } = {}): Promise<void> {
+export async function openEmbedPage(page: Page, { stylesheet = true, width = 640, height = 400 } = {}): Promise<void> {
   const html = `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>embed</title>
 ${stylesheet ? '<link rel="stylesheet" href="/lib/pinmap.css">' : ''}
+<script type="module" src="/__test/embed.js"></script>
 </head><body>
-<div id="map" style="width: 640px; height: 400px"></div>
-<script type="module">
-  import * as Pinmap from '/lib/pinmap-embed.js';
-  window.Pinmap = Pinmap;
-</script></body></html>`;
-  await page.route((url) => url.pathname === '/__test/embed.html', (route) => route.fulfill({ contentType: 'text/html', body: html }));
+<div id="map"></div>
+</body></html>`;
+  // The container's size through the CSSOM: the policy allows no inline style attribute.
+  const script = `import * as Pinmap from '/lib/pinmap-embed.js';
+const map = document.getElementById('map');
+map.style.width = '${width}px';
+map.style.height = '${height}px';
+window.Pinmap = Pinmap;`;
+  const csp = { 'content-security-policy': LIBRARY_CONTENT_SECURITY_POLICY };
+  await page.route((url) => url.pathname === '/__test/embed.html', (route) => route.fulfill({ contentType: 'text/html', headers: csp, body: html }));
+  await page.route((url) => url.pathname === '/__test/embed.js', (route) => route.fulfill({ contentType: 'text/javascript', headers: csp, body: script }));
   await page.goto('/__test/embed.html');
   await page.waitForFunction(() => 'Pinmap' in window);
 }

@@ -3,12 +3,12 @@ import AxeBuilder from '@axe-core/playwright';
 import { PNG } from 'pngjs';
 import { disableWebGL, drivenGeolocation, serveJson, waitForMapState, watchConsole } from './helpers.ts';
 import { countWebGLContexts, liveWebGLContexts } from './webgl-contexts.ts';
-import { countWorkers, liveWorkers } from './workers.ts';
 
 /**
  * The hybrid view as users meet it: Leaflet holding the vector map, raster layers, pins as
  * Leaflet markers, the controls, the view switch, and what happens without WebGL. (Alignment of
- * the two maps is tests/hybrid-alignment.spec.ts.)
+ * the two maps is tests/hybrid-alignment.spec.ts; many switches in one page, and what they leave
+ * behind, tests/long-session.spec.ts.)
  */
 
 type Feature = { type: 'Feature'; id: string; geometry: unknown; properties: Record<string, unknown> };
@@ -445,69 +445,6 @@ test.describe('switching views', () => {
     await waitForMapState(page, 'idle');
     await expect(page.locator('.pinmap')).toHaveAttribute('data-view', 'hybrid');
     await expect(page.locator('.pinmap-popup[data-pin-id="rome"]')).toBeVisible();
-  });
-
-  test('twenty switches free every map: WebGL contexts, workers and window listeners do not pile up', async ({ page }) => {
-    test.setTimeout(150_000); // 21 maps, each loaded to idle
-    await countWebGLContexts(page);
-    await countWorkers(page);
-    await page.addInitScript(() => {
-      const live = { listeners: 0 };
-      (window as unknown as { __live: typeof live }).__live = live;
-      for (const target of [window, document]) {
-        const add = target.addEventListener.bind(target);
-        const remove = target.removeEventListener.bind(target);
-        const registered = new Set<string>();
-        const keyOf = (type: string, listener: unknown, options?: boolean | EventListenerOptions) => {
-          const capture = typeof options === 'boolean' ? options : !!options?.capture;
-          let id = (listener as { __id?: number }).__id;
-          if (id === undefined) id = (listener as { __id?: number }).__id = Math.random();
-          return `${type}|${capture}|${id}`;
-        };
-        target.addEventListener = (type: string, listener: EventListenerOrEventListenerObject | null, options?: boolean | AddEventListenerOptions) => {
-          if (listener && typeof options === 'object' && options.once) return add(type, listener, options);
-          if (listener) {
-            const key = keyOf(type, listener, options);
-            if (!registered.has(key)) {
-              registered.add(key);
-              live.listeners++;
-            }
-          }
-          return add(type, listener as EventListenerOrEventListenerObject, options);
-        };
-        target.removeEventListener = (type: string, listener: EventListenerOrEventListenerObject | null, options?: boolean | EventListenerOptions) => {
-          if (listener) {
-            const key = keyOf(type, listener, options);
-            if (registered.delete(key)) live.listeners--;
-          }
-          return remove(type, listener as EventListenerOrEventListenerObject, options);
-        };
-      }
-    });
-    const console = watchConsole(page);
-    await serveJson(page, '/__test/switch.json', { style: whiteStyle, fadeDuration: 0, pins, controls: { view: 'top-left' } });
-    await page.goto(`/?config=${encodeURIComponent('/__test/switch.json')}#map=3/48/11`);
-    await waitForMapState(page, 'idle');
-    const live = async () => ({ workers: await liveWorkers(page), listeners: await page.evaluate(() => (window as unknown as { __live: { listeners: number } }).__live.listeners) });
-    const atStart = await live();
-    expect(atStart.workers).toBeGreaterThan(0);
-    let inHybrid = atStart;
-    for (let i = 0; i < 10; i++) {
-      await page.getByRole('button', { name: 'Hybrid' }).click();
-      await expect(page.locator('.pinmap')).toHaveAttribute('data-view', 'hybrid');
-      await waitForMapState(page, 'idle');
-      if (i === 0) inHybrid = await live();
-      await page.getByRole('button', { name: 'Map', exact: true }).click();
-      await expect(page.locator('.pinmap')).toHaveAttribute('data-view', 'vector');
-      await waitForMapState(page, 'idle');
-    }
-    const atEnd = await live();
-    expect(atEnd).toEqual(atStart);
-    await page.getByRole('button', { name: 'Hybrid' }).click();
-    await waitForMapState(page, 'idle');
-    expect(await live()).toEqual(inHybrid);
-    expect(await liveWebGLContexts(page)).toEqual({ created: 22, alive: 1 });
-    expect([...console.errors, ...console.warnings]).toEqual([]);
   });
 });
 

@@ -3,14 +3,15 @@ import { serveJson, waitForMapState } from './helpers.ts';
 
 /**
  * The access token goes to the maps provider's origin only. The provider here is
- * http://localhost:4173, another origin than the app's http://127.0.0.1:4173: its style is made
- * up by the test, its tiles are the embedded basemap's, fetched from the app's own server.
+ * https://tiles.provider.test, another origin than the app's (and an https one, as the app's
+ * Content Security Policy asks of providers), answered by the test: its style is made up, its
+ * tiles are the embedded basemap's, fetched from the app's own server.
  */
 for (const view of ['vector', 'hybrid'] as const) {
   for (const carrier of ['query', 'header'] as const) {
     test(`${view} view, token as ${carrier === 'query' ? 'the access_token parameter' : 'a header'}: it reaches only the provider origin, and never the address, the console or the page`, async ({ page, baseURL }) => {
       const token = 'pk.Test+Token/42=';
-      const provider = 'http://localhost:4173';
+      const provider = 'https://tiles.provider.test';
       await page.route(
         (url) => url.origin === provider,
         async (route) => {

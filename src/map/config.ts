@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import { z } from './zod.ts';
 import { DEFAULTS, LIMITS } from './constants.ts';
 import { reasonOf } from './errors.ts';
 import { LOCALE_KEYS } from './locale.ts';

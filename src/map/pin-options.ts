@@ -1,5 +1,5 @@
 import { Color } from '@maplibre/maplibre-gl-style-spec';
-import { z } from 'zod';
+import { z } from './zod.ts';
 
 /**
  * Pin icon options (PRODUCT.md, "Pin icon", plus scale, label and shadow). Every field is

@@ -71,6 +71,7 @@ export function createVectorEngine(container: HTMLElement, config: PinmapConfig,
   };
   const userLocation = createUserLocationMarkers(map);
   const animations = new AnimationClock();
+  const stopEndingDrags = endDragsReleasedOutside(map);
 
   return {
     view: 'vector',
@@ -155,10 +156,29 @@ export function createVectorEngine(container: HTMLElement, config: PinmapConfig,
       attributionListeners.clear();
       pinLayer.destroy();
       userLocation.set(undefined);
+      stopEndingDrags();
       releaseBeforeRemove(map);
       map.remove();
     },
   };
+}
+
+/**
+ * MapLibre ends a mouse drag (pan, rotate, pitch) on a mouseup over its canvas container only
+ * (canvas, markers, popups); Pinmap's controls are beside the map, and a page is bigger than it. A
+ * drag released over a control or off the map went on until the mouse next moved, so the map
+ * stayed busy (no `moveend`, no idle) meanwhile: such a mouseup is handed to the canvas container.
+ * Returns what stops it.
+ */
+function endDragsReleasedOutside(map: MapLibreMap): () => void {
+  const container = map.getCanvasContainer();
+  const onMouseUp = (event: MouseEvent) => {
+    if (event.target instanceof Node && container.contains(event.target)) return;
+    if (!map.dragPan.isActive() && !map.dragRotate.isActive()) return;
+    container.dispatchEvent(new MouseEvent('mouseup', event));
+  };
+  document.addEventListener('mouseup', onMouseUp);
+  return () => document.removeEventListener('mouseup', onMouseUp);
 }
 
 /** The key under which an animation's tag rides on MapLibre's event data. */

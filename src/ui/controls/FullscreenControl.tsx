@@ -31,7 +31,8 @@ export const PSEUDO_FULLSCREEN_CLASS = 'pinmap-pseudo-fullscreen';
  * missing, it makes the map fill the window instead, and Esc leaves that too.
  */
 export function FullscreenControl({ root, locale }: { root: RefObject<HTMLElement | null>; locale: Locale }) {
-  const [state, setState] = useState<FullscreenState>('off');
+  // A control made while the map is already fullscreen (a view switch makes new controls) says so.
+  const [state, setState] = useState<FullscreenState>(() => (root.current && nativeFullscreenElement() === root.current ? 'on' : 'off'));
 
   useEffect(() => {
     const onChange = () => setState((previous) => (nativeFullscreenElement() === root.current ? 'on' : previous === 'on' ? 'off' : previous));
