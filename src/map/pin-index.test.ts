@@ -30,6 +30,14 @@ function described(groups: { pins: Uint32Array; clusters: Float64Array }, pins: 
   return out.sort();
 }
 
+/** The DOM pins' groups at a zoom, described as `described` describes the index's. */
+function domDescribed(clusters: PinClusters, zoom: number): string[] {
+  return clusters
+    .groupsAt(zoom)
+    .map((group) => (group.kind === 'pin' ? `pin ${group.id}` : `bubble ${group.lngLat[0].toFixed(6)},${group.lngLat[1].toFixed(6)} of ${group.count}`))
+    .sort();
+}
+
 describe('the pin index (worker side)', () => {
   const pins = somePins(3000);
   const answer = createIndexCore();
@@ -39,11 +47,7 @@ describe('the pin index (worker side)', () => {
   it.each([0, 2, 5, 9, 15])('groups the pins at zoom %i exactly as the DOM pins are grouped', (zoom) => {
     const { reply } = answer({ id: 2, type: 'groups', bbox: [-180, -90, 180, 90], zoom });
     if (!('pins' in reply)) throw new Error('no groups');
-    const expected = clusters
-      .groupsAt(zoom)
-      .map((group) => (group.kind === 'pin' ? `pin ${group.id}` : `bubble ${group.lngLat[0].toFixed(6)},${group.lngLat[1].toFixed(6)} of ${group.count}`))
-      .sort();
-    expect(described(reply, pins)).toEqual(expected);
+    expect(described(reply, pins)).toEqual(domDescribed(clusters, zoom));
     const total = reply.pins.length + [...reply.clusters].filter((_, k) => k % 4 === 2).reduce((a, b) => a + b, 0);
     expect(total).toBe(pins.length);
   });
@@ -76,11 +80,7 @@ describe('the pin index (worker side)', () => {
     for (const zoom of [2, 5, 9, 14]) {
       const { reply } = core({ id: 3, type: 'groups', bbox: [-180, -90, 180, 90], zoom });
       if (!('pins' in reply)) throw new Error('no groups');
-      const expected = dom
-        .groupsAt(zoom)
-        .map((group) => (group.kind === 'pin' ? `pin ${group.id}` : `bubble ${group.lngLat[0].toFixed(6)},${group.lngLat[1].toFixed(6)} of ${group.count}`))
-        .sort();
-      expect(described(reply, many), `zoom ${zoom}`).toEqual(expected);
+      expect(described(reply, many), `zoom ${zoom}`).toEqual(domDescribed(dom, zoom));
     }
     expect(core({ id: 4, type: 'prepare', zooms: [11, 12] }).reply).toEqual({ id: 4, type: 'prepare', grouped: 5 });
   });

@@ -168,11 +168,6 @@ export function createVectorPins(map: MapLibreMap, options: PinLayerOptions): Pi
     revealZoom = (id) => clusters.revealZoom(id, map.getZoom());
   }
 
-  /**
-   * GPU pins: the set is grouped in a worker (`PinIndex`), started at once, while the style,
-   * the tiles and the pin images load; the map's source then holds only the bubbles and lone
-   * pins of the area around the view, and follows the camera.
-   */
   /** A pin index worker started ahead (`expectPins`), while it has not failed to start. */
   let spareWorker: Worker | undefined;
   function takeSpareWorker(): Worker | undefined {
@@ -181,6 +176,11 @@ export function createVectorPins(map: MapLibreMap, options: PinLayerOptions): Pi
     return worker;
   }
 
+  /**
+   * GPU pins: the set is grouped in a worker (`PinIndex`), started at once, while the style,
+   * the tiles and the pin images load; the map's source then holds only the bubbles and lone
+   * pins of the area around the view, and follows the camera.
+   */
   async function addSymbolLayer(list: Pin[], attribution: string | undefined, isCurrent: () => boolean) {
     const index = new PinIndex(lngLatsOf(list), map.getZoom(), takeSpareWorker());
     glTeardown = () => index.destroy();
