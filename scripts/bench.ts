@@ -38,12 +38,12 @@ const DOM_FULL_MAX = 10_000;
 
 function usage(): string {
   return [
-    'Usage: npm run bench -- [--runs 5] [--counts 1000,10000,100000] [--cycles 20] [--timeout 30] [--dom-cap 10]',
+    'Usage: npm run bench -- [--runs 5] [--counts 1000,10000,100000] [--cycles 20] [--timeout 20] [--dom-cap 10]',
     '                        [--update-readme] [--trace renderer:count] [--out-dir bench/results]',
     '  --runs           runs of every row; figures are medians (default 5)',
     '  --counts         pin counts (no-pin rows are always measured)',
     '  --cycles         mount/destroy cycles per run of the memory figure (default 20)',
-    '  --timeout        seconds a page may take to reach idle (default 30)',
+    '  --timeout        seconds a page may take to reach idle (default 20)',
     '  --dom-cap        seconds for the one attempt of a DOM baseline above 10k pins (default 10; 0 skips it)',
     '  --update-readme  also copy the report into README.md (between the bench markers)',
     '  --no-pins        skip the page loads (cold load, pins, size): only the mount/destroy cycles (and --trace)',
@@ -58,7 +58,7 @@ function parseCli() {
       runs: { type: 'string', default: '5' },
       counts: { type: 'string', default: '1000,10000,100000' },
       cycles: { type: 'string', default: '20' },
-      timeout: { type: 'string', default: '30' },
+      timeout: { type: 'string', default: '20' },
       'dom-cap': { type: 'string', default: '10' },
       'update-readme': { type: 'boolean', default: false },
       'no-pins': { type: 'boolean', default: false },

@@ -396,6 +396,47 @@ test.describe('large pin sets: grouped in a worker, drawn around the view', () =
     expect(problems.errors).toEqual([]);
   });
 
+  test('a set of more than 10,000 pins is grouped a range of zooms at a time: bubbles split and pins open in every range', async ({ page }) => {
+    const problems = watchConsole(page);
+    // 11,999 pins 0.001° apart in a 100 × 120 grid (a tenth of a degree square), and one far away.
+    const at = (i: number): [number, number] => [Math.round(3000 + (i % 100)) / 1000, Math.round(46000 + Math.floor(i / 100)) / 1000];
+    const grid = Array.from({ length: 11_999 }, (_, i) => point(`grid-${i}`, at(i)));
+    await serveJson(page, '/__pins/many.geojson', collection([...grid, point('far', [-60, -20], { description: 'Alone in South America' })]));
+    await openMap(page, { style: plainStyle, hash: true, center: [3, 46], zoom: 2, domPinLimit: 10, pins: '/__pins/many.geojson' });
+    const middle: [number, number] = [3.0495, 46.0595];
+
+    // Zoom 2 (zooms 0–4 are grouped together): the grid is one bubble; it splits at zoom 5 at the latest, where the next range starts.
+    let bubble = await project(page, middle);
+    await page.mouse.click(bubble.x, bubble.y);
+    await expect.poll(async () => (await cameraOf(page)).zoom, { message: 'the click zooms to where the bubble splits' }).toBeGreaterThan(2);
+    await waitForMapState(page, 'idle');
+    expect((await cameraOf(page)).zoom).toBeLessThanOrEqual(5);
+
+    // Zoom 5 (zooms 5–6): the lone pin far away.
+    await page.evaluate(() => (window.location.hash = '#map=5/-20/-60'));
+    await waitForMapState(page, 'idle');
+    const far = await project(page, [-60, -20]);
+    await page.mouse.click(far.x, far.y - 26);
+    await expect(page.locator('.pinmap-popup .pinmap-popup-title')).toHaveText('far');
+    await page.keyboard.press('Escape');
+
+    // Zoom 7 (zooms 7–8): still one bubble, which splits further in.
+    await page.evaluate(() => (window.location.hash = '#map=7/46.06/3.05'));
+    await waitForMapState(page, 'idle');
+    bubble = await project(page, middle);
+    await page.mouse.click(bubble.x, bubble.y);
+    await expect.poll(async () => (await cameraOf(page)).zoom, { message: 'the bubble at zoom 7 splits further in' }).toBeGreaterThan(7);
+    await waitForMapState(page, 'idle');
+
+    // Zoom 16 (above the last range): every pin stands alone, 93 px from the next; grid-3550 is column 50, row 35.
+    await page.evaluate(() => (window.location.hash = '#map=16/46.035/3.05'));
+    await waitForMapState(page, 'idle');
+    const pin = await project(page, at(3550));
+    await page.mouse.click(pin.x, pin.y - 26);
+    await expect(page.locator('.pinmap-popup .pinmap-popup-title')).toHaveText('grid-3550');
+    expect(problems.errors).toEqual([]);
+  });
+
   test('where the worker cannot start, the pins are grouped on the page and work the same', async ({ page }) => {
     await page.route(/pin-index\.worker-[^/]*\.js$/, (route) => route.fulfill({ status: 404, body: 'gone' }));
     const pageErrors: string[] = [];

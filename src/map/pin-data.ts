@@ -255,9 +255,18 @@ function optionalString(properties: Record<string, unknown>, key: string): strin
   return new Problem(`properties.${key} must be a string (got ${describeValue(value)})`);
 }
 
+/**
+ * The common shape of a pin's link that surely parses: a host name of letters, digits and inner
+ * hyphens ending in a name of letters (so neither an IP address nor punycode, which the parser
+ * checks further), an optional port under 10000, then anything printable without spaces. Testing
+ * it first spares 100k pins' links the full URL parser (about a fifth of checking them).
+ */
+export const PLAIN_HTTP_URL = /^https?:\/\/(?:[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?\.)+[a-z]{2,63}(?::\d{1,4})?(?:[/?#][\x21-\x7e]*)?$/i;
+
 /** True for an absolute http: or https: URL (the scheme is checked first, then that it parses). */
 export function isHttpUrl(value: string): boolean {
   if (!/^https?:\/\//i.test(value)) return false;
+  if (PLAIN_HTTP_URL.test(value) && !/xn--/i.test(value)) return true;
   return URL.canParse(value);
 }
 

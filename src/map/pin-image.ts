@@ -113,18 +113,11 @@ export async function rasterisePin(style: PinStyle, pixelRatio: number, doc: Doc
 const pending = new WeakMap<PinImageTarget, Map<string, Promise<PinImage>>>();
 
 /**
- * Makes sure `target` (a MapLibre map) has the image of `style` and returns it: drawn and added
- * on first use, then shared by every pin of that style. Returns the id and the icon offset to
- * put in the symbol layer.
+ * Draws the image of `style` for `target` (a MapLibre map), once per map, style and pixel ratio:
+ * it can start before the map's style has loaded, so the pixels are ready when it has.
  */
-export async function ensurePinImage(
-  target: PinImageTarget,
-  style: PinStyle,
-  pixelRatio: number,
-  doc: Document = document,
-): Promise<Pick<PinImage, 'id' | 'iconOffset' | 'pixelRatio'>> {
-  const id = pinStyleKey(style);
-  const key = `${id}@${pixelRatio}`;
+export function drawPinImage(target: PinImageTarget, style: PinStyle, pixelRatio: number, doc: Document = document): Promise<PinImage> {
+  const key = `${pinStyleKey(style)}@${pixelRatio}`;
   let drawing = pending.get(target);
   if (!drawing) {
     drawing = new Map();
@@ -136,7 +129,22 @@ export async function ensurePinImage(
     drawing.set(key, image);
     image.catch(() => drawing.delete(key));
   }
-  const drawn = await image;
+  return image;
+}
+
+/**
+ * Makes sure `target` (a MapLibre map) has the image of `style` and returns it: drawn and added
+ * on first use, then shared by every pin of that style. Returns the id and the icon offset to
+ * put in the symbol layer.
+ */
+export async function ensurePinImage(
+  target: PinImageTarget,
+  style: PinStyle,
+  pixelRatio: number,
+  doc: Document = document,
+): Promise<Pick<PinImage, 'id' | 'iconOffset' | 'pixelRatio'>> {
+  const id = pinStyleKey(style);
+  const drawn = await drawPinImage(target, style, pixelRatio, doc);
   if (!target.hasImage(id)) target.addImage(id, drawn.data, { pixelRatio: drawn.pixelRatio });
   return { id: drawn.id, iconOffset: drawn.iconOffset, pixelRatio: drawn.pixelRatio };
 }

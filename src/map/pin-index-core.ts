@@ -1,27 +1,32 @@
-import Supercluster from 'supercluster';
-import { CLUSTER_MAX_ZOOM, CLUSTER_RADIUS } from './constants.ts';
+import type Supercluster from 'supercluster';
+import { PinGrouping } from './pin-grouping.ts';
 
 /**
- * The grouping of a large pin set (supercluster, as `PinClusters` groups the DOM pins), kept
+ * The grouping of a large pin set (`PinGrouping`, as `PinClusters` groups the DOM pins), kept
  * where the pins' coordinates went: in the pin index's worker, or on the page when no worker
- * can start. Pins are known by their index in the set; only coordinates come here.
+ * can start. Pins are known by their index in the set; only coordinates come here. Each range
+ * of zooms is grouped when first asked for, or when `prepare` says a view will soon need it.
  */
 
 export type IndexRequest =
-  | { id: number; type: 'load'; lngLats: Float64Array }
+  /** `zoom`: where the map is, so the zooms around it are grouped at once. */
+  | { id: number; type: 'load'; lngLats: Float64Array; zoom?: number }
   | { id: number; type: 'groups'; bbox: [number, number, number, number]; zoom: number }
-  | { id: number; type: 'expansionZoom'; clusterId: number };
+  | { id: number; type: 'expansionZoom'; clusterId: number }
+  | { id: number; type: 'prepare'; zooms: number[] };
 
 export type IndexReply =
   | { id: number; type: 'load' }
   /** `pins`: indexes of the pins that stand alone; `clusters`: lng, lat, count, cluster id of each bubble, flat. */
   | { id: number; type: 'groups'; pins: Uint32Array; clusters: Float64Array }
   | { id: number; type: 'expansionZoom'; zoom: number }
+  /** `grouped`: how many ranges of zooms are grouped now. */
+  | { id: number; type: 'prepare'; grouped: number }
   | { id: number; error: string };
 
 /** Answers the pin index's requests; the reply's buffers can be transferred. */
 export function createIndexCore(): (request: IndexRequest) => { reply: IndexReply; transfer: ArrayBuffer[] } {
-  let index: Supercluster<{ i: number }> | undefined;
+  let index: PinGrouping<{ i: number }> | undefined;
 
   function answer(request: IndexRequest): { reply: IndexReply; transfer: ArrayBuffer[] } {
     if (request.type === 'load') {
@@ -30,7 +35,8 @@ export function createIndexCore(): (request: IndexRequest) => { reply: IndexRepl
       for (let i = 0; i < points.length; i++) {
         points[i] = { type: 'Feature', geometry: { type: 'Point', coordinates: [lngLats[2 * i]!, lngLats[2 * i + 1]!] }, properties: { i } };
       }
-      index = new Supercluster<{ i: number }>({ radius: CLUSTER_RADIUS, maxZoom: CLUSTER_MAX_ZOOM }).load(points);
+      index = new PinGrouping(points);
+      if (request.zoom !== undefined) index.prepare(request.zoom);
       return { reply: { id: request.id, type: 'load' }, transfer: [] };
     }
     if (!index) throw new Error('the pin index is not loaded');
@@ -48,6 +54,10 @@ export function createIndexCore(): (request: IndexRequest) => { reply: IndexRepl
       }
       const reply = { id: request.id, type: 'groups' as const, pins: Uint32Array.from(pins), clusters: Float64Array.from(clusters) };
       return { reply, transfer: [reply.pins.buffer, reply.clusters.buffer] };
+    }
+    if (request.type === 'prepare') {
+      for (const zoom of request.zooms) index.prepare(zoom);
+      return { reply: { id: request.id, type: 'prepare', grouped: index.grouped }, transfer: [] };
     }
     return { reply: { id: request.id, type: 'expansionZoom', zoom: index.getClusterExpansionZoom(request.clusterId) }, transfer: [] };
   }

@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { createIndexCore, type IndexReply } from './pin-index-core.ts';
 import { PinIndex } from './pin-index.ts';
 import { PinClusters } from './pin-markers.ts';
+import { CLUSTER_TIERS } from './constants.ts';
 import type { Pin } from './pin-data.ts';
 
 /** A deterministic spread of pins: crowds near a few places, and lone ones. */
@@ -29,6 +30,14 @@ function described(groups: { pins: Uint32Array; clusters: Float64Array }, pins: 
   return out.sort();
 }
 
+/** The DOM pins' groups at a zoom, described as `described` describes the index's. */
+function domDescribed(clusters: PinClusters, zoom: number): string[] {
+  return clusters
+    .groupsAt(zoom)
+    .map((group) => (group.kind === 'pin' ? `pin ${group.id}` : `bubble ${group.lngLat[0].toFixed(6)},${group.lngLat[1].toFixed(6)} of ${group.count}`))
+    .sort();
+}
+
 describe('the pin index (worker side)', () => {
   const pins = somePins(3000);
   const answer = createIndexCore();
@@ -38,11 +47,7 @@ describe('the pin index (worker side)', () => {
   it.each([0, 2, 5, 9, 15])('groups the pins at zoom %i exactly as the DOM pins are grouped', (zoom) => {
     const { reply } = answer({ id: 2, type: 'groups', bbox: [-180, -90, 180, 90], zoom });
     if (!('pins' in reply)) throw new Error('no groups');
-    const expected = clusters
-      .groupsAt(zoom)
-      .map((group) => (group.kind === 'pin' ? `pin ${group.id}` : `bubble ${group.lngLat[0].toFixed(6)},${group.lngLat[1].toFixed(6)} of ${group.count}`))
-      .sort();
-    expect(described(reply, pins)).toEqual(expected);
+    expect(described(reply, pins)).toEqual(domDescribed(clusters, zoom));
     const total = reply.pins.length + [...reply.clusters].filter((_, k) => k % 4 === 2).reduce((a, b) => a + b, 0);
     expect(total).toBe(pins.length);
   });
@@ -63,6 +68,21 @@ describe('the pin index (worker side)', () => {
     const split = answer({ id: 5, type: 'expansionZoom', clusterId }).reply as Extract<IndexReply, { type: 'expansionZoom' }>;
     expect(split.zoom).toBe(clusters.expansionZoom(clusterId));
     expect(split.zoom).toBeGreaterThan(3);
+  });
+
+  it('groups a large set a range of zooms at a time, as the DOM pins group it', () => {
+    const many = somePins(CLUSTER_TIERS.fromPins + 500);
+    const core = createIndexCore();
+    core({ id: 1, type: 'load', lngLats: lngLatsOf(many), zoom: 2 });
+    const dom = new PinClusters(many);
+    const prepared = core({ id: 2, type: 'prepare', zooms: [] }).reply;
+    expect(prepared).toEqual({ id: 2, type: 'prepare', grouped: 1 }); // zooms 0–4, for the map's zoom 2
+    for (const zoom of [2, 5, 9, 14]) {
+      const { reply } = core({ id: 3, type: 'groups', bbox: [-180, -90, 180, 90], zoom });
+      if (!('pins' in reply)) throw new Error('no groups');
+      expect(described(reply, many), `zoom ${zoom}`).toEqual(domDescribed(dom, zoom));
+    }
+    expect(core({ id: 4, type: 'prepare', zooms: [11, 12] }).reply).toEqual({ id: 4, type: 'prepare', grouped: 5 });
   });
 
   it('says what is wrong instead of throwing', () => {

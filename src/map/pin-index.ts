@@ -1,5 +1,10 @@
 import { createIndexCore, type IndexReply, type IndexRequest } from './pin-index-core.ts';
 
+/** A worker for a `PinIndex`: it can be started ahead, while the pins are still being read. */
+export function startIndexWorker(): Worker {
+  return new Worker(new URL('./pin-index.worker.ts', import.meta.url), { type: 'module', name: 'Pinmap pin index' });
+}
+
 type Ask = IndexRequest extends infer R ? (R extends unknown ? Omit<R, 'id'> : never) : never;
 type Answer<T extends string> = Extract<IndexReply, { type: T }>;
 
@@ -20,13 +25,17 @@ export class PinIndex {
   private readonly pending = new Map<number, { request: IndexRequest; settle: (reply: IndexReply) => void }>();
   private readonly load: IndexRequest;
   private destroyed = false;
-  /** Resolves once the pins are grouped at every zoom. */
+  /** Resolves once the index has the pins and the groups around the zoom it was given (other zooms are grouped when first asked for). */
   readonly ready: Promise<void>;
 
-  /** `lngLats`: each pin's longitude and latitude, in the pin set's order. */
-  constructor(lngLats: Float64Array) {
+  /**
+   * `lngLats`: each pin's longitude and latitude, in the pin set's order; `zoom`: the map's, whose
+   * groups are made with the index (it is `ready` once they are); `worker`: one started ahead
+   * (`startIndexWorker`), or a new one is started.
+   */
+  constructor(lngLats: Float64Array, zoom?: number, worker?: Worker) {
     try {
-      this.worker = new Worker(new URL('./pin-index.worker.ts', import.meta.url), { type: 'module', name: 'Pinmap pin index' });
+      this.worker = worker ?? startIndexWorker();
       this.worker.onmessage = ({ data }: MessageEvent<IndexReply>) => this.settle(data);
       // The worker could not start or failed: the pins are grouped here instead.
       this.worker.onerror = (event) => {
@@ -36,7 +45,7 @@ export class PinIndex {
     } catch {
       this.worker = undefined;
     }
-    this.load = { id: this.nextId++, type: 'load', lngLats };
+    this.load = { id: this.nextId++, type: 'load', lngLats, ...(zoom === undefined ? {} : { zoom }) };
     this.ready = this.send(this.load).then(() => {});
     // Destroyed before it was ready: whoever awaits `ready` hears it; nobody else has to.
     this.ready.catch(() => {});
@@ -51,6 +60,14 @@ export class PinIndex {
   /** The zoom at which a bubble splits. */
   expansionZoom(clusterId: number): Promise<number> {
     return (this.ask({ type: 'expansionZoom', clusterId }) as Promise<Answer<'expansionZoom'>>).then((reply) => reply.zoom);
+  }
+
+  /**
+   * Groups now the ranges of zooms that `zooms` are in, so that a view there soon is answered at
+   * once; resolves with how many ranges are grouped.
+   */
+  prepare(zooms: number[]): Promise<number> {
+    return (this.ask({ type: 'prepare', zooms }) as Promise<Answer<'prepare'>>).then((reply) => reply.grouped);
   }
 
   destroy(): void {

@@ -1,5 +1,6 @@
-import Supercluster from 'supercluster';
-import { CLUSTER_MAX_ZOOM, CLUSTER_RADIUS, DEFAULTS } from './constants.ts';
+import type Supercluster from 'supercluster';
+import { CLUSTER_MAX_ZOOM, DEFAULTS } from './constants.ts';
+import { PinGrouping } from './pin-grouping.ts';
 import { createPinElement, pinStyleKey, resolvePinStyle, type PinStyle } from './pin-icon.ts';
 import type { Pin } from './pin-data.ts';
 
@@ -118,17 +119,17 @@ export type PinGroup =
   | { kind: 'pin'; key: string; id: string };
 
 /**
- * The grouping of a pin set at each whole zoom (supercluster, the same grouping MapLibre's GPU
- * clusters use): which bubbles and lone pins show, where a bubble splits, and from which zoom a
+ * The grouping of a pin set at each whole zoom (`PinGrouping`, as the GPU pins' index groups
+ * them): which bubbles and lone pins show, where a bubble splits, and from which zoom a
  * pin stands alone.
  */
 export class PinClusters {
-  private readonly index = new Supercluster<{ id: string }>({ radius: CLUSTER_RADIUS, maxZoom: CLUSTER_MAX_ZOOM });
+  private readonly index: PinGrouping<{ id: string }>;
 
   private readonly places = new Map<string, [number, number]>();
 
   constructor(list: Pin[]) {
-    this.index.load(list.map((pin) => ({ type: 'Feature', geometry: { type: 'Point', coordinates: pin.lngLat }, properties: { id: pin.id } })));
+    this.index = new PinGrouping(list.map((pin) => ({ type: 'Feature', geometry: { type: 'Point', coordinates: pin.lngLat }, properties: { id: pin.id } })));
     for (const pin of list) this.places.set(pin.id, pin.lngLat);
   }
 

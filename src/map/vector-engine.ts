@@ -44,6 +44,7 @@ export function createVectorEngine(container: HTMLElement, config: PinmapConfig,
   // Idle means drawn and done: the map has rendered everything and no pins are on their way.
   let mapIdle = false;
   let pendingPinSets = 0;
+  let destroyed = false;
   const busy = () => {
     mapIdle = false;
     events.onStatus({ type: 'map.busy' });
@@ -103,12 +104,16 @@ export function createVectorEngine(container: HTMLElement, config: PinmapConfig,
     },
     setPins(pins) {
       pendingPinSets++;
+      const letGo = pinLayer.expectPins();
       // Busy until the pins are placed; what MapLibre has drawn stays drawn (a pin set given to
       // an idle map, e.g. loaded again after a failure, must not wait for a render that never comes).
       events.onStatus({ type: 'map.busy' });
       return pins
-        .then((set) => pinLayer.setPins(set))
-        .catch(() => {}) // the caller shows why; the map goes on without these pins
+        .then((set) => {
+          // A set that arrives after the map was removed is not shown (nor grouped in a worker of its own).
+          if (!destroyed) return pinLayer.setPins(set);
+        })
+        .catch(letGo) // the caller shows why; the map goes on without these pins
         .finally(() => {
           pendingPinSets--;
           // Markers are on the map at once; a symbol layer is done at the map's next idle.
@@ -152,6 +157,7 @@ export function createVectorEngine(container: HTMLElement, config: PinmapConfig,
     },
     retry: errors.retry,
     destroy() {
+      destroyed = true;
       pinListeners.clear();
       attributionListeners.clear();
       pinLayer.destroy();

@@ -1,10 +1,10 @@
 import { Marker, Popup, type GeoJSONSource, type Map as MapLibreMap, type MapLayerMouseEvent, type MapMouseEvent, type PointLike } from 'maplibre-gl';
 import { DEFAULTS } from './constants.ts';
 import { pinDrawing, pinStyleKey, resolvePinStyle, type PinStyle } from './pin-icon.ts';
-import { ensurePinImage } from './pin-image.ts';
+import { drawPinImage, ensurePinImage } from './pin-image.ts';
 import type { Pin, PinSet } from './pin-data.ts';
 import { PinClusters, abbreviate, clusterButton, pinButton, sharedStyles } from './pin-markers.ts';
-import { PinIndex, type PinGroups } from './pin-index.ts';
+import { PinIndex, startIndexWorker, type PinGroups } from './pin-index.ts';
 import { reasonOf } from './errors.ts';
 import { createPopupContent } from './popup-content.ts';
 import './icon-font.ts';
@@ -44,6 +44,11 @@ export interface PinLayer {
    * credit like any other source of the style).
    */
   readonly markerAttribution: string | undefined;
+  /**
+   * Pins are on their way: what grouping a large set needs is started while they are read.
+   * Returns what lets it go if they never come (they could not be loaded).
+   */
+  expectPins(): () => void;
   /** Replaces the pins; resolves once they are on the map. */
   setPins(set: PinSet): Promise<void>;
   /** Opens the pin's popup (closing any other); false for an unknown id. */
@@ -163,31 +168,39 @@ export function createVectorPins(map: MapLibreMap, options: PinLayerOptions): Pi
     revealZoom = (id) => clusters.revealZoom(id, map.getZoom());
   }
 
+  /** A pin index worker started ahead (`expectPins`), while it has not failed to start. */
+  let spareWorker: Worker | undefined;
+  function takeSpareWorker(): Worker | undefined {
+    const worker = spareWorker;
+    spareWorker = undefined;
+    return worker;
+  }
+
   /**
    * GPU pins: the set is grouped in a worker (`PinIndex`), started at once, while the style,
    * the tiles and the pin images load; the map's source then holds only the bubbles and lone
    * pins of the area around the view, and follows the camera.
    */
   async function addSymbolLayer(list: Pin[], attribution: string | undefined, isCurrent: () => boolean) {
-    const index = new PinIndex(lngLatsOf(list));
+    const index = new PinIndex(lngLatsOf(list), map.getZoom(), takeSpareWorker());
     glTeardown = () => index.destroy();
-    await whenStyleLoaded();
-    if (!isCurrent()) return;
     const pixelRatio = map.getPixelRatio();
     // Styles are shared objects (see sharedStyles), so each maps straight to its image id.
     const imageIds = new Map<PinStyle, string>();
     for (const style of new Set(styles.values())) imageIds.set(style, pinStyleKey(style));
+    // Drawn while the style loads, all at once; added to the map once it has.
+    for (const style of imageIds.keys()) drawPinImage(map, style, pixelRatio).catch(() => {}); // heard below
+    await whenStyleLoaded();
+    if (!isCurrent()) return;
     addPinSource(map, attribution);
     glTeardown = () => {
       index.destroy();
       removePinLayers(map);
     };
-    const images: { id: string; offset: [number, number] }[] = [];
-    for (const style of imageIds.keys()) {
-      if (!isCurrent()) return;
-      const image = await ensurePinImage(map, style, pixelRatio);
-      images.push({ id: image.id, offset: image.iconOffset });
-    }
+    const images = (await Promise.all([...imageIds.keys()].map((style) => ensurePinImage(map, style, pixelRatio)))).map((image) => ({
+      id: image.id,
+      offset: image.iconOffset,
+    }));
     if (!isCurrent()) return;
     const imageOf = (pin: Pin) => imageIds.get(styles.get(pin.id)!)!;
     const groups = followView(map, index, (groups) => groupFeatures(groups, list, imageOf));
@@ -214,9 +227,28 @@ export function createVectorPins(map: MapLibreMap, options: PinLayerOptions): Pi
     get markerAttribution() {
       return mode === 'dom' ? attribution : undefined;
     },
+    expectPins() {
+      const letGo = () => takeSpareWorker()?.terminate();
+      if (spareWorker) return letGo;
+      try {
+        const worker = startIndexWorker();
+        // It could not start: the index starts one of its own (and groups on the page if that fails too).
+        worker.onerror = (event) => {
+          event.preventDefault();
+          worker.terminate();
+          if (spareWorker === worker) spareWorker = undefined;
+        };
+        spareWorker = worker;
+      } catch {
+        // As above.
+      }
+      return letGo;
+    },
     async setPins(set) {
       const current = ++generation;
       clear();
+      // Only a GPU layer of this set uses the worker started ahead.
+      if (set.pins.length <= options.domPinLimit) takeSpareWorker()?.terminate();
       pins = new Map(set.pins.map((pin) => [pin.id, pin]));
       attribution = set.attribution;
       styles = sharedStyles(set.pins);
@@ -245,6 +277,7 @@ export function createVectorPins(map: MapLibreMap, options: PinLayerOptions): Pi
     destroy() {
       generation++;
       clear();
+      takeSpareWorker()?.terminate();
       map.off('click', onMapClick);
       container.removeEventListener('keydown', onKeyDown);
     },
@@ -364,6 +397,10 @@ function followView(
       map.getSource<GeoJSONSource>(PIN_SOURCE)?.setData(toFeatures(groups));
       shown = { zoom: want.zoom, bbox: bbox[2] - bbox[0] >= 360 ? [-Infinity, bbox[1], Infinity, bbox[3]] : bbox };
       showFirst();
+      // Once the map has drawn them, the zooms around this one are grouped ahead of a zoom in or out.
+      map.once('idle', () => {
+        if (!stopped) index.prepare([want.zoom - 1, want.zoom + 1, want.zoom + 2]).catch(() => {});
+      });
     } finally {
       asking = false;
     }

@@ -98,6 +98,9 @@ function PinmapView({ config, onStatusChange, className }: ViewProps<{ config: P
     let stopWatchingPin: (() => void) | undefined;
     let retry: { unsubscribe: () => void } | undefined;
     const pinRequest = new AbortController();
+    // The pins are fetched and checked at once, beside the map's own start, and placed once it is made.
+    let earlyPins = config.pins === undefined ? undefined : loadPinSet(config.pins, config.pinStyles, document.baseURI, pinRequest.signal);
+    earlyPins?.catch(() => {}); // heard by loadPins; a map that could not be made needs no pins
 
     createEngine(container, engineConfig, {
       onStatus: (event) => {
@@ -126,7 +129,8 @@ function PinmapView({ config, onStatusChange, className }: ViewProps<{ config: P
     // Pins load beside the map; whatever is wrong with them is a notice, and the map goes on.
     function loadPins(made: MapAdapter) {
       if (config.pins === undefined) return;
-      const pins = loadPinSet(config.pins, config.pinStyles, document.baseURI, pinRequest.signal);
+      const pins = earlyPins ?? loadPinSet(config.pins, config.pinStyles, document.baseURI, pinRequest.signal);
+      earlyPins = undefined; // a Retry fetches them again
       pins.then(
         (set) => {
           if (!live) return;

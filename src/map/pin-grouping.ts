@@ -1,0 +1,62 @@
+import Supercluster from 'supercluster';
+import { CLUSTER_MAX_ZOOM, CLUSTER_RADIUS, CLUSTER_TIERS } from './constants.ts';
+
+/** A range of whole zooms grouped together; `index` once it has been grouped. */
+interface Tier<P extends Supercluster.AnyProps> {
+  minZoom: number;
+  maxZoom: number;
+  index?: Supercluster<P>;
+}
+
+/** The zoom ranges a set of `count` pins is grouped in (see `CLUSTER_TIERS`). */
+export function clusterTiers(count: number): (readonly [number, number])[] {
+  return count > CLUSTER_TIERS.fromPins ? [...CLUSTER_TIERS.zooms] : [[0, CLUSTER_MAX_ZOOM]];
+}
+
+/**
+ * The grouping of a pin set at each whole zoom (supercluster, with the product's radius and
+ * maximum zoom), made a range of zooms at a time when first asked for. The DOM pins
+ * (`PinClusters`) and the GPU pins' index (`pin-index-core.ts`) both group through it, so they
+ * show the same bubbles.
+ */
+export class PinGrouping<P extends Supercluster.AnyProps> {
+  private readonly tiers: Tier<P>[];
+
+  constructor(private readonly points: Supercluster.PointFeature<P>[]) {
+    this.tiers = clusterTiers(points.length).map(([minZoom, maxZoom]) => ({ minZoom, maxZoom }));
+  }
+
+  /** Bubbles and lone pins at a zoom (fractional zooms group as the whole zoom below) within `bbox` ([w, s, e, n]). */
+  getClusters(bbox: [number, number, number, number], zoom: number): (Supercluster.ClusterFeature<Supercluster.AnyProps> | Supercluster.PointFeature<P>)[] {
+    return this.indexAt(zoom).getClusters(bbox, Math.floor(zoom));
+  }
+
+  /** The zoom at which a bubble splits: within its range of zooms; at the first zoom of the next range, where the pins are grouped afresh. */
+  getClusterExpansionZoom(clusterId: number): number {
+    return this.indexAt(this.zoomOf(clusterId)).getClusterExpansionZoom(clusterId);
+  }
+
+  /** Groups, now, the range of zooms `zoom` is in (what a view at that zoom will ask for). */
+  prepare(zoom: number): void {
+    this.indexAt(zoom);
+  }
+
+  /** How many ranges of zooms have been grouped so far. */
+  get grouped(): number {
+    return this.tiers.filter((tier) => tier.index).length;
+  }
+
+  /** The zoom a bubble shows at: supercluster keeps it in the bubble's id (its position, shifted by 5 bits, plus the zoom + 1, plus the number of points). */
+  private zoomOf(clusterId: number): number {
+    const zoom = ((clusterId - this.points.length) % 32) - 1;
+    if (!Number.isInteger(zoom) || zoom < 0 || zoom > CLUSTER_MAX_ZOOM) throw new Error(`there is no bubble with the id ${clusterId}`);
+    return zoom;
+  }
+
+  private indexAt(zoom: number): Supercluster<P> {
+    const whole = Math.max(0, Math.min(Math.floor(zoom), CLUSTER_MAX_ZOOM));
+    const tier = this.tiers.find((t) => whole >= t.minZoom && whole <= t.maxZoom)!;
+    tier.index ??= new Supercluster<P>({ radius: CLUSTER_RADIUS, minZoom: tier.minZoom, maxZoom: tier.maxZoom }).load(this.points);
+    return tier.index;
+  }
+}
