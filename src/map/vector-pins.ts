@@ -397,10 +397,6 @@ function followView(
       map.getSource<GeoJSONSource>(PIN_SOURCE)?.setData(toFeatures(groups));
       shown = { zoom: want.zoom, bbox: bbox[2] - bbox[0] >= 360 ? [-Infinity, bbox[1], Infinity, bbox[3]] : bbox };
       showFirst();
-      // Once the map has drawn them, the zooms around this one are grouped ahead of a zoom in or out.
-      map.once('idle', () => {
-        if (!stopped) index.prepare([want.zoom - 1, want.zoom + 1, want.zoom + 2]).catch(() => {});
-      });
     } finally {
       asking = false;
     }
@@ -414,8 +410,16 @@ function followView(
       if (!stopped) console.error(`Pinmap: the pins could not be grouped: ${reasonOf(error)}`);
     });
   };
+  // Once the map has drawn a zoom's groups, the zooms around it are grouped ahead of a zoom in or out.
+  let prepared: number | undefined;
+  const onIdle = () => {
+    if (stopped || shown === undefined || shown.zoom === prepared) return;
+    prepared = shown.zoom;
+    index.prepare([prepared - 1, prepared + 1, prepared + 2]).catch(() => {});
+  };
   map.on('move', onMove);
   map.on('moveend', onMove);
+  map.on('idle', onIdle);
   index.ready.then(() => {
     ready = true;
     onMove();
@@ -427,6 +431,7 @@ function followView(
       stopped = true;
       map.off('move', onMove);
       map.off('moveend', onMove);
+      map.off('idle', onIdle);
     },
   };
 }
