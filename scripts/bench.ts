@@ -219,7 +219,7 @@ function planRows(counts: number[]): Row[] {
   const rows: Row[] = [];
   const add = (renderer: Renderer, count: number) => rows.push({ renderer, count, samples: [], failures: [], timeouts: 0 });
   for (const renderer of ['pinmap', 'hybrid', 'maplibre'] as const) add(renderer, 0);
-  for (const count of counts) for (const renderer of ['pinmap', 'cluster', 'markers', 'fa-markers'] as const) add(renderer, count);
+  for (const count of counts) for (const renderer of ['pinmap', 'first-pin', 'cluster', 'markers', 'fa-markers'] as const) add(renderer, count);
   return rows;
 }
 
@@ -275,8 +275,9 @@ async function main(): Promise<number> {
           loadCapMs: capped ? domCapMs : loadCapMs,
           focus: focusOf(row.renderer),
           assets: sizeRun,
-          // The other no-pin pages are there for cold load and size: no gestures, to keep the benchmark short.
-          loadOnly: row.count === 0 && row.renderer !== 'pinmap',
+          // The other no-pin pages are there for cold load and size, the floor page for time to idle:
+          // no gestures, to keep the benchmark short.
+          loadOnly: (row.count === 0 && row.renderer !== 'pinmap') || row.renderer === 'first-pin',
           // The heap is reported with no pins and with the most pins.
           heap: row.count === 0 || row.count === counts[counts.length - 1],
         });

@@ -10,7 +10,10 @@ import { readPageInputs, signalIdle, signalError } from './page-inputs.ts';
  * - `bare` (no `pins`): nothing else: the floor for cold load and size;
  * - `markers`: one default `new Marker()` per pin (DOM);
  * - `cluster`: MapLibre's own GeoJSON clustering (the pins' URL as the source's `data`, fetched
- *   and clustered in the worker) drawn by one plain circle layer: the floor for GPU pins.
+ *   and clustered in the worker) drawn by one plain circle layer: the floor for GPU pins;
+ * - `first-pin`: the pin file read (fetched and parsed, from the start) and only its first pin
+ *   in view shown, as one symbol: the least a page can do to show pins from the file as MapLibre symbols,
+ *   so the floor for time to idle with a given file (a symbol fades in for `fadeDuration`).
  * Sets `data-map-state="idle"` on its `.pinmap` root at the first map `idle` after every pin is
  * on the map, as the app does.
  */
@@ -38,22 +41,26 @@ async function main(root: HTMLElement): Promise<void> {
   });
   map.on('error', (event) => console.warn(`bench MapLibre page: ${String(event.error)}`));
 
-  if (pinsUrl && mode === 'markers') {
-    const response = await fetch(pinsUrl);
-    if (!response.ok) throw new Error(`pins: HTTP ${response.status}`);
-    const pins = (await response.json()) as PinCollection;
+  if (pinsUrl && mode === 'first-pin') {
+    const read = readPins(pinsUrl);
+    await map.once('style.load');
+    const pins = await read;
+    const bounds = map.getBounds();
+    const first = pins.features.find((feature) => bounds.contains(feature.geometry.coordinates));
+    if (!first) throw new Error('pins: no pin in view');
+    map.addImage('pin', { width: 16, height: 16, data: new Uint8Array(16 * 16 * 4).fill(255) });
+    const sourceLoaded = whenSourceLoaded(map, 'pins');
+    map.addSource('pins', { type: 'geojson', data: { type: 'Feature', properties: {}, geometry: { type: 'Point', coordinates: first.geometry.coordinates } } });
+    map.addLayer({ id: 'pins', type: 'symbol', source: 'pins', layout: { 'icon-image': 'pin', 'icon-allow-overlap': true } });
+    await sourceLoaded;
+    root.dataset.pins = String(pins.features.length);
+  } else if (pinsUrl && mode === 'markers') {
+    const pins = await readPins(pinsUrl);
     for (const feature of pins.features) new Marker().setLngLat(feature.geometry.coordinates).addTo(map);
     root.dataset.markers = String(pins.features.length);
   } else if (pinsUrl && mode === 'cluster') {
     await map.once('style.load');
-    const sourceLoaded = new Promise<void>((resolve) => {
-      const onData = (event: { sourceId?: string; isSourceLoaded?: boolean }) => {
-        if (event.sourceId !== 'pins' || !event.isSourceLoaded) return;
-        map.off('sourcedata', onData);
-        resolve();
-      };
-      map.on('sourcedata', onData);
-    });
+    const sourceLoaded = whenSourceLoaded(map, 'pins');
     map.addSource('pins', { type: 'geojson', data: new URL(pinsUrl, window.location.href).href, cluster: true, clusterRadius: CLUSTER_RADIUS, clusterMaxZoom: CLUSTER_MAX_ZOOM });
     map.addLayer({
       id: 'pins',
@@ -67,7 +74,27 @@ async function main(root: HTMLElement): Promise<void> {
   const idle = map.once('idle');
   map.triggerRepaint();
   await idle;
+  // A floor that drew nothing would be no floor: its one pin must be on the screen.
+  if (mode === 'first-pin' && map.queryRenderedFeatures({ layers: ['pins'] }).length !== 1) throw new Error('first-pin: the pin is not drawn');
   signalIdle(root);
+}
+
+async function readPins(url: string): Promise<PinCollection> {
+  const response = await fetch(url);
+  if (!response.ok) throw new Error(`pins: HTTP ${response.status}`);
+  return (await response.json()) as PinCollection;
+}
+
+/** Resolves once the source's data is loaded (its tiles made); listen before adding it. */
+function whenSourceLoaded(map: MapLibreMap, id: string): Promise<void> {
+  return new Promise<void>((resolve) => {
+    const onData = (event: { sourceId?: string; isSourceLoaded?: boolean }) => {
+      if (event.sourceId !== id || !event.isSourceLoaded) return;
+      map.off('sourcedata', onData);
+      resolve();
+    };
+    map.on('sourcedata', onData);
+  });
 }
 
 const root = document.querySelector<HTMLElement>('.pinmap');

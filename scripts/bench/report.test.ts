@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { fileName, judgeTargets, METRICS, renderMarkdown, rowMedian, sameRunRatio, timesBetter, type BenchData, type Renderer, type Row, type RunSample } from './report.ts';
+import { fileName, floorNote, judgeTargets, METRICS, renderMarkdown, rowMedian, sameRunRatio, timesBetter, type BenchData, type Renderer, type Row, type RunSample } from './report.ts';
 
 const MB = 1024 * 1024;
 
@@ -74,6 +74,21 @@ describe('bench report', () => {
     // Frame times of runs that never reached idle are unknown, not bounded.
     expect(timesBetter(slow, ours, METRICS.panP95)).toEqual({ ratio: 1, atLeast: false, runs: 1 });
     expect(timesBetter(undefined, ours, METRICS.idle)).toBeUndefined();
+  });
+
+  it('says how far the floor page is from the DOM pages at time to idle, and nothing when it was not measured', () => {
+    const rows = [
+      row('first-pin', 100_000, [sample(1500), sample(1600), sample(1400)]),
+      row('markers', 10_000, [sample(6000), sample(6400), sample(7000)]),
+      row('fa-markers', 10_000, [undefined, undefined, undefined], { timeouts: 3, timedOutAfterMs: 20_000, timedOutRuns: [0, 1, 2] }),
+    ];
+    const note = floorNote(data(rows));
+    // Idle 1500 ms (median); Marker: 4×, 4×, 5× → 4.0×; leaflet-fa-markers: at least 20 s / 1500 ms.
+    expect(note).toContain('reaches idle in 1500 ms');
+    expect(note).toContain('4.0× better than MapLibre `Marker` per pin (DOM) at 10k');
+    expect(note).toContain('> 13.3× better than Leaflet + `leaflet-fa-markers` icon per pin (DOM) at 10k');
+    expect(renderMarkdown(data(rows))).toContain(note);
+    expect(floorNote(data([row('first-pin', 100_000, [undefined, undefined, undefined])]))).toBeUndefined();
   });
 
   it('renders every section, marks missed targets and says why a row has no figures', () => {

@@ -7,7 +7,7 @@ import { median } from './stats.ts';
  * minute of each other) and the median of those ratios is shown.
  */
 
-export type Renderer = 'pinmap' | 'hybrid' | 'maplibre' | 'markers' | 'fa-markers' | 'cluster';
+export type Renderer = 'pinmap' | 'hybrid' | 'maplibre' | 'markers' | 'fa-markers' | 'cluster' | 'first-pin';
 
 export const RENDERER_LABELS: Record<Renderer, string> = {
   pinmap: 'Pinmap, vector view',
@@ -16,6 +16,7 @@ export const RENDERER_LABELS: Record<Renderer, string> = {
   markers: 'MapLibre `Marker` per pin (DOM)',
   'fa-markers': 'Leaflet + `leaflet-fa-markers` icon per pin (DOM)',
   cluster: 'MapLibre GeoJSON clustering + circle layer',
+  'first-pin': 'bare MapLibre reading the pin file, showing one of its pins (the floor)',
 };
 
 export interface FrameFigures {
@@ -224,6 +225,24 @@ export function judgeTargets(data: BenchData): Target[] {
   return targets;
 }
 
+/**
+ * What the floor page says about the time-to-idle targets against the DOM pages: no page that
+ * shows pins from the 100k file as MapLibre symbols reaches idle sooner than it does.
+ */
+export function floorNote(data: BenchData): string | undefined {
+  const floor = findRow(data.rows, 'first-pin', LARGE);
+  const idle = rowMedian(floor, METRICS.idle);
+  if (!Number.isFinite(idle)) return undefined;
+  const against = (['markers', 'fa-markers'] as const).flatMap((dom) => {
+    const better = timesBetter(findRow(data.rows, dom, DOM_COUNT), floor, METRICS.idle, true);
+    return better ? [`${better.atLeast ? '> ' : ''}${better.ratio.toFixed(1)}× better than ${RENDERER_LABELS[dom]} at 10k`] : [];
+  });
+  return (
+    `The floor for time to idle with 100k pins: a bare MapLibre page that only reads the pin file and shows one of its pins as a symbol reaches idle in ${fmtMs(idle)} ms` +
+    `${against.length ? ` (${against.join('; ')})` : ''}. No page that shows these pins as MapLibre symbols can reach idle sooner.`
+  );
+}
+
 const fmtMs = (ms: number) => (Number.isFinite(ms) ? (ms >= 100 ? ms.toFixed(0) : ms.toFixed(1)) : '–');
 const fmtRatio = (r: number) => (Number.isFinite(r) ? `${r.toFixed(2)}×` : '–');
 const fmtMb = (bytes: number) => (Number.isFinite(bytes) ? (bytes / MB).toFixed(1) : '–');
@@ -247,6 +266,8 @@ export function renderMarkdown(data: BenchData): string {
 
   out.push('#### Targets', '', '| target | measured | |', '|---|---:|---|');
   for (const t of judgeTargets(data)) out.push(`| ${t.name} | ${t.figure} | ${t.met === undefined ? 'not measured' : t.met ? 'met' : '**missed**'} |`);
+  const floor = floorNote(data);
+  if (floor) out.push('', floor);
 
   out.push('', '#### Cold load to idle (embedded basemap, no pins)', '', '| page | time to idle (ms) | vs bare MapLibre |', '|---|---:|---:|');
   const bare = row('maplibre', 0);
@@ -264,7 +285,7 @@ export function renderMarkdown(data: BenchData): string {
     '|---:|---|---:|---:|---:|---:|---:|---:|',
   );
   const noPins = row('pinmap', 0);
-  const order: Renderer[] = ['pinmap', 'hybrid', 'maplibre', 'cluster', 'markers', 'fa-markers'];
+  const order: Renderer[] = ['pinmap', 'hybrid', 'maplibre', 'first-pin', 'cluster', 'markers', 'fa-markers'];
   const pinRows = [...rows].sort((a, b) => a.count - b.count || order.indexOf(a.renderer) - order.indexOf(b.renderer));
   for (const r of pinRows) {
     const label = `${RENDERER_LABELS[r.renderer]}${runsNote(r, runs)}`;
