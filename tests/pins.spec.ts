@@ -437,6 +437,23 @@ test.describe('large pin sets: grouped in a worker, drawn around the view', () =
     expect(problems.errors).toEqual([]);
   });
 
+  test('?pin=<id> of a pin inside a bubble flies to where the pin stands alone and opens its popup there', async ({ page }) => {
+    await openMap(page, { style: plainStyle, hash: true, center: [20, 20], zoom: 2, domPinLimit: 10, pins: collection(twoCrowds()) }, '&pin=paris-11');
+    const title = page.locator('.pinmap-popup .pinmap-popup-title');
+    await expect(title).toHaveText('paris-11');
+    await waitForMapState(page, 'idle');
+    // The Paris crowd is one bubble at zoom 2; its pins, 0.05° apart, stand alone from zoom 10.
+    const camera = await cameraOf(page);
+    expect(camera.zoom).toBeGreaterThanOrEqual(10);
+    // The pin is drawn on its own under its popup: closed and clicked again, it opens again (a bubble would zoom in).
+    await page.keyboard.press('Escape');
+    await expect(title).toHaveCount(0);
+    const pin = await project(page, [2.45, 48.85]); // paris-11: column 3, row 1
+    await page.mouse.click(pin.x, pin.y - 26);
+    await expect(title).toHaveText('paris-11');
+    expect((await cameraOf(page)).zoom).toBe(camera.zoom);
+  });
+
   test('where the worker cannot start, the pins are grouped on the page and work the same', async ({ page }) => {
     await page.route(/pin-index\.worker-[^/]*\.js$/, (route) => route.fulfill({ status: 404, body: 'gone' }));
     const pageErrors: string[] = [];

@@ -85,7 +85,7 @@ export interface MapAdapter {
    */
   openPin(id: string, options?: { pan?: boolean }): boolean;
   /** Where the camera goes to show a pin (its point, at a zoom where it stands alone); undefined for an unknown id. */
-  pinView(id: string): { center: [number, number]; zoom: number } | undefined;
+  pinView(id: string): Promise<{ center: [number, number]; zoom: number } | undefined>;
   /** Closes the open popup, if any. */
   closePin(): void;
   /** Called with the pin's id when a popup opens and null when it closes. Returns an unsubscribe. */

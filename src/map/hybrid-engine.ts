@@ -227,7 +227,7 @@ export function createHybridEngine(parent: HTMLElement, config: PinmapConfig, ev
         });
     },
     openPin: (id, options) => pins.open(id, options),
-    pinView: (id) => pins.viewOf(id),
+    pinView: (id) => Promise.resolve(pins.viewOf(id)),
     closePin: () => pins.close(),
     onOpenPinChange(listener) {
       openPinListeners.add(listener);

@@ -36,6 +36,21 @@ export class PinGrouping<P extends Supercluster.AnyProps> {
     return this.indexAt(this.zoomOf(clusterId)).getClusterExpansionZoom(clusterId);
   }
 
+  /**
+   * The lowest whole zoom, from `fromZoom` up, at which the pin at `lngLat` that `isPin` picks
+   * stands alone, not in a bubble; `CLUSTER_MAX_ZOOM + 1` if it never does below that (a pin
+   * sharing its spot with another). A pin that stands alone is at its own coordinate, so only
+   * that spot is looked at: a little box around it, as the index keeps positions in single precision.
+   */
+  revealZoom([lng, lat]: [number, number], isPin: (properties: P) => boolean, fromZoom: number): number {
+    const spot: [number, number, number, number] = [lng - 1e-4, lat - 1e-4, lng + 1e-4, lat + 1e-4];
+    for (let zoom = Math.max(0, Math.floor(fromZoom)); zoom <= CLUSTER_MAX_ZOOM; zoom++) {
+      const here = this.getClusters(spot, zoom);
+      if (here.some((feature) => !(feature.properties as { cluster?: boolean }).cluster && isPin(feature.properties as P))) return zoom;
+    }
+    return CLUSTER_MAX_ZOOM + 1;
+  }
+
   /** Groups, now, the range of zooms `zoom` is in (what a view at that zoom will ask for). */
   prepare(zoom: number): void {
     this.indexAt(zoom);

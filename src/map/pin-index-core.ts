@@ -13,6 +13,8 @@ export type IndexRequest =
   | { id: number; type: 'load'; lngLats: Float64Array; zoom?: number }
   | { id: number; type: 'groups'; bbox: [number, number, number, number]; zoom: number }
   | { id: number; type: 'expansionZoom'; clusterId: number }
+  /** `pin`: the pin's index in the set; the answer is the first whole zoom from `fromZoom` up where it stands alone. */
+  | { id: number; type: 'revealZoom'; pin: number; fromZoom: number }
   | { id: number; type: 'prepare'; zooms: number[] };
 
 export type IndexReply =
@@ -20,6 +22,7 @@ export type IndexReply =
   /** `pins`: indexes of the pins that stand alone; `clusters`: lng, lat, count, cluster id of each bubble, flat. */
   | { id: number; type: 'groups'; pins: Uint32Array; clusters: Float64Array }
   | { id: number; type: 'expansionZoom'; zoom: number }
+  | { id: number; type: 'revealZoom'; zoom: number }
   /** `grouped`: how many ranges of zooms are grouped now. */
   | { id: number; type: 'prepare'; grouped: number }
   | { id: number; error: string };
@@ -27,11 +30,12 @@ export type IndexReply =
 /** Answers the pin index's requests; the reply's buffers can be transferred. */
 export function createIndexCore(): (request: IndexRequest) => { reply: IndexReply; transfer: ArrayBuffer[] } {
   let index: PinGrouping<{ i: number }> | undefined;
+  let points: Supercluster.PointFeature<{ i: number }>[] = [];
 
   function answer(request: IndexRequest): { reply: IndexReply; transfer: ArrayBuffer[] } {
     if (request.type === 'load') {
       const { lngLats } = request;
-      const points: Supercluster.PointFeature<{ i: number }>[] = new Array(lngLats.length / 2);
+      points = new Array(lngLats.length / 2);
       for (let i = 0; i < points.length; i++) {
         points[i] = { type: 'Feature', geometry: { type: 'Point', coordinates: [lngLats[2 * i]!, lngLats[2 * i + 1]!] }, properties: { i } };
       }
@@ -54,6 +58,12 @@ export function createIndexCore(): (request: IndexRequest) => { reply: IndexRepl
       }
       const reply = { id: request.id, type: 'groups' as const, pins: Uint32Array.from(pins), clusters: Float64Array.from(clusters) };
       return { reply, transfer: [reply.pins.buffer, reply.clusters.buffer] };
+    }
+    if (request.type === 'revealZoom') {
+      const point = points[request.pin];
+      if (!point) throw new Error(`there is no pin number ${request.pin}`);
+      const zoom = index.revealZoom(point.geometry.coordinates as [number, number], (properties) => properties.i === request.pin, request.fromZoom);
+      return { reply: { id: request.id, type: 'revealZoom', zoom }, transfer: [] };
     }
     if (request.type === 'prepare') {
       for (const zoom of request.zooms) index.prepare(zoom);

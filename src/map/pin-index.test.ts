@@ -85,6 +85,31 @@ describe('the pin index (worker side)', () => {
     expect(core({ id: 4, type: 'prepare', zooms: [11, 12] }).reply).toEqual({ id: 4, type: 'prepare', grouped: 5 });
   });
 
+  it('finds the first zoom where a pin stands alone, across the ranges of a large set, as the DOM pins do', () => {
+    const many = somePins(CLUSTER_TIERS.fromPins + 500);
+    const core = createIndexCore();
+    core({ id: 1, type: 'load', lngLats: lngLatsOf(many), zoom: 2 });
+    const dom = new PinClusters(many);
+    const aloneAt = (pin: number, zoom: number) => {
+      const [lng, lat] = many[pin]!.lngLat;
+      const { reply } = core({ id: 2, type: 'groups', bbox: [lng - 1, lat - 1, lng + 1, lat + 1], zoom });
+      if (!('pins' in reply)) throw new Error('no groups');
+      return reply.pins.includes(pin);
+    };
+    const found = new Set<number>();
+    for (let pin = 0; pin < many.length; pin += 701) {
+      const { reply } = core({ id: 3, type: 'revealZoom', pin, fromZoom: 2 });
+      if (!('zoom' in reply)) throw new Error(`no zoom for pin ${pin}`);
+      expect(reply.zoom, `pin ${pin}`).toBe(dom.revealZoom(many[pin]!.id, 2));
+      found.add(reply.zoom);
+      // Alone there (above the last grouped zoom every pin is), in a bubble the zoom before.
+      expect(aloneAt(pin, reply.zoom), `pin ${pin} alone at ${reply.zoom}`).toBe(true);
+      if (reply.zoom > 2) expect(aloneAt(pin, reply.zoom - 1), `pin ${pin} in a bubble at ${reply.zoom - 1}`).toBe(false);
+    }
+    expect(found.size, 'pins that stand alone at several zooms, in several ranges').toBeGreaterThan(3);
+    expect(core({ id: 4, type: 'revealZoom', pin: many.length, fromZoom: 2 }).reply).toEqual({ id: 4, error: `there is no pin number ${many.length}` });
+  });
+
   it('says what is wrong instead of throwing', () => {
     expect(createIndexCore()({ id: 9, type: 'groups', bbox: [-180, -90, 180, 90], zoom: 1 }).reply).toEqual({ id: 9, error: 'the pin index is not loaded' });
   });

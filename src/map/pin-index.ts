@@ -62,6 +62,11 @@ export class PinIndex {
     return (this.ask({ type: 'expansionZoom', clusterId }) as Promise<Answer<'expansionZoom'>>).then((reply) => reply.zoom);
   }
 
+  /** The first whole zoom, from `fromZoom` up, at which the pin (its index in the set) stands alone: see `PinGrouping.revealZoom`. */
+  revealZoom(pin: number, fromZoom: number): Promise<number> {
+    return (this.ask({ type: 'revealZoom', pin, fromZoom }) as Promise<Answer<'revealZoom'>>).then((reply) => reply.zoom);
+  }
+
   /**
    * Groups now the ranges of zooms that `zooms` are in, so that a view there soon is answered at
    * once; resolves with how many ranges are grouped.

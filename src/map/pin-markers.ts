@@ -155,18 +155,10 @@ export class PinClusters {
     return this.index.getClusterExpansionZoom(clusterId);
   }
 
-  /** The lowest whole zoom, from `fromZoom` up, at which the pin is not in any bubble. */
+  /** The lowest whole zoom, from `fromZoom` up, at which the pin is not in any bubble (see `PinGrouping.revealZoom`). */
   revealZoom(id: string, fromZoom: number): number {
     const place = this.places.get(id);
-    if (!place) return CLUSTER_MAX_ZOOM + 1;
-    // A pin that stands alone is at its own coordinate: only that spot needs looking at (a
-    // little box around it, as the index keeps positions in single precision).
-    const [lng, lat] = place;
-    const spot: [number, number, number, number] = [lng - 1e-4, lat - 1e-4, lng + 1e-4, lat + 1e-4];
-    for (let zoom = wholeZoom(fromZoom); zoom <= CLUSTER_MAX_ZOOM; zoom++) {
-      if (this.groupsAt(zoom, spot).some((group) => group.kind === 'pin' && group.id === id)) return zoom;
-    }
-    return CLUSTER_MAX_ZOOM + 1;
+    return place ? this.index.revealZoom(place, (properties) => properties.id === id, fromZoom) : CLUSTER_MAX_ZOOM + 1;
   }
 }
 

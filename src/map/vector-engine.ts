@@ -330,7 +330,7 @@ function failedAdapter(config: PinmapConfig): MapAdapter {
     onCameraChange: () => () => {},
     setPins: () => Promise.resolve(),
     openPin: () => false,
-    pinView: () => undefined,
+    pinView: () => Promise.resolve(undefined),
     closePin: () => {},
     onOpenPinChange: () => () => {},
     onMotion: () => () => {},

@@ -53,8 +53,11 @@ export interface PinLayer {
   setPins(set: PinSet): Promise<void>;
   /** Opens the pin's popup (closing any other); false for an unknown id. */
   open(id: string, options?: { pan?: boolean }): boolean;
-  /** Where the camera goes to show a pin: its point, at the lowest zoom (from now) where no cluster hides it. */
-  viewOf(id: string): { center: [number, number]; zoom: number } | undefined;
+  /**
+   * Where the camera goes to show a pin: its point, at the lowest zoom (from now) where no cluster
+   * hides it (for GPU pins the index's worker is asked); undefined for an unknown id.
+   */
+  viewOf(id: string): Promise<{ center: [number, number]; zoom: number } | undefined>;
   close(): void;
   destroy(): void;
 }
@@ -77,7 +80,7 @@ export function createVectorPins(map: MapLibreMap, options: PinLayerOptions): Pi
   let domTeardown: (() => void) | undefined;
   let glTeardown: (() => void) | undefined;
   /** The lowest zoom (from the current one up) at which a pin stands alone, not in a cluster. */
-  let revealZoom: (id: string) => number = () => map.getZoom();
+  let revealZoom: (id: string) => number | Promise<number> = () => map.getZoom();
   let generation = 0;
   const popup = createPinPopup(map, () => options.onOpenPinChange(null));
 
@@ -184,6 +187,13 @@ export function createVectorPins(map: MapLibreMap, options: PinLayerOptions): Pi
   async function addSymbolLayer(list: Pin[], attribution: string | undefined, isCurrent: () => boolean) {
     const index = new PinIndex(lngLatsOf(list), map.getZoom(), takeSpareWorker());
     glTeardown = () => index.destroy();
+    let positions: Map<string, number> | undefined; // made when first asked: most maps never are
+    revealZoom = (id) => {
+      positions ??= new Map(list.map((pin, i) => [pin.id, i]));
+      const at = positions.get(id);
+      // An index destroyed meanwhile (the pins were set again) leaves the camera's zoom.
+      return at === undefined ? map.getZoom() : index.revealZoom(at, map.getZoom()).catch(() => map.getZoom());
+    };
     const pixelRatio = map.getPixelRatio();
     // Styles are shared objects (see sharedStyles), so each maps straight to its image id.
     const imageIds = new Map<PinStyle, string>();
@@ -267,9 +277,11 @@ export function createVectorPins(map: MapLibreMap, options: PinLayerOptions): Pi
       openPin(pin, undefined, false, openOptions?.pan ?? true);
       return true;
     },
-    viewOf(id) {
+    async viewOf(id) {
       const pin = pins.get(id);
-      return pin && { center: pin.lngLat, zoom: Math.max(map.getZoom(), revealZoom(id)) };
+      if (!pin) return undefined;
+      const zoom = await revealZoom(id);
+      return { center: pin.lngLat, zoom: Math.max(map.getZoom(), zoom) };
     },
     close() {
       popup.close();

@@ -55,9 +55,10 @@ export function Controls({ adapter, config, root, pinToOpen, onSwitchView }: Con
     if (!pinToOpen) return;
     let live = true;
     let watching: { unsubscribe: () => void } | undefined;
-    void pinToOpen.placed.then(() => {
+    void pinToOpen.placed.then(async () => {
       if (!live) return;
-      const view = adapter.pinView(pinToOpen.id);
+      const view = await adapter.pinView(pinToOpen.id);
+      if (!live) return;
       if (!view) return pinToOpen.onMissing();
       if (pinToOpen.fly === false) {
         adapter.openPin(pinToOpen.id, { pan: false });
