@@ -12,8 +12,8 @@ import { readPageInputs, signalIdle, signalError } from './page-inputs.ts';
  * - `cluster`: MapLibre's own GeoJSON clustering (the pins' URL as the source's `data`, fetched
  *   and clustered in the worker) drawn by one plain circle layer: the floor for GPU pins;
  * - `first-pin`: the pin file read (fetched and parsed, from the start) and only its first pin
- *   in view shown, as one symbol: the least a page can do to show pins from the file as MapLibre symbols,
- *   so the floor for time to idle with a given file (a symbol fades in for `fadeDuration`).
+ *   in view shown, as one symbol: the least a page can do to show pins from the file as MapLibre
+ *   symbols, so the floor for time to idle with a given file (a symbol fades in for `fadeDuration`).
  * Sets `data-map-state="idle"` on its `.pinmap` root at the first map `idle` after every pin is
  * on the map, as the app does.
  */
