@@ -187,12 +187,11 @@ export function createVectorPins(map: MapLibreMap, options: PinLayerOptions): Pi
   async function addSymbolLayer(list: Pin[], attribution: string | undefined, isCurrent: () => boolean) {
     const index = new PinIndex(lngLatsOf(list), map.getZoom(), takeSpareWorker());
     glTeardown = () => index.destroy();
-    let positions: Map<string, number> | undefined; // made when first asked: most maps never are
     revealZoom = (id) => {
-      positions ??= new Map(list.map((pin, i) => [pin.id, i]));
-      const at = positions.get(id);
+      // The index knows pins by their place in the set; asked rarely (`?pin=`), so found by a scan.
+      const at = list.findIndex((pin) => pin.id === id);
       // An index destroyed meanwhile (the pins were set again) leaves the camera's zoom.
-      return at === undefined ? map.getZoom() : index.revealZoom(at, map.getZoom()).catch(() => map.getZoom());
+      return at < 0 ? map.getZoom() : index.revealZoom(at, map.getZoom()).catch(() => map.getZoom());
     };
     const pixelRatio = map.getPixelRatio();
     // Styles are shared objects (see sharedStyles), so each maps straight to its image id.

@@ -98,8 +98,9 @@ function PinmapView({ config, onStatusChange, className }: ViewProps<{ config: P
     let stopWatchingPin: (() => void) | undefined;
     let retry: { unsubscribe: () => void } | undefined;
     const pinRequest = new AbortController();
+    const readPins = (pins: NonNullable<typeof config.pins>) => loadPinSet(pins, config.pinStyles, document.baseURI, pinRequest.signal);
     // The pins are fetched and checked at once, beside the map's own start, and placed once it is made.
-    let earlyPins = config.pins === undefined ? undefined : loadPinSet(config.pins, config.pinStyles, document.baseURI, pinRequest.signal);
+    let earlyPins = config.pins === undefined ? undefined : readPins(config.pins);
     earlyPins?.catch(() => {}); // heard by loadPins; a map that could not be made needs no pins
 
     createEngine(container, engineConfig, {
@@ -129,7 +130,7 @@ function PinmapView({ config, onStatusChange, className }: ViewProps<{ config: P
     // Pins load beside the map; whatever is wrong with them is a notice, and the map goes on.
     function loadPins(made: MapAdapter) {
       if (config.pins === undefined) return;
-      const pins = earlyPins ?? loadPinSet(config.pins, config.pinStyles, document.baseURI, pinRequest.signal);
+      const pins = earlyPins ?? readPins(config.pins);
       earlyPins = undefined; // a Retry fetches them again
       pins.then(
         (set) => {
