@@ -6,6 +6,7 @@ import type { PinmapConfig } from './config.ts';
 import { EMBEDDED_STYLE_PATH, TILE_RETRY } from './constants.ts';
 import { MESSAGES, reasonOf } from './errors.ts';
 import { localeWith } from './locale.ts';
+import { registerPmtilesProtocol } from './pmtiles.ts';
 import { accessTokenOf, providerOriginOf, redactToken, tokenTransform } from './request-transform.ts';
 import { resolveStyleUrls } from './style-urls.ts';
 
@@ -45,6 +46,7 @@ export function styleInputOf(config: PinmapConfig): string | StyleSpecification 
  * Pinmap's locale table.
  */
 export function sharedMapOptions(config: PinmapConfig): Omit<MapOptions, 'container'> {
+  registerPmtilesProtocol();
   const styleUrl = styleUrlOf(config);
   // The token reaches the provider's origin only, and never a message or a log.
   const transformRequest = tokenTransform(accessTokenOf(config), providerOriginOf(config, document.baseURI), config.accessTokenHeader);
