@@ -2,6 +2,7 @@
  * Pinmap's public API: the `<Pinmap/>` React component, the `createPinmap` embed call, and the
  * config parser with its types.
  */
+export type { PinCollectionInput } from './map/config.ts';
 export { Pinmap, type PinmapProps, type PinmapRef, type PinmapDataProps, type PinEvent, type StatusListener } from './ui/Pinmap.tsx';
 export type { ViewState } from './ui/view-state.ts';
 export type { LngLatBounds } from './map/adapter.ts';
