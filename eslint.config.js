@@ -3,7 +3,7 @@ import tseslint from 'typescript-eslint';
 import reactHooks from 'eslint-plugin-react-hooks';
 
 export default tseslint.config(
-  { ignores: ['dist', 'node_modules', 'fixtures', 'visual/output', 'test-results', 'playwright-report'] },
+  { ignores: ['dist', 'node_modules', 'fixtures', 'visual/output', 'test-results', 'playwright-report', 'tests/readme-examples'] },
   js.configs.recommended,
   ...tseslint.configs.recommended,
   {

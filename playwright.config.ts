@@ -4,7 +4,7 @@ import { CHROMIUM_ARGS, findChromium } from './tests/chromium.ts';
 // Overridable so two work trees can run their suites side by side.
 const PORT = Number(process.env.PINMAP_PREVIEW_PORT ?? 4173);
 const DEV_PORT = Number(process.env.PINMAP_DEV_PORT ?? 5173);
-const DEV_SERVER_SPECS = ['**/strict-mode.spec.ts', '**/leaflet-pin-icon.spec.ts'];
+const DEV_SERVER_SPECS = ['**/strict-mode.spec.ts', '**/leaflet-pin-icon.spec.ts', '**/react-api.spec.ts'];
 
 /**
  * Browser tests (tests/) and the screenshot-diff suite (visual/) against the production build,

@@ -2,7 +2,10 @@
  * Pinmap's public API: the `<Pinmap/>` React component, the `createPinmap` embed call, and the
  * config parser with its types.
  */
-export { Pinmap, type PinmapProps } from './ui/Pinmap.tsx';
+export type { PinCollectionInput } from './map/config.ts';
+export { Pinmap, type PinmapProps, type PinmapRef, type PinmapDataProps, type PinEvent, type StatusListener } from './ui/Pinmap.tsx';
+export type { ViewState } from './ui/view-state.ts';
+export type { LngLatBounds } from './map/adapter.ts';
 export { createPinmap, type PinmapHandle } from './ui/create-pinmap.tsx';
 export {
   parseConfig,

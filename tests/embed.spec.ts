@@ -1,5 +1,6 @@
 import { expect, test } from '@playwright/test';
 import { openEmbedPage, watchConsole, type EmbedWindow } from './helpers.ts';
+import { countWebGLContexts, liveWebGLContexts } from './webgl-contexts.ts';
 
 /**
  * The embed API as a site owner's page meets it: the self-contained library build
@@ -35,6 +36,43 @@ test.describe('createPinmap', () => {
     });
     expect(byElement).toBe('idle');
     await expect(page.locator('#map canvas')).toHaveCount(0);
+  });
+
+  test('update(config) sets pins and controls on the live map, and makes a new map only for what needs one', async ({ page }) => {
+    const console = watchConsole(page);
+    await countWebGLContexts(page);
+    await openEmbedPage(page);
+    const pins = (ids: string[]) => ({
+      type: 'FeatureCollection' as const,
+      features: ids.map((id, i) => ({ type: 'Feature', id, geometry: { type: 'Point', coordinates: [2 + i * 3, 46] }, properties: { title: id } })),
+    });
+    await page.evaluate(async (first) => {
+      const w = window as unknown as EmbedWindow;
+      w.handle = w.Pinmap.createPinmap('map', { center: [5, 46], zoom: 5, pins: first });
+      await w.handle.ready;
+    }, pins(['a', 'b']));
+    await expect(page.locator('#map .pinmap-pin')).toHaveCount(2);
+    const contexts = await liveWebGLContexts(page);
+
+    await page.evaluate((next) => (window as unknown as EmbedWindow).handle!.update({ center: [5, 46], zoom: 5, pins: next, controls: { scale: false } }), pins(['a', 'b', 'c']));
+    await expect(page.locator('#map .pinmap-pin')).toHaveCount(3);
+    await expect(page.locator('#map .pinmap-scale')).toHaveCount(0);
+    expect(await liveWebGLContexts(page)).toEqual(contexts);
+
+    // The label fade is not something a live map takes: a new map, the old one's context released.
+    await page.evaluate(() => (window as unknown as EmbedWindow).handle!.update({ center: [5, 46], zoom: 5, fadeDuration: 0 }));
+    await expect.poll(() => liveWebGLContexts(page)).toEqual({ created: contexts.created + 1, alive: 1 });
+    await expect(page.locator('#map .pinmap')).toHaveAttribute('data-map-state', 'idle');
+    await expect(page.locator('#map .pinmap-pin')).toHaveCount(0);
+
+    // A bad config shows its errors; a good one after it brings a map back.
+    await page.evaluate(() => (window as unknown as EmbedWindow).handle!.update({ zoom: 'near' as unknown as number }));
+    await expect(page.locator('#map .pinmap')).toHaveAttribute('data-map-state', 'error');
+    await expect(page.locator('#map .pinmap')).toContainText('zoom');
+    await page.evaluate(() => (window as unknown as EmbedWindow).handle!.update({ zoom: 2 }));
+    await expect(page.locator('#map .pinmap')).toHaveAttribute('data-map-state', 'idle');
+    expect(await liveWebGLContexts(page)).toMatchObject({ alive: 1 });
+    expect(console.errors).toEqual([]);
   });
 
   test("throws 'Container not found' for an id that matches no element", async ({ page }) => {

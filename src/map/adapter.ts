@@ -1,3 +1,6 @@
+import type { Map as MapLibreMap } from 'maplibre-gl';
+
+export type { MapLibreMap };
 import type { Camera, ViewName } from './address.ts';
 import type { MapStatusEvent } from '../machines/map-status.machine.ts';
 import type { PinSet } from './pin-data.ts';
@@ -90,6 +93,8 @@ export interface MapAdapter {
   closePin(): void;
   /** Called with the pin's id when a popup opens and null when it closes. Returns an unsubscribe. */
   onOpenPinChange(listener: (id: string | null) => void): () => void;
+  /** Called with the pin's id when the user clicks, taps or presses Enter or Space on a pin. Returns an unsubscribe. */
+  onPinClick(listener: (id: string) => void): () => void;
   /** Called on camera movements and user gestures (see `MapMotionEvent`). Returns an unsubscribe. */
   onMotion(listener: (event: MapMotionEvent) => void): () => void;
   /**
@@ -106,6 +111,11 @@ export interface MapAdapter {
   getAttributions(): string[];
   /** Called when the attributions may have changed (style, sources, zoom). Returns an unsubscribe. */
   onAttributionsChange(listener: () => void): () => void;
+  /**
+   * The MapLibre map that draws the vector map: the whole map in the vector view, the Leaflet
+   * map's vector layer in the hybrid view. Undefined where WebGL could not start.
+   */
+  getMap(): MapLibreMap | undefined;
   /** Loads the style again after a failure. */
   retry(): void;
   /** Frees the map, its WebGL context, its workers' listeners and its DOM. */

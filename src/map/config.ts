@@ -208,8 +208,20 @@ function allNumbers(value: unknown, ...keys: string[]): boolean {
   return typeof value === 'object' && value !== null && keys.every((k) => Number.isFinite((value as Record<string, unknown>)[k]));
 }
 
+/**
+ * A GeoJSON FeatureCollection of pins, as code passes it: any GeoJSON `FeatureCollection` type
+ * (such as `GeoJSON.FeatureCollection`) fits. Each feature is checked when the pins are read.
+ */
+export interface PinCollectionInput {
+  type: 'FeatureCollection';
+  features: readonly unknown[];
+}
+
 /** Config as written by a site owner: every key optional. */
-export type PinmapConfigInput = z.input<typeof schema>;
+export type PinmapConfigInput = Omit<z.input<typeof schema>, 'pins'> & {
+  /** The pins: a GeoJSON URL (relative to the page) or a FeatureCollection. Default: none. */
+  pins?: string | PinCollectionInput | undefined;
+};
 /** Config after validation, with every default filled in. */
 export type PinmapConfig = z.output<typeof schema>;
 export type RasterLayerConfig = PinmapConfig['rasterLayers'][number];

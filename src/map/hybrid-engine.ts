@@ -150,11 +150,13 @@ export function createHybridEngine(parent: HTMLElement, config: PinmapConfig, ev
   });
 
   const openPinListeners = new Set<(id: string | null) => void>();
+  const pinClickListeners = new Set<(id: string) => void>();
   const attributionListeners = new Set<() => void>();
   const pins = createHybridPins(map, {
     clusterLabel: locale['PinLayer.Cluster'],
     closeLabel: locale['Popup.Close'],
     onOpenPinChange: (id) => openPinListeners.forEach((listener) => listener(id)),
+    onPinClick: (id) => pinClickListeners.forEach((listener) => listener(id)),
   });
   const userLocation = createUserLocationLayers(map);
 
@@ -233,6 +235,11 @@ export function createHybridEngine(parent: HTMLElement, config: PinmapConfig, ev
       openPinListeners.add(listener);
       return () => openPinListeners.delete(listener);
     },
+    onPinClick(listener) {
+      pinClickListeners.add(listener);
+      return () => pinClickListeners.delete(listener);
+    },
+    getMap: () => glMap,
     onMotion: (listener) => motion.listen(listener),
     measure(pixels) {
       const { x: width, y: height } = map.getSize();
@@ -268,6 +275,7 @@ export function createHybridEngine(parent: HTMLElement, config: PinmapConfig, ev
       destroyed = true;
       clearTimeout(idleTimer);
       openPinListeners.clear();
+      pinClickListeners.clear();
       attributionListeners.clear();
       motion.destroy();
       pins.destroy();

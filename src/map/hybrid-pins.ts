@@ -14,6 +14,8 @@ export interface HybridPinOptions {
   closeLabel: string;
   /** Told whenever the open popup changes: the pin's id, or null when it closed. */
   onOpenPinChange: (id: string | null) => void;
+  /** Told when the user clicks, taps or presses Enter or Space on a pin (before its popup opens). */
+  onPinClick: (id: string) => void;
 }
 
 /** The hybrid view's pins: the same interface as the vector view's pin layer. */
@@ -63,7 +65,12 @@ export function createHybridPins(map: L.Map, options: HybridPinOptions): HybridP
     }
     const marker = L.marker(pin.lngLat.slice().reverse() as [number, number], { icon, keyboard: false, interactive: false });
     // Leaflet makes a new element each time the marker is added: make it the pin button.
-    marker.on('add', () => makePinButton(marker.getElement()!, pin, (trigger, byKeyboard) => openPin(pin, trigger, byKeyboard)));
+    marker.on('add', () =>
+      makePinButton(marker.getElement()!, pin, (trigger, byKeyboard) => {
+        options.onPinClick(pin.id);
+        openPin(pin, trigger, byKeyboard);
+      }),
+    );
     markers.set(pin.id, marker);
     return marker;
   }

@@ -60,11 +60,13 @@ export function createVectorEngine(container: HTMLElement, config: PinmapConfig,
   });
 
   const pinListeners = new Set<(id: string | null) => void>();
+  const pinClickListeners = new Set<(id: string) => void>();
   const attributionListeners = new Set<() => void>();
   const pinLayer = createVectorPins(map, {
     domPinLimit: config.domPinLimit,
     clusterLabel: locale['PinLayer.Cluster'],
     onOpenPinChange: (id) => pinListeners.forEach((listener) => listener(id)),
+    onPinClick: (id) => pinClickListeners.forEach((listener) => listener(id)),
   });
   const getCamera = (): Camera => {
     const c = map.getCenter();
@@ -132,6 +134,11 @@ export function createVectorEngine(container: HTMLElement, config: PinmapConfig,
       pinListeners.add(listener);
       return () => pinListeners.delete(listener);
     },
+    onPinClick(listener) {
+      pinClickListeners.add(listener);
+      return () => pinClickListeners.delete(listener);
+    },
+    getMap: () => map,
     onMotion(listener) {
       return listenToMotion(map, animations, listener);
     },
@@ -159,6 +166,7 @@ export function createVectorEngine(container: HTMLElement, config: PinmapConfig,
     destroy() {
       destroyed = true;
       pinListeners.clear();
+      pinClickListeners.clear();
       attributionListeners.clear();
       pinLayer.destroy();
       userLocation.set(undefined);
@@ -333,6 +341,8 @@ function failedAdapter(config: PinmapConfig): MapAdapter {
     pinView: () => Promise.resolve(undefined),
     closePin: () => {},
     onOpenPinChange: () => () => {},
+    onPinClick: () => () => {},
+    getMap: () => undefined,
     onMotion: () => () => {},
     measure: () => undefined,
     setUserLocation: () => {},

@@ -33,6 +33,8 @@ export interface PinLayerOptions {
   clusterLabel: string;
   /** Told whenever the open popup changes: the pin's id, or null when it closed. */
   onOpenPinChange: (id: string | null) => void;
+  /** Told when the user clicks, taps or presses Enter or Space on a pin (before its popup opens). */
+  onPinClick: (id: string) => void;
 }
 
 /** The pins of the vector view: markers or a clustered symbol layer, and their one popup. */
@@ -126,7 +128,10 @@ export function createVectorPins(map: MapLibreMap, options: PinLayerOptions): Pi
   function pinMarker(pin: Pin): Marker {
     const existing = markers.get(pin.id);
     if (existing) return existing;
-    const element = pinButton(pin, styles.get(pin.id)!, (trigger, byKeyboard) => openPin(pin, trigger, byKeyboard));
+    const element = pinButton(pin, styles.get(pin.id)!, (trigger, byKeyboard) => {
+      options.onPinClick(pin.id);
+      openPin(pin, trigger, byKeyboard);
+    });
     const marker = new Marker({ element, anchor: 'bottom' }).setLngLat(pin.lngLat);
     markers.set(pin.id, marker);
     return marker;
@@ -215,7 +220,9 @@ export function createVectorPins(map: MapLibreMap, options: PinLayerOptions): Pi
     const groups = followView(map, index, (groups) => groupFeatures(groups, list, imageOf));
     const removeLayers = addPinLayers(map, images, clusterFont(map), index, (id) => {
       const pin = pins.get(id);
-      if (pin) openPin(pin, undefined);
+      if (!pin) return;
+      options.onPinClick(pin.id);
+      openPin(pin, undefined);
     });
     glTeardown = () => {
       groups.stop();

@@ -1,11 +1,11 @@
 import { useActorRef, useSelector } from '@xstate/react';
-import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
+import { useCallback, useEffect, useImperativeHandle, useMemo, useRef, useState, type Ref, type RefObject } from 'react';
 import { mapStatusMachine, type MapStatus } from '../machines/map-status.machine.ts';
 import type { Camera, ViewName } from '../map/address.ts';
-import type { MapAdapter } from '../map/adapter.ts';
+import type { LngLatBounds, MapAdapter, MapLibreMap } from '../map/adapter.ts';
 import { configKey, safeParseConfig, type ConfigError, type PinmapConfig, type PinmapConfigInput } from '../map/config.ts';
 import { createEngine } from '../map/engines.ts';
-import { describePinSet } from '../map/pin-data.ts';
+import { describePinSet, parsePins, type PinSet } from '../map/pin-data.ts';
 import { loadPinSet } from '../map/pin-source.ts';
 import { reasonOf } from '../map/errors.ts';
 import { DEFAULT_LOCALE, localeWith } from '../map/locale.ts';
@@ -14,39 +14,118 @@ import { ErrorPanel } from './ErrorPanel.tsx';
 import { inspectOptions } from './inspect.ts';
 import { PinNotice } from './PinNotice.tsx';
 import { useAddressSync, useOpenPinAddressSync } from './use-address-sync.ts';
+import { cameraOf, configCameraOf, showsViewState, viewStateOf, type ViewState } from './view-state.ts';
 import './pinmap.css';
 
 export type StatusListener = (status: MapStatus, error?: string) => void;
 
-export interface PinmapProps {
-  /** The site's config; validated here, with its errors shown in place of the map. */
+/**
+ * What a `ref` on `<Pinmap/>` holds once the map exists (null before, and while a view switch
+ * makes the next map): the camera, the popups and the MapLibre map itself.
+ */
+export interface PinmapRef {
+  /** The camera now. */
+  getViewState(): Required<ViewState>;
+  /** Moves the camera at once to `viewState` (what it leaves out stays). */
+  jumpTo(viewState: Partial<ViewState>): void;
+  /**
+   * Flies the camera to `viewState`, zooming out and in on the way. `duration` in ms; by default
+   * MapLibre picks it from the distance, and it is 0 when the user prefers reduced motion.
+   */
+  flyTo(viewState: Partial<ViewState>, options?: { duration?: number }): void;
+  /**
+   * Fits `[[west, south], [east, north]]` (degrees) in the view, keeping the bearing. `maxZoom`
+   * (default the map's `maxZoom`) caps the zoom; `duration` in ms as for `flyTo`.
+   */
+  fitBounds(bounds: LngLatBounds, options?: { maxZoom?: number; duration?: number }): void;
+  /** Opens the popup of the pin with this id (closing any other); false for an unknown id. */
+  openPin(id: string): boolean;
+  /** Closes the open popup, if any. */
+  closePin(): void;
+  /**
+   * The MapLibre map: the whole map in the vector view, the Leaflet map's vector layer in the
+   * hybrid view; undefined where WebGL could not start. For what Pinmap does not wrap; a style
+   * or camera changed behind Pinmap's back is not Pinmap's to keep.
+   */
+  getMap(): MapLibreMap | undefined;
+}
+
+/** What a pin event names: the pin's id. */
+export interface PinEvent {
+  id: string;
+}
+
+/** The config keys that `<Pinmap/>` also takes as props of their own (a prop wins over the config's key). */
+export type PinmapDataProps = Pick<PinmapConfigInput, 'pins' | 'pinStyles' | 'controls'>;
+
+export interface PinmapProps extends PinmapDataProps {
+  /**
+   * The map's config (see the README's option table); validated here, with its errors shown in
+   * place of the map. Changing `pins`, `pinStyles`, `controls`, `units`, `bearingSnap`,
+   * `trackUserLocation`, `fitToUserLocation` or `hash` updates the map in place; `center`,
+   * `zoom`, `bearing`, `pitch` and `openPin` are read when the map is made; any other change
+   * makes a new map.
+   */
   config?: PinmapConfigInput;
+  /**
+   * Uncontrolled camera: where the map starts (wins over the config's `center`, `zoom`, `bearing`,
+   * `pitch`). Later changes are ignored: move the map through the ref, or control it with `viewState`.
+   */
+  initialViewState?: Partial<ViewState>;
+  /**
+   * Controlled camera: the map shows this view state, and tells every change with `onMove`. Keep it
+   * in your state from `onMove`; a gesture that your state does not follow springs back when it ends.
+   */
+  viewState?: ViewState;
+  /** Every camera change (gestures, controls, code), with the camera it reached. */
+  onMove?: (event: { viewState: Required<ViewState> }) => void;
+  /** The map's first idle: style, tiles and pins drawn. Told again for the next map after a view switch. */
+  onLoad?: (event: { target: PinmapRef }) => void;
+  /** The map failed (config errors, the style, WebGL), with the message it shows. */
+  onError?: (event: { error: Error }) => void;
+  /** The user clicked, tapped or pressed Enter or Space on a pin (its popup opens next). */
+  onPinClick?: (event: PinEvent) => void;
+  /** A pin's popup opened (by the user, the address' `?pin=` or the ref). */
+  onPopupOpen?: (event: PinEvent) => void;
+  /** A pin's popup closed. */
+  onPopupClose?: (event: PinEvent) => void;
   /** Told every time the map's status changes; with the error's text when it fails. */
   onStatusChange?: StatusListener;
   className?: string;
+  /** The imperative handle (see `PinmapRef`). */
+  ref?: Ref<PinmapRef>;
 }
+
+type PinmapEvents = Pick<PinmapProps, 'onMove' | 'onLoad' | 'onError' | 'onPinClick' | 'onPopupOpen' | 'onPopupClose' | 'onStatusChange'>;
 
 /**
  * The Pinmap component: validates its config, then renders the map, its status as
- * `data-map-state`, and whatever error stops it.
+ * `data-map-state`, and whatever error stops it. One map per mounted component: props that can be
+ * set on a live map are, and only a change that needs a new map makes one.
  */
-export function Pinmap({ config, onStatusChange, className }: PinmapProps) {
+export function Pinmap({ config, pins, pinStyles, controls, initialViewState, viewState, className, ref, ...events }: PinmapProps) {
   // Site owners write config inline; parsing keys on its content, not on object identity.
-  const key = configKey(config);
+  const input = withProps(config, { pins, pinStyles, controls }, viewState ?? initialViewState);
+  const key = configKey(input);
   // eslint-disable-next-line react-hooks/exhaustive-deps
-  const parsed = useMemo(() => safeParseConfig(config), [key]);
+  const parsed = useMemo(() => safeParseConfig(input), [key]);
+  const latestEvents = useLatest(events);
 
-  if (!parsed.ok) return <ConfigErrorView error={parsed.error} onStatusChange={onStatusChange} className={className} />;
-  return <PinmapView config={parsed.config} onStatusChange={onStatusChange} className={className} />;
+  if (!parsed.ok) return <ConfigErrorView error={parsed.error} events={latestEvents} className={className} />;
+  return <PinmapView config={parsed.config} viewState={viewState} events={latestEvents} className={className} handleRef={ref} />;
 }
 
-type ViewProps<T> = T & { onStatusChange?: StatusListener | undefined; className?: string | undefined };
+type EventsRef = RefObject<PinmapEvents>;
 
-function ConfigErrorView({ error, onStatusChange, className }: ViewProps<{ error: ConfigError }>) {
-  const listener = useLatest(onStatusChange);
+function ConfigErrorView({ error, events, className }: { error: ConfigError; events: EventsRef; className?: string | undefined }) {
+  // StrictMode runs this effect twice for one mount: the error is told once.
+  const told = useRef<ConfigError>(undefined);
   useEffect(() => {
-    listener.current?.('error', error.message);
-  }, [error, listener]);
+    if (told.current === error) return;
+    told.current = error;
+    events.current.onStatusChange?.('error', error.message);
+    events.current.onError?.({ error });
+  }, [error, events]);
   return (
     <div className={rootClass(className)} data-map-state="error">
       <ErrorPanel title="This map's configuration has errors" problems={error.problems} />
@@ -54,35 +133,53 @@ function ConfigErrorView({ error, onStatusChange, className }: ViewProps<{ error
   );
 }
 
-function PinmapView({ config, onStatusChange, className }: ViewProps<{ config: PinmapConfig }>) {
+interface ViewProps {
+  config: PinmapConfig;
+  viewState: ViewState | undefined;
+  events: EventsRef;
+  className: string | undefined;
+  handleRef: Ref<PinmapRef> | undefined;
+}
+
+function PinmapView({ config, viewState, events, className, handleRef }: ViewProps) {
   const rootRef = useRef<HTMLDivElement>(null);
   const containerRef = useRef<HTMLDivElement>(null);
   const [adapter, setAdapter] = useState<MapAdapter>();
-  const [notice, setNotice] = useState<Notice>();
+  const [pinNotice, setNotice] = useState<Notice>();
   const [engineNotice, setEngineNotice] = useState<string>();
   const [pinToOpen, setPinToOpen] = useState<PinToOpen>();
   const statusActor = useActorRef(mapStatusMachine, inspectOptions());
   const status = useSelector(statusActor, (s) => s.value as MapStatus);
   const failure = useSelector(statusActor, (s) => s.context.failure);
 
-  // The view shown: the config's, until the view switch picks the other. A new config starts over.
-  const [chosen, setChosen] = useState<{ for: PinmapConfig; view: ViewName }>({ for: config, view: config.view });
-  const view = chosen.for === config ? chosen.view : config.view;
+  // What makes a map: the config less what is set on a live map (and the initial camera, which
+  // only a new map reads). A change of anything else keeps the map.
+  const mapKey = configKey(omitKeys(config, [...LIVE_KEYS, ...INITIAL_KEYS]));
+  // eslint-disable-next-line react-hooks/exhaustive-deps
+  const mapConfig = useMemo(() => config, [mapKey]);
+  const latestConfig = useLatest(config);
+
+  // The view shown: the config's, until the view switch picks the other. A new map config starts over.
+  const [chosen, setChosen] = useState<{ for: PinmapConfig; view: ViewName }>({ for: mapConfig, view: mapConfig.view });
+  const view = chosen.for === mapConfig ? chosen.view : mapConfig.view;
   // What a view switch carries to the next map: the camera and the open popup.
   const carried = useRef<{ camera: Camera; openPin: string | null }>(undefined);
   const openPin = useRef<string | null>(null);
+  // The pin whose popup opens once the next map's pins are placed: the carried one, else `openPin`.
+  const pinForNextMap = useRef<{ id: string; fly: boolean } | undefined>(undefined);
 
+  const hash = config.hash;
   const switchView = useCallback(
     (next: ViewName) => {
       if (adapter) carried.current = { camera: adapter.getCamera(), openPin: openPin.current };
-      setChosen({ for: config, view: next });
-      if (config.hash) writeViewToAddress(next);
+      setChosen({ for: mapConfig, view: next });
+      if (hash) writeViewToAddress(next);
     },
-    [adapter, config],
+    [adapter, mapConfig, hash],
   );
 
-  // One map per mounted component, config and view. Under StrictMode React mounts, unmounts and
-  // mounts again: the first map is removed (with its WebGL context) before the second is made,
+  // One map per mounted component, map config and view. Under StrictMode React mounts, unmounts
+  // and mounts again: the first map is removed (with its WebGL context) before the second is made,
   // so exactly one map, one context and one set of controls remain.
   useEffect(() => {
     const container = containerRef.current;
@@ -90,18 +187,17 @@ function PinmapView({ config, onStatusChange, className }: ViewProps<{ config: P
     let live = true; // a removed map's late events must not move the next one's status
     const handoff = carried.current;
     carried.current = undefined;
-    const engineConfig = withCarriedCamera({ ...config, view }, handoff?.camera);
+    // The camera a new map starts from: the carried one, else the latest config's (and so the
+    // controlled view state's).
+    const { center, zoom, bearing, pitch, openPin: initialPin } = latestConfig.current;
+    const engineConfig = withCarriedCamera({ ...mapConfig, center, zoom, bearing, pitch, view }, handoff?.camera);
+    const handoffPin = handoff ? (handoff.openPin ?? undefined) : initialPin;
+    pinForNextMap.current = handoffPin === undefined ? undefined : { id: handoffPin, fly: !handoff };
     statusActor.send({ type: 'map.created' });
-    setNotice(undefined);
     setEngineNotice(undefined);
     let engine: MapAdapter | undefined;
-    let stopWatchingPin: (() => void) | undefined;
+    let stopWatching: (() => void) | undefined;
     let retry: { unsubscribe: () => void } | undefined;
-    const pinRequest = new AbortController();
-    const readPins = (pins: NonNullable<typeof config.pins>) => loadPinSet(pins, config.pinStyles, document.baseURI, pinRequest.signal);
-    // The pins are fetched and checked at once, beside the map's own start, and placed once it is made.
-    let earlyPins = config.pins === undefined ? undefined : readPins(config.pins);
-    earlyPins?.catch(() => {}); // heard by loadPins; a map that could not be made needs no pins
 
     createEngine(container, engineConfig, {
       onStatus: (event) => {
@@ -115,11 +211,8 @@ function PinmapView({ config, onStatusChange, className }: ViewProps<{ config: P
         if (!live) return made.destroy();
         engine = made;
         retry = statusActor.on('map.retryRequested', () => made.retry());
-        stopWatchingPin = made.onOpenPinChange((id) => {
-          openPin.current = id;
-        });
+        stopWatching = watchPins(made, openPin, events);
         setAdapter(made);
-        loadPins(made);
       },
       (error: unknown) => {
         // The hybrid view's code could not be fetched (the network went away, a deploy replaced it).
@@ -127,17 +220,41 @@ function PinmapView({ config, onStatusChange, className }: ViewProps<{ config: P
       },
     );
 
-    // Pins load beside the map; whatever is wrong with them is a notice, and the map goes on.
-    function loadPins(made: MapAdapter) {
-      if (config.pins === undefined) return;
-      const pins = earlyPins ?? readPins(config.pins);
-      earlyPins = undefined; // a Retry fetches them again
+    return () => {
+      live = false;
+      retry?.unsubscribe();
+      stopWatching?.();
+      openPin.current = null;
+      setAdapter(undefined);
+      setPinToOpen(undefined);
+      engine?.destroy();
+    };
+  }, [mapConfig, view, statusActor, latestConfig, events]);
+
+  // The pins: fetched and checked as soon as they are known, beside the map's own start, and
+  // placed on each map made. New pins or pin styles replace them on the live map.
+  const pinSource = usePinSource(config);
+  const pinsPlacedOn = useRef<MapAdapter | undefined>(undefined);
+  // What is said about pins that are no longer the map's is no longer said.
+  const notice = pinNotice?.for === pinSource ? pinNotice : undefined;
+  useEffect(() => {
+    if (!adapter) return;
+    let live = true;
+    if (!pinSource) {
+      // Pins taken away: the map shows none.
+      if (pinsPlacedOn.current === adapter) void adapter.setPins(Promise.resolve(EMPTY_PIN_SET));
+      pinsPlacedOn.current = undefined;
+      return;
+    }
+    pinsPlacedOn.current = adapter;
+    const place = (pins: Promise<PinSet>) => {
+      setNotice(undefined);
       pins.then(
         (set) => {
           if (!live) return;
           const report = describePinSet(set);
           if (report.console.length > 0) console.warn(`Pinmap: ${report.console.join('\n')}`);
-          setNotice(report.notice === undefined ? undefined : { text: report.notice });
+          setNotice(report.notice === undefined ? undefined : { text: report.notice, for: pinSource });
         },
         (error: unknown) => {
           if (!live) return;
@@ -145,48 +262,55 @@ function PinmapView({ config, onStatusChange, className }: ViewProps<{ config: P
           // The basemap stays; the pins can be asked for again.
           setNotice({
             text: reasonOf(error),
+            for: pinSource,
             retry: () => {
-              setNotice(undefined);
-              if (live) loadPins(made);
+              if (live) place(pinSource.reload());
             },
           });
         },
       );
-      const placed = made.setPins(pins);
-      // A popup open in the other view opens again here, where the camera is; else `?pin=`'s.
-      const id = handoff ? (handoff.openPin ?? undefined) : config.openPin;
-      if (id === undefined) return;
+      return adapter.setPins(pins);
+    };
+    const placed = place(pinSource.latest());
+    // A popup open in the other view opens again here, where the camera is; else `?pin=`'s.
+    const next = pinForNextMap.current;
+    pinForNextMap.current = undefined;
+    if (next) {
       setPinToOpen({
-        id,
+        id: next.id,
         placed,
-        fly: !handoff,
+        fly: next.fly,
         onMissing: () => {
           if (!live) return;
-          console.warn(`Pinmap: there is no pin with the id "${id}" to open.`);
-          setNotice({ text: `There is no pin "${id}" on this map.` });
+          console.warn(`Pinmap: there is no pin with the id "${next.id}" to open.`);
+          setNotice({ text: `There is no pin "${next.id}" on this map.`, for: pinSource });
         },
       });
     }
-
     return () => {
       live = false;
-      pinRequest.abort();
-      retry?.unsubscribe();
-      stopWatchingPin?.();
-      openPin.current = null;
-      setAdapter(undefined);
-      setPinToOpen(undefined);
-      engine?.destroy();
     };
-  }, [config, view, statusActor]);
+  }, [adapter, pinSource]);
 
   useAddressSync(adapter, config.hash);
   useOpenPinAddressSync(adapter, config.hash);
+  useControlledCamera(adapter, viewState, events);
+  useImperativeHandle<PinmapRef | null, PinmapRef | null>(handleRef, () => (adapter ? pinmapRefOf(adapter, latestConfig) : null), [adapter, latestConfig]);
 
-  const listener = useLatest(onStatusChange);
+  const toldFailure = useRef<typeof failure>(undefined);
   useEffect(() => {
-    listener.current?.(status, failure?.message);
-  }, [status, failure, listener]);
+    events.current.onStatusChange?.(status, failure?.message);
+    if (status !== 'error' || !failure || toldFailure.current === failure) return;
+    toldFailure.current = failure; // once, under StrictMode too
+    events.current.onError?.({ error: new Error(failure.message) });
+  }, [status, failure, events]);
+  // The first idle of each map is its load.
+  const loaded = useRef<MapAdapter | undefined>(undefined);
+  useEffect(() => {
+    if (status !== 'idle' || !adapter || loaded.current === adapter) return;
+    loaded.current = adapter;
+    events.current.onLoad?.({ target: pinmapRefOf(adapter, latestConfig) });
+  }, [status, adapter, events, latestConfig]);
 
   const locale = localeWith(config.locale);
   const dismissLabel = locale['PinLayer.Dismiss'];
@@ -220,8 +344,170 @@ function PinmapView({ config, onStatusChange, className }: ViewProps<{ config: P
   );
 }
 
-/** What the pin notice says; a pin file that could not be loaded offers to load it again. */
-type Notice = { text: string; retry?: () => void };
+/** Config keys that a live map takes without being made again. */
+const LIVE_KEYS = ['pins', 'pinStyles', 'controls', 'units', 'bearingSnap', 'trackUserLocation', 'fitToUserLocation', 'hash'] as const;
+/** Config keys that only a new map reads: its first camera and popup. */
+const INITIAL_KEYS = ['center', 'zoom', 'bearing', 'pitch', 'openPin'] as const;
+
+const EMPTY_PIN_SET: PinSet = parsePins({ type: 'FeatureCollection', features: [] }, {});
+
+/** The config with the props that stand for its keys on top, and the camera of the view state. */
+function withProps(config: PinmapConfigInput | undefined, props: PinmapDataProps, view: Partial<ViewState> | undefined): unknown {
+  const given = Object.entries(props).filter(([, value]) => value !== undefined);
+  const camera = configCameraOf(view);
+  if (given.length === 0 && Object.keys(camera).length === 0) return config;
+  // A config that is not an object is the config's error to report, as it is.
+  if (config !== undefined && (typeof config !== 'object' || config === null || Array.isArray(config))) return config;
+  return { ...config, ...Object.fromEntries(given), ...camera };
+}
+
+function omitKeys(config: PinmapConfig, keys: readonly string[]): Record<string, unknown> {
+  const out: Record<string, unknown> = { ...config };
+  for (const key of keys) delete out[key];
+  return out;
+}
+
+/**
+ * The config's pins as something to place on each map: read (fetched and checked) from the
+ * moment the pins or the pin styles change, beside the map's own start, and read again on a
+ * Retry. Undefined without pins.
+ */
+function usePinSource(config: PinmapConfig): PinSource | undefined {
+  const key = useMemo(() => configKey([config.pins, config.pinStyles]), [config]);
+  // eslint-disable-next-line react-hooks/exhaustive-deps
+  const source = useMemo(() => (config.pins === undefined ? undefined : new PinSource(config.pins, config.pinStyles)), [key]);
+  useEffect(() => {
+    if (!source) return;
+    source.start();
+    return () => source.stop();
+  }, [source]);
+  return source;
+}
+
+/** Pins being read: the latest reading, and a new one (a Retry after a failure). */
+class PinSource {
+  private request = new AbortController();
+  private reading: Promise<PinSet> | undefined;
+
+  constructor(
+    private readonly pins: NonNullable<PinmapConfig['pins']>,
+    private readonly styles: PinmapConfig['pinStyles'],
+  ) {}
+
+  /** Starts reading the pins (again, after `stop`). */
+  start(): void {
+    this.request = new AbortController();
+    this.reading = undefined;
+    this.latest();
+  }
+
+  /** Stops a reading under way: its fetch is aborted. */
+  stop(): void {
+    this.request.abort();
+  }
+
+  /** The pins as last read. */
+  latest(): Promise<PinSet> {
+    return (this.reading ??= this.read());
+  }
+
+  /** Reads the pins again. */
+  reload(): Promise<PinSet> {
+    return (this.reading = this.read());
+  }
+
+  private read(): Promise<PinSet> {
+    const pins = loadPinSet(this.pins, this.styles, document.baseURI, this.request.signal);
+    pins.catch(() => {}); // heard where the pins are placed; a map that could not be made needs no pins
+    return pins;
+  }
+}
+
+/** Keeps `openPin` as the open popup's id, and tells the pin events. Returns the unsubscribe. */
+function watchPins(adapter: MapAdapter, openPin: { current: string | null }, events: EventsRef): () => void {
+  const stopOpen = adapter.onOpenPinChange((id) => {
+    const previous = openPin.current;
+    openPin.current = id;
+    if (previous !== null && previous !== id) events.current.onPopupClose?.({ id: previous });
+    if (id !== null && id !== previous) events.current.onPopupOpen?.({ id });
+  });
+  const stopClick = adapter.onPinClick((id) => events.current.onPinClick?.({ id }));
+  return () => {
+    stopOpen();
+    stopClick();
+  };
+}
+
+/**
+ * The controlled camera: the map jumps to `viewState` whenever it changes, except while the
+ * camera moves (a gesture or an animation is not fought); every change is told with `onMove`;
+ * when a movement ends somewhere the view state did not follow, the map goes back to it.
+ */
+function useControlledCamera(adapter: MapAdapter | undefined, viewState: ViewState | undefined, events: EventsRef): void {
+  const wanted = useLatest(viewState);
+  const moving = useRef(false);
+  const { longitude, latitude, zoom, bearing, pitch } = viewState ?? {};
+  useEffect(() => {
+    if (!adapter) return;
+    let frame = 0;
+    const follow = () => {
+      frame = 0;
+      const target = wanted.current;
+      if (target && !moving.current && !showsViewState(adapter.getCamera(), target)) adapter.jumpTo(cameraOf(target, adapter.getCamera()));
+    };
+    const stopCamera = adapter.onCameraChange((camera) => events.current.onMove?.({ viewState: viewStateOf(camera) }));
+    const stopMotion = adapter.onMotion((event) => {
+      if (event.type === 'motion.started') moving.current = true;
+      if (event.type !== 'motion.ended') return;
+      moving.current = false;
+      // The state the move was told to has rendered by the next frame; whatever it did not take, goes back.
+      if (wanted.current && !frame) frame = requestAnimationFrame(follow);
+    });
+    return () => {
+      stopCamera();
+      stopMotion();
+      if (frame) cancelAnimationFrame(frame);
+      moving.current = false;
+    };
+  }, [adapter, wanted, events]);
+  useEffect(() => {
+    if (!adapter || longitude === undefined || latitude === undefined || zoom === undefined || moving.current) return;
+    const target = { longitude, latitude, zoom, bearing, pitch };
+    if (!showsViewState(adapter.getCamera(), target)) adapter.jumpTo(cameraOf(target, adapter.getCamera()));
+  }, [adapter, longitude, latitude, zoom, bearing, pitch]);
+}
+
+/** The imperative handle of one map. */
+function pinmapRefOf(adapter: MapAdapter, config: { current: PinmapConfig }): PinmapRef {
+  const duration = (options: { duration?: number } | undefined) => (prefersReducedMotion() ? 0 : options?.duration);
+  return {
+    getViewState: () => viewStateOf(adapter.getCamera()),
+    jumpTo: (view) => adapter.jumpTo(cameraOf(view, adapter.getCamera())),
+    flyTo: (view, options) => adapter.flyTo(cameraOf(view, adapter.getCamera()), withDuration({ tag: 'ref.flyTo' }, duration(options))),
+    fitBounds: (bounds, options) =>
+      adapter.fitBounds(bounds, withDuration({ tag: 'ref.fitBounds', maxZoom: options?.maxZoom ?? config.current.maxZoom }, duration(options) ?? FIT_DURATION)),
+    openPin: (id) => adapter.openPin(id),
+    closePin: () => adapter.closePin(),
+    getMap: () => adapter.getMap(),
+  };
+}
+
+/** How long `fitBounds` eases when not told (MapLibre's own default for camera animations). */
+const FIT_DURATION = 500;
+
+function withDuration<T extends object>(options: T, duration: number | undefined): T & { duration?: number } {
+  return duration === undefined ? options : { ...options, duration };
+}
+
+function prefersReducedMotion(): boolean {
+  return typeof matchMedia === 'function' && matchMedia('(prefers-reduced-motion: reduce)').matches;
+}
+
+/**
+ * What the pin notice says, of which pins; a pin file that could not be loaded offers to load it
+ * again.
+ */
+type Notice = { text: string; for: PinSource | undefined; retry?: () => void };
 
 /**
  * The config with the camera a view switch carried over: centre and zoom exactly; bearing and

@@ -12,6 +12,12 @@ export interface PinmapHandle {
   readonly status: MapStatus;
   /** Settles when the map first becomes idle (resolves) or fails (rejects with the message). */
   readonly ready: Promise<void>;
+  /**
+   * Gives the map a new config. What a live map can take (`pins`, `pinStyles`, `controls`,
+   * `units`, …: see `PinmapProps.config`) is set on it, with its camera, popup and WebGL context
+   * kept; any other change makes a new map. A config with errors shows them. Ignored once destroyed.
+   */
+  update(config: PinmapConfigInput): void;
   /** Removes the map, its WebGL context, its listeners and its DOM. Safe to call twice. */
   destroy(): void;
 }
@@ -45,6 +51,9 @@ export function createPinmap(container: string | HTMLElement, config: PinmapConf
       return status;
     },
     ready,
+    update(next) {
+      if (!destroyed) root.render(<Pinmap config={next} onStatusChange={onStatusChange} />);
+    },
     destroy() {
       if (destroyed) return;
       destroyed = true;

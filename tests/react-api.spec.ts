@@ -1,0 +1,203 @@
+import { expect, test, type Page } from '@playwright/test';
+import { waitForMapState, watchConsole } from './helpers.ts';
+import { countWebGLContexts, liveWebGLContexts } from './webgl-contexts.ts';
+
+/**
+ * `<Pinmap/>` as a React app uses it (tests/pages/react-api.tsx, under StrictMode on the
+ * development server): uncontrolled and controlled camera, the ref, events as props, and props
+ * that change on a live map without making a new one (counted in WebGL contexts).
+ */
+
+const PINS = {
+  type: 'FeatureCollection',
+  features: [
+    { type: 'Feature', id: 'paris', geometry: { type: 'Point', coordinates: [2.35, 48.86] }, properties: { title: 'Paris', category: 'capital' } },
+    { type: 'Feature', id: 'lyon', geometry: { type: 'Point', coordinates: [4.84, 45.76] }, properties: { title: 'Lyon', category: 'city' } },
+    { type: 'Feature', id: 'nice', geometry: { type: 'Point', coordinates: [7.27, 43.7] }, properties: { title: 'Nice', category: 'city' } },
+  ],
+};
+
+type Props = Record<string, unknown>;
+
+async function open(page: Page, props: Props): Promise<void> {
+  await countWebGLContexts(page);
+  await page.goto(`/tests/pages/react-api.html?props=${encodeURIComponent(JSON.stringify(props))}`);
+  await waitForMapState(page, 'idle', 60_000);
+}
+
+function setProps(page: Page, props: Props): Promise<void> {
+  return page.evaluate((props) => window.harness.setProps(props), props);
+}
+
+function viewState(page: Page) {
+  return page.evaluate(() => window.harness.ref.current!.getViewState());
+}
+
+/** Polls until the camera shows `expected`, field by field, to within float noise. */
+async function expectView(page: Page, expected: Record<string, number>): Promise<void> {
+  await expect
+    .poll(async () => {
+      const now = await viewState(page);
+      return Object.entries(expected).every(([key, value]) => Math.abs(now[key as keyof typeof now] - value) < 1e-6);
+    }, { message: `camera at ${JSON.stringify(expected)}` })
+    .toBe(true);
+}
+
+function events(page: Page, type?: string) {
+  return page.evaluate((type) => window.harness.events.filter((event) => type === undefined || event.type === type), type);
+}
+
+/** Drags the map's middle by (dx, dy) pixels with the mouse. */
+async function drag(page: Page, dx: number, dy: number): Promise<void> {
+  await page.mouse.move(400, 300);
+  await page.mouse.down();
+  for (let step = 1; step <= 8; step++) await page.mouse.move(400 + (dx * step) / 8, 300 + (dy * step) / 8);
+  await page.mouse.up();
+}
+
+test('uncontrolled: initialViewState places the map, later changes of it do not, the ref moves it', async ({ page }) => {
+  const console = watchConsole(page);
+  await open(page, { initialViewState: { longitude: 10, latitude: 50, zoom: 4 } });
+  await expectView(page, { longitude: 10, latitude: 50, zoom: 4, bearing: 0, pitch: 0 });
+
+  await setProps(page, { initialViewState: { longitude: -70, latitude: -30, zoom: 2 } });
+  await page.waitForTimeout(300);
+  await expectView(page, { longitude: 10, latitude: 50, zoom: 4 });
+
+  await page.evaluate(() => window.harness.ref.current!.jumpTo({ longitude: 20, zoom: 3 }));
+  await expectView(page, { longitude: 20, latitude: 50, zoom: 3 });
+  await page.evaluate(() => window.harness.ref.current!.flyTo({ longitude: 2.35, latitude: 48.86, zoom: 6 }, { duration: 200 }));
+  await expectView(page, { longitude: 2.35, latitude: 48.86, zoom: 6 });
+  await page.evaluate(() => window.harness.ref.current!.fitBounds([[-10, 35], [30, 60]], { duration: 0 }));
+  const fitted = await viewState(page);
+  expect(fitted.longitude).toBeCloseTo(10, 0);
+  expect(fitted.zoom).toBeGreaterThan(2);
+  expect(fitted.zoom).toBeLessThan(5);
+  const style = await page.evaluate(() => {
+    const map = window.harness.ref.current!.getMap()!;
+    return { layers: map.getStyle().layers.length, canvas: map.getCanvas().className };
+  });
+  expect(style.layers).toBeGreaterThan(3);
+  expect(style.canvas).toContain('maplibregl-canvas');
+  // Every camera change was told to onMove, the last one with where the map is.
+  const moves = await events(page, 'move');
+  expect(moves.length).toBeGreaterThan(2);
+  expect(moves.at(-1)!.detail).toEqual(await viewState(page));
+  expect(await liveWebGLContexts(page)).toMatchObject({ alive: 1 });
+  expect(console.errors).toEqual([]);
+});
+
+test('controlled: the map shows viewState, follows it without a new map, and springs back from a gesture the state ignores', async ({ page }) => {
+  const console = watchConsole(page);
+  await open(page, { controlled: { viewState: { longitude: 10, latitude: 50, zoom: 4 }, follow: true } });
+  await expectView(page, { longitude: 10, latitude: 50, zoom: 4 });
+  const contexts = await liveWebGLContexts(page);
+
+  // The app's state moves the map.
+  await setProps(page, { controlled: { viewState: { longitude: 2.35, latitude: 48.86, zoom: 5, bearing: 30 }, follow: true } });
+  await expectView(page, { longitude: 2.35, latitude: 48.86, zoom: 5, bearing: 30 });
+
+  // A drag the app follows stays where the user left the map, and the app's state has it.
+  await drag(page, -200, 0);
+  await page.waitForTimeout(400);
+  const dragged = await viewState(page);
+  expect(dragged.longitude).toBeGreaterThan(4);
+  const state = await page.evaluate(() => window.harness.viewState!);
+  expect(state.longitude).toBeCloseTo(dragged.longitude, 6);
+
+  // An app that ignores onMove keeps the map where its state says: the drag springs back.
+  await setProps(page, { controlled: { viewState: { longitude: 2.35, latitude: 48.86, zoom: 5, bearing: 0 }, follow: false } });
+  await expectView(page, { longitude: 2.35, latitude: 48.86, zoom: 5, bearing: 0 });
+  await page.evaluate(() => window.harness.events.splice(0));
+  await drag(page, -200, 0);
+  await expectView(page, { longitude: 2.35, latitude: 48.86, zoom: 5 });
+  // The drag did move the map (and told onMove) before it went back.
+  const moved = (await events(page, 'move')).map((event) => (event.detail as { longitude: number }).longitude);
+  expect(Math.max(...moved)).toBeGreaterThan(4);
+
+  expect(await liveWebGLContexts(page)).toEqual(contexts);
+  expect(console.errors).toEqual([]);
+});
+
+test('pins, pin styles and controls change on the live map: same WebGL context, camera and controls state', async ({ page }) => {
+  const console = watchConsole(page);
+  await open(page, { initialViewState: { longitude: 4, latitude: 46, zoom: 4.5 }, pins: PINS });
+  await expect(page.locator('.pinmap-pin')).toHaveCount(3);
+  const contexts = await liveWebGLContexts(page);
+  expect(contexts.alive).toBe(1);
+  await page.evaluate(() => window.harness.ref.current!.jumpTo({ longitude: 4.5, latitude: 46.5, zoom: 5 }));
+
+  // New pins replace the old ones.
+  const twoPins = { ...PINS, features: PINS.features.slice(1) };
+  await setProps(page, { initialViewState: { longitude: 4, latitude: 46, zoom: 4.5 }, pins: twoPins });
+  await expect(page.locator('.pinmap-pin')).toHaveCount(2);
+  await expect(page.locator('.pinmap-pin[data-pin-id="paris"]')).toHaveCount(0);
+
+  // A pin style per category recolours the pins.
+  const fill = () => page.locator('.pinmap-pin[data-pin-id="lyon"] path').first().getAttribute('fill');
+  const before = await fill();
+  await setProps(page, { initialViewState: { longitude: 4, latitude: 46, zoom: 4.5 }, pins: twoPins, pinStyles: { city: { markerColor: '#C62828' } } });
+  await expect.poll(fill).toBe('#C62828');
+  expect(before).not.toBe('#C62828');
+
+  // Controls move corners and go away.
+  await setProps(page, {
+    initialViewState: { longitude: 4, latitude: 46, zoom: 4.5 },
+    pins: twoPins,
+    pinStyles: { city: { markerColor: '#C62828' } },
+    controls: { navigation: 'bottom-left', geolocate: false },
+  });
+  await expect(page.locator('[data-corner="bottom-left"] .pinmap-navigation')).toHaveCount(1);
+  await expect(page.locator('.pinmap-geolocate')).toHaveCount(0);
+
+  // No pins: none shown.
+  await setProps(page, { initialViewState: { longitude: 4, latitude: 46, zoom: 4.5 } });
+  await expect(page.locator('.pinmap-pin')).toHaveCount(0);
+
+  // All of it on the same map, where the camera stayed.
+  await expectView(page, { longitude: 4.5, latitude: 46.5, zoom: 5 });
+  expect(await liveWebGLContexts(page)).toEqual(contexts);
+  expect(await events(page, 'load')).toHaveLength(1);
+
+  // A change only a new map can take (the zoom range) makes one: the old context goes, one is alive.
+  await setProps(page, { initialViewState: { longitude: 4, latitude: 46, zoom: 4.5 }, config: { maxZoom: 12 } });
+  await expect.poll(() => liveWebGLContexts(page)).toEqual({ created: contexts.created + 1, alive: 1 });
+  await waitForMapState(page, 'idle', 60_000);
+  expect(await events(page, 'load')).toHaveLength(2);
+  expect(console.errors).toEqual([]);
+});
+
+test('events as props: pin click, popup open and close, and errors', async ({ page }) => {
+  await open(page, { initialViewState: { longitude: 4, latitude: 46, zoom: 4.5 }, pins: PINS });
+  await page.locator('.pinmap-pin[data-pin-id="lyon"]').click();
+  await expect(page.locator('.pinmap-popup')).toBeVisible();
+  await page.locator('.pinmap-pin[data-pin-id="nice"]').focus();
+  await page.keyboard.press('Enter');
+  await expect.poll(() => events(page, 'popupOpen')).toHaveLength(2);
+  await page.keyboard.press('Escape');
+  await expect.poll(() => events(page, 'popupClose')).toHaveLength(2);
+  // The ref opens a popup too: an open without a click.
+  await page.evaluate(() => window.harness.ref.current!.openPin('paris'));
+  await page.evaluate(() => window.harness.ref.current!.closePin());
+  await expect.poll(() => events(page)).toEqual(
+    expect.arrayContaining([
+      { type: 'pinClick', detail: 'lyon' },
+      { type: 'pinClick', detail: 'nice' },
+    ]),
+  );
+  const pinEvents = (await events(page)).filter((event) => event.type !== 'move' && event.type !== 'load');
+  expect(pinEvents).toEqual([
+    { type: 'pinClick', detail: 'lyon' },
+    { type: 'popupOpen', detail: 'lyon' },
+    { type: 'pinClick', detail: 'nice' },
+    { type: 'popupClose', detail: 'lyon' },
+    { type: 'popupOpen', detail: 'nice' },
+    { type: 'popupClose', detail: 'nice' },
+    { type: 'popupOpen', detail: 'paris' },
+    { type: 'popupClose', detail: 'paris' },
+  ]);
+
+  await setProps(page, { config: { maxZoom: 'far' } });
+  await waitForMapState(page, 'error');
+  await expect.poll(() => events(page, 'error')).toEqual([{ type: 'error', detail: expect.stringContaining('maxZoom') }]);
+});
