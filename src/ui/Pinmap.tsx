@@ -98,7 +98,7 @@ function PinmapView({ config, onStatusChange, className }: ViewProps<{ config: P
     let stopWatchingPin: (() => void) | undefined;
     let retry: { unsubscribe: () => void } | undefined;
     const pinRequest = new AbortController();
-    const readPins = (pins: NonNullable<typeof config.pins>) => loadPinSet(pins, config.pinStyles, document.baseURI, pinRequest.signal);
+    const readPins = (pins: NonNullable<typeof config.pins>) => loadPinSet(pins, config.pinStyles, document.baseURI, pinRequest.signal, config.searchFields);
     // The pins are fetched and checked at once, beside the map's own start, and placed once it is made.
     let earlyPins = config.pins === undefined ? undefined : readPins(config.pins);
     earlyPins?.catch(() => {}); // heard by loadPins; a map that could not be made needs no pins
