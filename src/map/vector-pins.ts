@@ -210,10 +210,10 @@ export function createVectorPins(map: MapLibreMap, options: PinLayerOptions): Pi
     const index = new PinIndex(lngLatsOf(list), map.getZoom(), takeSpareWorker(), visibleMask(list, hidden));
     glTeardown = () => index.destroy();
     // Hidden categories: the index groups the pins again without them; the source follows once it has.
-    let refresh: (() => void) | undefined;
+    const following: { refresh?: () => void } = {};
     applyHidden = () => {
       index.filter(visibleMask(list, hidden), map.getZoom()).then(
-        () => refresh?.(),
+        () => following.refresh?.(),
         () => {},
       );
     };
@@ -243,7 +243,7 @@ export function createVectorPins(map: MapLibreMap, options: PinLayerOptions): Pi
     if (!isCurrent()) return;
     const imageOf = (pin: Pin) => imageIds.get(styles.get(pin.id)!)!;
     const groups = followView(map, index, (groups) => groupFeatures(groups, list, imageOf));
-    refresh = groups.refresh;
+    following.refresh = groups.refresh;
     const removeLayers = addPinLayers(map, images, clusterFont(map), index, (id) => {
       const pin = pins.get(id);
       if (pin) openPin(pin, undefined);
