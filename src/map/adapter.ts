@@ -1,6 +1,7 @@
 import type { Camera, ViewName } from './address.ts';
 import type { MapStatusEvent } from '../machines/map-status.machine.ts';
 import type { Pin, PinSet } from './pin-data.ts';
+import type { PinOptions } from './pin-options.ts';
 
 /** `[[west, south], [east, north]]` in degrees. */
 export type LngLatBounds = [[number, number], [number, number]];
@@ -108,6 +109,8 @@ export interface MapAdapter {
   onAttributionsChange(listener: () => void): () => void;
   /** The pins of the set on the map (every category, hidden or not), in the set's order; empty before a set is placed. */
   getPins(): readonly Pin[];
+  /** The set's category styles (`PinSet.pinStyles`: the file's with config's over them), for the legend. */
+  getPinStyles(): Readonly<Record<string, PinOptions>>;
   /** Called once a new pin set is on the map. Returns an unsubscribe. */
   onPinsChange(listener: () => void): () => void;
   /**

@@ -7,6 +7,7 @@ import { PinClusters, clusterButton, clusterDiameter, makePinButton, sharedStyle
 import { createPopupContent } from './popup-content.ts';
 import { isShown } from './pin-filter.ts';
 import type { OpenPinOptions } from './adapter.ts';
+import type { PinOptions } from './pin-options.ts';
 import './icon-font.ts';
 
 export interface HybridPinOptions {
@@ -25,6 +26,8 @@ export interface HybridPins {
   open(id: string, options?: OpenPinOptions): boolean;
   /** The pins of the set shown, in its order (every category). */
   readonly pins: readonly Pin[];
+  /** The set's category styles. */
+  readonly pinStyles: Readonly<Record<string, PinOptions>>;
   /** Hides the pins of these categories (see `MapAdapter.setHiddenCategories`). */
   setHidden(categories: readonly string[]): void;
   viewOf(id: string): { center: [number, number]; zoom: number } | undefined;
@@ -46,6 +49,7 @@ const mapLibreZoom = (zoom: number) => zoom - 1;
 export function createHybridPins(map: L.Map, options: HybridPinOptions): HybridPins {
   let pins = new Map<string, Pin>();
   let pinList: Pin[] = [];
+  let pinStyles: Readonly<Record<string, PinOptions>> = {};
   let hidden: ReadonlySet<string> = new Set();
   let styles = new Map<string, PinStyle>();
   let icons = new Map<PinStyle, PinIcon>();
@@ -147,6 +151,7 @@ export function createHybridPins(map: L.Map, options: HybridPinOptions): HybridP
       clear();
       pins = new Map(set.pins.map((pin) => [pin.id, pin]));
       pinList = set.pins;
+      pinStyles = set.pinStyles;
       styles = sharedStyles(set.pins);
       icons = new Map();
       attribution = set.attribution;
@@ -162,6 +167,9 @@ export function createHybridPins(map: L.Map, options: HybridPinOptions): HybridP
     },
     get pins() {
       return pinList;
+    },
+    get pinStyles() {
+      return pinStyles;
     },
     setHidden(categories) {
       const next = new Set(categories);

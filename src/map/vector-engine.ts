@@ -138,6 +138,7 @@ export function createVectorEngine(container: HTMLElement, config: PinmapConfig,
       return listenToMotion(map, animations, listener);
     },
     getPins: () => pinLayer.pins,
+    getPinStyles: () => pinLayer.pinStyles,
     onPinsChange(listener) {
       pinSetListeners.add(listener);
       return () => pinSetListeners.delete(listener);
@@ -357,6 +358,7 @@ function failedAdapter(config: PinmapConfig): MapAdapter {
     onOpenPinChange: () => () => {},
     onMotion: () => () => {},
     getPins: () => [],
+    getPinStyles: () => ({}),
     onPinsChange: () => () => {},
     viewContains: () => () => false,
     setHiddenCategories: () => {},

@@ -9,6 +9,7 @@ import { reasonOf } from './errors.ts';
 import { createPopupContent } from './popup-content.ts';
 import { isShown, visibleMask } from './pin-filter.ts';
 import type { OpenPinOptions } from './adapter.ts';
+import type { PinOptions } from './pin-options.ts';
 import './icon-font.ts';
 
 /** The ids of what this module adds to the style. */
@@ -57,6 +58,8 @@ export interface PinLayer {
   open(id: string, options?: OpenPinOptions): boolean;
   /** The pins of the set shown, in its order (every category). */
   readonly pins: readonly Pin[];
+  /** The set's category styles. */
+  readonly pinStyles: Readonly<Record<string, PinOptions>>;
   /** Hides the pins of these categories (see `MapAdapter.setHiddenCategories`). */
   setHidden(categories: readonly string[]): void;
   /**
@@ -82,6 +85,7 @@ export function createVectorPins(map: MapLibreMap, options: PinLayerOptions): Pi
   const whenStyleLoaded = styleReadiness(map);
   let pins = new Map<string, Pin>();
   let pinList: Pin[] = [];
+  let pinStyles: Readonly<Record<string, PinOptions>> = {};
   let hidden: ReadonlySet<string> = new Set();
   let openId: string | undefined;
   /** Shows the set again with the current `hidden` categories left out. */
@@ -291,6 +295,7 @@ export function createVectorPins(map: MapLibreMap, options: PinLayerOptions): Pi
       if (set.pins.length <= options.domPinLimit) takeSpareWorker()?.terminate();
       pins = new Map(set.pins.map((pin) => [pin.id, pin]));
       pinList = set.pins;
+      pinStyles = set.pinStyles;
       attribution = set.attribution;
       styles = sharedStyles(set.pins);
       if (set.pins.length === 0) return;
@@ -310,6 +315,9 @@ export function createVectorPins(map: MapLibreMap, options: PinLayerOptions): Pi
     },
     get pins() {
       return pinList;
+    },
+    get pinStyles() {
+      return pinStyles;
     },
     setHidden(categories) {
       const next = new Set(categories);

@@ -13,7 +13,7 @@ import { Controls, type PinToOpen } from './controls/Controls.tsx';
 import { ErrorPanel } from './ErrorPanel.tsx';
 import { inspectOptions } from './inspect.ts';
 import { PinNotice } from './PinNotice.tsx';
-import { useAddressSync, useOpenPinAddressSync } from './use-address-sync.ts';
+import { useAddressSync, useHiddenAddressSync, useOpenPinAddressSync } from './use-address-sync.ts';
 import './pinmap.css';
 
 export type StatusListener = (status: MapStatus, error?: string) => void;
@@ -71,6 +71,11 @@ function PinmapView({ config, onStatusChange, className }: ViewProps<{ config: P
   // What a view switch carries to the next map: the camera and the open popup.
   const carried = useRef<{ camera: Camera; openPin: string | null }>(undefined);
   const openPin = useRef<string | null>(null);
+  // The legend's hidden categories: the config's, until the legend changes them; kept across views.
+  const [hiding, setHiding] = useState<{ for: PinmapConfig; categories: string[] }>({ for: config, categories: config.hiddenCategories });
+  const hidden = hiding.for === config ? hiding.categories : config.hiddenCategories;
+  const hiddenNow = useLatest(hidden);
+  const changeHidden = useCallback((categories: string[]) => setHiding({ for: config, categories }), [config]);
 
   const switchView = useCallback(
     (next: ViewName) => {
@@ -119,6 +124,8 @@ function PinmapView({ config, onStatusChange, className }: ViewProps<{ config: P
           openPin.current = id;
         });
         setAdapter(made);
+        // Before the pins come, so a large set is grouped once, without the hidden categories.
+        made.setHiddenCategories(hiddenNow.current);
         loadPins(made);
       },
       (error: unknown) => {
@@ -178,10 +185,12 @@ function PinmapView({ config, onStatusChange, className }: ViewProps<{ config: P
       setPinToOpen(undefined);
       engine?.destroy();
     };
-  }, [config, view, statusActor]);
+  }, [config, view, statusActor, hiddenNow]);
 
   useAddressSync(adapter, config.hash);
   useOpenPinAddressSync(adapter, config.hash);
+  useHiddenAddressSync(hidden, config.hash);
+  useEffect(() => adapter?.setHiddenCategories(hidden), [adapter, hidden]);
 
   const listener = useLatest(onStatusChange);
   useEffect(() => {
@@ -208,7 +217,7 @@ function PinmapView({ config, onStatusChange, className }: ViewProps<{ config: P
           )}
         </div>
       )}
-      {adapter && status !== 'error' && <Controls key={adapterKey(adapter)} adapter={adapter} config={config} root={rootRef} pinToOpen={pinToOpen} onSwitchView={switchView} />}
+      {adapter && status !== 'error' && <Controls key={adapterKey(adapter)} adapter={adapter} config={config} root={rootRef} pinToOpen={pinToOpen} onSwitchView={switchView} hidden={hidden} onHiddenChange={changeHidden} />}
       {failure && (
         <ErrorPanel
           title={failure.retryable ? 'The map could not be loaded' : failure.message}
