@@ -90,6 +90,9 @@ export function createPinSearch(pins: readonly Pin[], fields: readonly string[],
   const titles = sorted.map((pin) => foldText(pin.title));
   const others = fields.filter((name) => name !== 'title');
   const extra = sorted.map((pin) => others.map((name) => foldText(fieldText(pin, name))));
+  // Everything searched of a pin in one string (the fields apart, so no word spans two), so a pin
+  // that does not match costs one look per word.
+  const whole = others.length === 0 ? titles : sorted.map((_, i) => [titles[i]!, ...extra[i]!].join('\n'));
 
   return {
     search(query, limit) {
@@ -99,21 +102,20 @@ export function createPinSearch(pins: readonly Pin[], fields: readonly string[],
       const [head] = words;
       let total = 0;
       for (let i = 0; i < sorted.length; i++) {
-        const title = titles[i]!;
-        const texts = extra[i]!;
         // Every word must be somewhere: in the title or in a named field.
+        const text = whole[i]!;
         let all = true;
-        let inTitle = true;
         for (const word of words) {
-          if (title.includes(word)) continue;
-          inTitle = false;
-          if (!texts.some((text) => text.includes(word))) {
+          if (!text.includes(word)) {
             all = false;
             break;
           }
         }
         if (!all) continue;
         total++;
+        const title = titles[i]!;
+        const texts = extra[i]!;
+        const inTitle = words.every((word) => title.includes(word));
         const rank = !inTitle ? Rank.InField : title.startsWith(head!) ? Rank.TitleStart : title.includes(` ${head}`) ? Rank.WordStart : Rank.InTitle;
         const bucket = buckets[rank]!;
         // Only the first `limit` of each rank can be shown.
