@@ -47,6 +47,7 @@ for (const view of ['vector', 'hybrid'] as const) {
       await expect(page.locator('.pinmap-list-button')).toHaveAttribute('aria-expanded', 'false');
       await page.keyboard.press('Enter');
       await expect(page.locator('.pinmap-list-panel')).toBeVisible();
+      await expect(page.locator('.pinmap-list-item').first()).toBeVisible();
 
       // The count is said politely, and the entries are in order (by title).
       const count = await listCount(page);

@@ -99,6 +99,8 @@ export function PinListControl({ adapter, locale, hidden, open, onOpenChange, sh
     getScrollElement: () => scroller.current,
     estimateSize: () => ROW_HEIGHT,
     overscan: 4,
+    // The panel's size before it is measured, so its first render already has entries.
+    initialRect: { width: 260, height: maxHeight },
     getItemKey: (index) => pins[index]!.id,
   });
 
