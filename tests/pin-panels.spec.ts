@@ -125,7 +125,8 @@ test('the list follows the view once it rests, a screen reader finds real named 
 
 for (const view of ['vector', 'hybrid'] as const) {
   test(`legend (${view}): Space on a category hides its pins, bubbles count only what shows, ?hide= keeps it`, async ({ page }) => {
-    // Zoom 2: the cities group into bubbles; every pin of the set is in view.
+    // Zoom 1: the cities group into bubbles; every pin of the set is in view.
+    const console = watchConsole(page);
     await openApp(page, { view, center: [10, 20], zoom: 1 });
     const shownPins = () =>
       page.evaluate(() => {
@@ -160,6 +161,7 @@ for (const view of ['vector', 'hybrid'] as const) {
     await page.keyboard.press('Escape');
     await expect(legend).toHaveCount(0);
     await expect(page.locator('.pinmap-legend-button')).toBeFocused();
+    expect(console.errors).toEqual([]);
   });
 }
 
