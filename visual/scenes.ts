@@ -6,6 +6,8 @@ import { DEFAULT_APP_CONFIG } from '../src/ui/default-config.ts';
 export type SceneAction =
   | { type: 'click'; selector: string }
   | { type: 'press'; key: string }
+  /** Types the text one key at a time into what has focus. */
+  | { type: 'type'; text: string }
   | { type: 'drag'; from: [number, number]; to: [number, number] }
   | { type: 'wheel'; at: [number, number]; deltaY: number }
   /** Answers the driven geolocation (see `drivenGeolocation`) with its position, or fails it with an error code. */
@@ -330,6 +332,7 @@ export const scenes: Scene[] = [
     capture: 'page',
   },
   ...hybridScenes(),
+  ...pinPanelScenes(),
   {
     name: 'webgl-failed',
     description: "The page on a machine where WebGL cannot start: the 'Failed to initialize WebGL' panel.",
@@ -388,6 +391,82 @@ function hybridScenes(): Scene[] {
       description: "The hybrid view where WebGL cannot start: Leaflet with the hatch overlay and the pins, and the 'Failed to initialize WebGL' notice.",
       config: hybrid([10, 45], 4),
       webgl: false,
+    },
+  ];
+}
+
+/**
+ * The pin panels (the list of the pins in view, the legend with a category hidden, the search
+ * with results), wide (800 × 600) and narrow (375 px, a phone), 1× and 2×, in both views.
+ */
+function pinPanelScenes(): Scene[] {
+  const panels = { list: true, legend: true, search: true } as const;
+  const vector = (center: [number, number], zoom: number, extra: PinmapConfigInput = {}): PinmapConfigInput => ({ center, zoom, pins: 'pins/cities.geojson', controls: panels, ...extra });
+  const hybrid = (center: [number, number], zoom: number): PinmapConfigInput => ({ ...DEFAULT_APP_CONFIG, view: 'hybrid', center, zoom, controls: panels });
+  const phone = { width: 375, height: 667 };
+  const openList: SceneAction = { type: 'click', selector: '.pinmap-list-button' };
+  const search = (text: string): SceneAction[] => [
+    { type: 'click', selector: '.pinmap-search-input' },
+    { type: 'type', text },
+    { type: 'press', key: 'ArrowDown' },
+  ];
+  return [
+    {
+      name: 'panels-list-vector-wide',
+      description: 'The list of the pins in view over Western Europe (vector view, 800 px): count, entries by title with category and first line, beside the open legend.',
+      config: vector([5, 48], 5),
+      viewport: desktop,
+      deviceScaleFactor: 1,
+      actions: [openList],
+      capture: 'page',
+    },
+    {
+      name: 'panels-list-hybrid-narrow-2x',
+      description: 'The list of the pins in view in the hybrid view on a 375 px phone at 2×: the panel fills the left column down to the scale.',
+      config: hybrid([5, 48], 4),
+      viewport: phone,
+      deviceScaleFactor: 2,
+      actions: [openList],
+      capture: 'page',
+    },
+    {
+      name: 'panels-legend-hidden-vector-wide',
+      description: 'The legend with "capital" hidden (?hide=capital) over GPU pins: no red capital pins, and the bubbles count only the other categories.',
+      config: vector([10, 30], 2, { domPinLimit: 0 }),
+      address: '&hide=capital',
+      viewport: desktop,
+      deviceScaleFactor: 1,
+      capture: 'page',
+    },
+    {
+      name: 'panels-legend-hidden-hybrid-narrow',
+      description: 'The hybrid view on a 375 px phone: the legend opened from its button, "megacity" unchecked, its pins gone from the map and the bubbles.',
+      config: hybrid([10, 30], 1),
+      viewport: phone,
+      deviceScaleFactor: 1,
+      actions: [
+        { type: 'click', selector: '.pinmap-legend-button' },
+        { type: 'click', selector: '.pinmap-legend-entry[data-category="megacity"] input' },
+      ],
+      capture: 'page',
+    },
+    {
+      name: 'panels-search-vector-narrow-2x',
+      description: 'The search box on a 375 px phone at 2×: "san" typed, the results by title with their category, the first one chosen with ArrowDown.',
+      config: vector([10, 30], 1),
+      viewport: phone,
+      deviceScaleFactor: 2,
+      actions: search('san'),
+      capture: 'page',
+    },
+    {
+      name: 'panels-search-hybrid-wide',
+      description: 'The search box in the hybrid view at 800 px: "sao" finds São Paulo (diacritics ignored), chosen with ArrowDown.',
+      config: hybrid([10, 30], 2),
+      viewport: desktop,
+      deviceScaleFactor: 1,
+      actions: search('sao'),
+      capture: 'page',
     },
   ];
 }

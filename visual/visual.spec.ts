@@ -80,6 +80,8 @@ async function perform(page: Page, action: NonNullable<Scene['actions']>[number]
       return page.locator(action.selector).first().click();
     case 'press':
       return page.keyboard.press(action.key);
+    case 'type':
+      return page.keyboard.type(action.text);
     case 'drag':
       await page.mouse.move(...action.from);
       await page.mouse.down();

@@ -3,7 +3,8 @@ import type { Map as MapLibreMap } from 'maplibre-gl';
 export type { MapLibreMap };
 import type { Camera, ViewName } from './address.ts';
 import type { MapStatusEvent } from '../machines/map-status.machine.ts';
-import type { PinSet } from './pin-data.ts';
+import type { Pin, PinSet } from './pin-data.ts';
+import type { PinOptions } from './pin-options.ts';
 
 /** `[[west, south], [east, north]]` in degrees. */
 export type LngLatBounds = [[number, number], [number, number]];
@@ -86,7 +87,7 @@ export interface MapAdapter {
    * Opens a pin's popup (closing any other); false for an unknown id. The map pans to show the
    * whole popup unless `pan` is false (a popup carried over from the other view keeps the camera).
    */
-  openPin(id: string, options?: { pan?: boolean }): boolean;
+  openPin(id: string, options?: OpenPinOptions): boolean;
   /** Where the camera goes to show a pin (its point, at a zoom where it stands alone); undefined for an unknown id. */
   pinView(id: string): Promise<{ center: [number, number]; zoom: number } | undefined>;
   /** Closes the open popup, if any. */
@@ -116,10 +117,37 @@ export interface MapAdapter {
    * map's vector layer in the hybrid view. Undefined where WebGL could not start.
    */
   getMap(): MapLibreMap | undefined;
+  /** The pins of the set on the map (every category, hidden or not), in the set's order; empty before a set is placed. */
+  getPins(): readonly Pin[];
+  /** The set's category styles (`PinSet.pinStyles`: the file's with config's over them), for the legend. */
+  getPinStyles(): Readonly<Record<string, PinOptions>>;
+  /** Called once a new pin set is on the map. Returns an unsubscribe. */
+  onPinsChange(listener: () => void): () => void;
+  /**
+   * A test of whether a point is in the view as it is now: within the map's visible area (its
+   * rotated and pitched footprint in the vector view), on any copy of the world that shows.
+   */
+  viewContains(): (lngLat: [number, number]) => boolean;
+  /**
+   * Hides the pins of these categories (and shows every other): GPU pins are grouped again
+   * without them, so bubbles count only what shows; DOM pins and Leaflet markers likewise. Kept
+   * for the next pin set. A popup of a pin that is hidden closes.
+   */
+  setHiddenCategories(categories: readonly string[]): void;
   /** Loads the style again after a failure. */
   retry(): void;
   /** Frees the map, its WebGL context, its workers' listeners and its DOM. */
   destroy(): void;
+}
+
+/** How `openPin` opens a popup. */
+export interface OpenPinOptions {
+  /** Pan the map to show the whole popup (default true); a popup carried over from the other view keeps the camera. */
+  pan?: boolean;
+  /** Opened from the keyboard: focus goes to the popup's close button (else to its content). */
+  byKeyboard?: boolean;
+  /** Where focus goes when the popup closes, for a popup opened from outside the map (the pin list, search). */
+  returnFocus?: () => void;
 }
 
 /** What an engine reports while it lives: the map status machine's events. */

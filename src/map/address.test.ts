@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { formatMapHash, parseMapHash, parseView } from './address.ts';
+import { formatMapHash, parseHidden, parseMapHash, parseView, withHidden } from './address.ts';
 
 describe('parseMapHash', () => {
   it('reads zoom/lat/lng/bearing/pitch', () => {
@@ -45,5 +45,23 @@ describe('parseView', () => {
     expect(parseView('?config=x&view=vector')).toBe('vector');
     expect(parseView('?view=satellite')).toBeUndefined();
     expect(parseView('')).toBeUndefined();
+  });
+});
+
+describe('?hide= (parseHidden, withHidden)', () => {
+  it('reads the hidden categories, commas between them', () => {
+    expect(parseHidden('?hide=cafe,bar&view=hybrid')).toEqual(['cafe', 'bar']);
+    expect(parseHidden('?hide=')).toEqual([]);
+    expect(parseHidden('?view=hybrid')).toBeUndefined();
+  });
+
+  it('writes them readably and keeps the rest of the address; none removes it', () => {
+    expect(withHidden('https://x.test/?view=hybrid#map=2/0/0', ['cafe', 'bar'])).toBe('https://x.test/?view=hybrid&hide=cafe,bar#map=2/0/0');
+    expect(withHidden('https://x.test/?hide=cafe&pin=a', [])).toBe('https://x.test/?pin=a');
+  });
+
+  it('round-trips names with commas, percent signs and other characters', () => {
+    const names = ['a,b', '100%', '%2C', 'Café & Bar', 'ü/ß?#'];
+    expect(parseHidden(new URL(withHidden('https://x.test/', names)).search)).toEqual(names);
   });
 });

@@ -80,3 +80,33 @@ export function parseView(search: string): ViewName | undefined {
   const view = new URLSearchParams(search).get('view');
   return view === 'vector' || view === 'hybrid' ? view : undefined;
 }
+
+/**
+ * Reads `?hide=cat1,cat2` (the legend's hidden categories) from a search string: names split at
+ * commas, a comma or percent sign inside a name written as `%2C` / `%25` (see `formatHidden`);
+ * empty names are dropped. Undefined when there is no `hide`.
+ */
+export function parseHidden(search: string): string[] | undefined {
+  const value = new URLSearchParams(search).get('hide');
+  if (value === null) return undefined;
+  return value
+    .split(',')
+    .map((name) => name.replace(/%2C/gi, ',').replace(/%25/g, '%'))
+    .filter((name) => name !== '');
+}
+
+/**
+ * The page address with `?hide=` set to these categories (removed when there are none), commas
+ * between names kept readable; the rest of the address stays as it was.
+ */
+export function withHidden(href: string, hidden: readonly string[]): string {
+  const url = new URL(href);
+  if (hidden.length === 0) {
+    url.searchParams.delete('hide');
+    return url.href;
+  }
+  url.searchParams.set('hide', hidden.map((name) => name.replace(/%/g, '%25').replace(/,/g, '%2C')).join(','));
+  // URLSearchParams writes the separating commas as %2C; a comma inside a name is %252C by now.
+  url.search = url.search.replace(/%2C/g, ',');
+  return url.href;
+}

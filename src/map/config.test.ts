@@ -42,8 +42,22 @@ describe('config defaults', () => {
       scale: 'bottom-left',
       attribution: 'bottom-right',
       view: false,
+      list: false,
+      legend: false,
+      search: false,
     });
     expect(controlCorners(parseConfig({ controls: { scale: 'top-left', geolocate: false } }))).toMatchObject({ scale: 'top-left', geolocate: false });
+  });
+
+  it('shows the pin panels only when asked, true in their default corners', () => {
+    expect(controlCorners(parseConfig({ controls: { list: true, legend: true, search: true } }))).toMatchObject({ list: 'top-left', legend: 'bottom-right', search: 'top-left' });
+    expect(controlCorners(parseConfig({ controls: { list: 'bottom-left', legend: false } }))).toMatchObject({ list: 'bottom-left', legend: false, search: false });
+    expect(problems({ controls: { scale: true } })).toEqual([{ option: 'controls.scale', message: 'must be one of "top-left", "top-right", "bottom-left", "bottom-right" or false' }]);
+  });
+
+  it('takes hidden categories and search fields', () => {
+    expect(parseConfig({})).toMatchObject({ hiddenCategories: [], searchFields: [] });
+    expect(parseConfig({ hiddenCategories: ['cafe'], searchFields: ['description', 'address'] })).toMatchObject({ hiddenCategories: ['cafe'], searchFields: ['description', 'address'] });
   });
 
   it('shows the view switch by default only when there are raster layers to switch to', () => {

@@ -16,7 +16,7 @@ export { pinOptionsSchema, type PinOptions } from './pin-options.ts';
 const CORNERS = ['top-left', 'top-right', 'bottom-left', 'bottom-right'] as const;
 export type Corner = (typeof CORNERS)[number];
 
-const CONTROLS = ['navigation', 'geolocate', 'scale', 'fullscreen', 'attribution', 'view'] as const;
+const CONTROLS = ['navigation', 'geolocate', 'scale', 'fullscreen', 'attribution', 'view', 'list', 'legend', 'search'] as const;
 export type ControlName = (typeof CONTROLS)[number];
 
 /** Where each control sits by default (PRODUCT.md, "Controls, in four corners"). */
@@ -28,7 +28,16 @@ export const DEFAULT_CONTROL_CORNERS: Record<ControlName, Corner> = {
   attribution: 'bottom-right',
   // The switch between the vector and hybrid views (shown by default only with raster layers).
   view: 'top-left',
+  // The pin panels are shown only when config asks (`true` puts them here): the search box above
+  // the top-left buttons (its results open over them), the list of the pins in view below them,
+  // and the legend above the attribution, where it has the height of the right side to itself.
+  search: 'top-left',
+  list: 'top-left',
+  legend: 'bottom-right',
 };
+
+/** The controls that show only when config names them (the pin panels). */
+const OPT_IN_CONTROLS: readonly ControlName[] = ['list', 'legend', 'search'];
 
 const urlString = z
   .string({ error: 'must be a URL string' })
@@ -118,9 +127,15 @@ const vectorLayer = z.strictObject({
   className: z.string({ error: 'must be a string of CSS classes' }).optional(),
 });
 
-const controlPlacement = z.union([z.enum(CORNERS), z.literal(false)], {
-  error: `must be one of ${CORNERS.map((c) => `"${c}"`).join(', ')} or false`,
-});
+const CORNER_MESSAGE = `must be one of ${CORNERS.map((c) => `"${c}"`).join(', ')} or false`;
+/** A corner or false; `true` (the default corner) only for the controls shown on request (checked on `controls`). */
+const controlPlacement = z.union([z.enum(CORNERS), z.boolean()], { error: CORNER_MESSAGE });
+
+/** A pin property the search looks in: a name as GeoJSON properties have them. */
+const searchField = z
+  .string({ error: 'must be the name of a pin property' })
+  .min(1, { error: 'must be the name of a pin property, not empty' })
+  .refine((name) => !['pin', '__proto__'].includes(name), { error: 'must be the name of a text property (not "pin" or "__proto__")' });
 
 const schema = z
   .strictObject({
@@ -164,7 +179,19 @@ const schema = z
       .max(DEFAULTS.domPinLimitMax, { error: `must be at most ${DEFAULTS.domPinLimitMax}` })
       .default(DEFAULTS.domPinLimit),
     openPin: z.string({ error: 'must be a pin id' }).min(1, { error: 'must be a pin id, not empty' }).optional(),
-    controls: z.partialRecord(z.enum(CONTROLS, { error: `must name a control: ${CONTROLS.join(', ')}` }), controlPlacement, { error: 'must be an object of control → corner or false' }).default({}),
+    /** Pin categories hidden on load (the legend's filter; the app takes it from `?hide=`). */
+    hiddenCategories: z.array(z.string({ error: 'must be a category name' }), { error: 'must be an array of category names' }).default([]),
+    /** Pin properties the search box looks in besides the title (e.g. `['description']`). */
+    searchFields: z.array(searchField, { error: 'must be an array of pin property names' }).default([]),
+    controls: z
+      .partialRecord(z.enum(CONTROLS, { error: `must name a control: ${CONTROLS.join(', ')}` }), controlPlacement, { error: 'must be an object of control → corner or false' })
+      .check((payload) => {
+        for (const [name, placement] of Object.entries(payload.value)) {
+          if (placement !== true || OPT_IN_CONTROLS.includes(name as ControlName)) continue;
+          payload.issues.push({ code: 'custom', input: placement, path: [name], message: CORNER_MESSAGE });
+        }
+      })
+      .default({}),
     units: z.enum(['metric', 'imperial', 'nautical'], { error: 'must be "metric", "imperial" or "nautical"' }).default('metric'),
     locale: z
       .partialRecord(z.enum(LOCALE_KEYS), z.string({ error: 'must be a string' }).min(1, { error: 'must not be empty' }), {
@@ -353,5 +380,10 @@ export function configKey(config: unknown): string {
 export function controlCorners(config: PinmapConfig): Record<ControlName, Corner | false> {
   // Without raster layers the two views show the same map, so the switch only shows if asked for.
   const view = config.controls.view ?? (config.rasterLayers.length > 0 ? DEFAULT_CONTROL_CORNERS.view : false);
-  return { ...DEFAULT_CONTROL_CORNERS, ...config.controls, view };
+  const corners = { ...DEFAULT_CONTROL_CORNERS } as Record<ControlName, Corner | false>;
+  for (const name of OPT_IN_CONTROLS) corners[name] = false;
+  for (const [name, placement] of Object.entries({ ...config.controls, view }) as [ControlName, Corner | boolean][]) {
+    corners[name] = placement === true ? DEFAULT_CONTROL_CORNERS[name] : placement;
+  }
+  return corners;
 }

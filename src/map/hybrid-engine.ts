@@ -8,6 +8,7 @@ import type { PinmapConfig, RasterLayerConfig } from './config.ts';
 import { reasonOf } from './errors.ts';
 import { accessTokenOf, redactToken } from './request-transform.ts';
 import { createHybridPins } from './hybrid-pins.ts';
+import { boxContains } from './pin-filter.ts';
 import { localeWith } from './locale.ts';
 import { describeFailure, onMapAttributionsChange, sharedMapOptions, visibleAttributions, watchMapErrors } from './maplibre-map.ts';
 import { distanceBetween } from './scale.ts';
@@ -151,6 +152,7 @@ export function createHybridEngine(parent: HTMLElement, config: PinmapConfig, ev
 
   const openPinListeners = new Set<(id: string | null) => void>();
   const pinClickListeners = new Set<(id: string) => void>();
+  const pinSetListeners = new Set<() => void>();
   const attributionListeners = new Set<() => void>();
   const pins = createHybridPins(map, {
     clusterLabel: locale['PinLayer.Cluster'],
@@ -219,7 +221,9 @@ export function createHybridEngine(parent: HTMLElement, config: PinmapConfig, ev
       busy();
       return request
         .then((set) => {
-          if (!destroyed) pins.setPins(set);
+          if (destroyed) return;
+          pins.setPins(set);
+          pinSetListeners.forEach((listener) => listener());
         })
         .catch(() => {}) // the caller shows why; the map goes on without these pins
         .finally(() => {
@@ -241,6 +245,18 @@ export function createHybridEngine(parent: HTMLElement, config: PinmapConfig, ev
     },
     getMap: () => glMap,
     onMotion: (listener) => motion.listen(listener),
+    getPins: () => pins.pins,
+    getPinStyles: () => pins.pinStyles,
+    onPinsChange(listener) {
+      pinSetListeners.add(listener);
+      return () => pinSetListeners.delete(listener);
+    },
+    viewContains() {
+      const bounds = map.getBounds();
+      const box: [number, number, number, number] = [bounds.getWest(), bounds.getSouth(), bounds.getEast(), bounds.getNorth()];
+      return (lngLat) => boxContains(box, lngLat);
+    },
+    setHiddenCategories: (categories) => pins.setHidden(categories),
     measure(pixels) {
       const { x: width, y: height } = map.getSize();
       if (!width || !height) return undefined;
@@ -276,6 +292,7 @@ export function createHybridEngine(parent: HTMLElement, config: PinmapConfig, ev
       clearTimeout(idleTimer);
       openPinListeners.clear();
       pinClickListeners.clear();
+      pinSetListeners.clear();
       attributionListeners.clear();
       motion.destroy();
       pins.destroy();

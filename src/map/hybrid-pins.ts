@@ -5,6 +5,9 @@ import type { Pin, PinSet } from './pin-data.ts';
 import { pinDrawing, type PinStyle } from './pin-icon.ts';
 import { PinClusters, clusterButton, clusterDiameter, makePinButton, sharedStyles } from './pin-markers.ts';
 import { createPopupContent } from './popup-content.ts';
+import { isShown } from './pin-filter.ts';
+import type { OpenPinOptions } from './adapter.ts';
+import type { PinOptions } from './pin-options.ts';
 import './icon-font.ts';
 
 export interface HybridPinOptions {
@@ -22,7 +25,13 @@ export interface HybridPinOptions {
 export interface HybridPins {
   readonly attribution: string | undefined;
   setPins(set: PinSet): void;
-  open(id: string, options?: { pan?: boolean }): boolean;
+  open(id: string, options?: OpenPinOptions): boolean;
+  /** The pins of the set shown, in its order (every category). */
+  readonly pins: readonly Pin[];
+  /** The set's category styles. */
+  readonly pinStyles: Readonly<Record<string, PinOptions>>;
+  /** Hides the pins of these categories (see `MapAdapter.setHiddenCategories`). */
+  setHidden(categories: readonly string[]): void;
   viewOf(id: string): { center: [number, number]; zoom: number } | undefined;
   close(): void;
   destroy(): void;
@@ -41,6 +50,9 @@ const mapLibreZoom = (zoom: number) => zoom - 1;
  */
 export function createHybridPins(map: L.Map, options: HybridPinOptions): HybridPins {
   let pins = new Map<string, Pin>();
+  let pinList: Pin[] = [];
+  let pinStyles: Readonly<Record<string, PinOptions>> = {};
+  let hidden: ReadonlySet<string> = new Set();
   let styles = new Map<string, PinStyle>();
   let icons = new Map<PinStyle, PinIcon>();
   let clusters: PinClusters | undefined;
@@ -50,8 +62,15 @@ export function createHybridPins(map: L.Map, options: HybridPinOptions): HybridP
   const layer = L.layerGroup().addTo(map);
   const popup = createLeafletPopup(map, options);
 
-  function openPin(pin: Pin, trigger: HTMLElement | undefined, byKeyboard: boolean, pan = true) {
-    popup.open(pin, styles.get(pin.id)!, trigger ?? markers.get(pin.id)?.getElement(), byKeyboard, pan);
+  function openPin(pin: Pin, trigger: HTMLElement | undefined, byKeyboard: boolean, pan = true, returnFocus?: () => void) {
+    const element = trigger ?? (returnFocus ? undefined : markers.get(pin.id)?.getElement());
+    popup.open(pin, styles.get(pin.id)!, element ? () => element.focus({ preventScroll: true }) : returnFocus, byKeyboard, pan);
+  }
+
+  /** Groups the pins that show (every category but the hidden ones). */
+  function group() {
+    const list = hidden.size === 0 ? pinList : pinList.filter((pin) => isShown(pin, hidden));
+    clusters = list.length === 0 ? undefined : new PinClusters(list);
   }
 
   function pinMarker(pin: Pin): L.Marker {
@@ -138,18 +157,39 @@ export function createHybridPins(map: L.Map, options: HybridPinOptions): HybridP
     setPins(set) {
       clear();
       pins = new Map(set.pins.map((pin) => [pin.id, pin]));
+      pinList = set.pins;
+      pinStyles = set.pinStyles;
       styles = sharedStyles(set.pins);
       icons = new Map();
       attribution = set.attribution;
       if (set.pins.length === 0) return;
-      clusters = new PinClusters(set.pins);
+      group();
       render();
     },
     open(id, openOptions) {
       const pin = pins.get(id);
       if (!pin) return false;
-      openPin(pin, undefined, false, openOptions?.pan ?? true);
+      openPin(pin, undefined, openOptions?.byKeyboard ?? false, openOptions?.pan ?? true, openOptions?.returnFocus);
       return true;
+    },
+    get pins() {
+      return pinList;
+    },
+    get pinStyles() {
+      return pinStyles;
+    },
+    setHidden(categories) {
+      const next = new Set(categories);
+      if (next.size === hidden.size && [...next].every((c) => hidden.has(c))) return;
+      hidden = next;
+      const open = popup.openId() === undefined ? undefined : pins.get(popup.openId()!);
+      if (open && !isShown(open, hidden)) popup.close();
+      if (pinList.length === 0) return;
+      group();
+      // Every group is new: the old markers go, the new ones are made.
+      layer.clearLayers();
+      shown = new Map();
+      render();
     },
     viewOf(id) {
       const pin = pins.get(id);
@@ -185,7 +225,7 @@ function nearestCopy(lng: number, center: number): number {
  */
 function createLeafletPopup(map: L.Map, options: HybridPinOptions) {
   let current: { popup: L.Popup; pinId: string } | undefined;
-  let returnFocusTo: HTMLElement | undefined;
+  let returnFocus: (() => void) | undefined;
   const container = map.getContainer();
 
   const onKeyDown = (event: KeyboardEvent) => {
@@ -199,9 +239,9 @@ function createLeafletPopup(map: L.Map, options: HybridPinOptions) {
     if (current) map.closePopup(current.popup);
   }
 
-  function open(pin: Pin, style: PinStyle, trigger: HTMLElement | undefined, byKeyboard: boolean, pan: boolean) {
+  function open(pin: Pin, style: PinStyle, refocus: (() => void) | undefined, byKeyboard: boolean, pan: boolean) {
     close();
-    returnFocusTo = trigger;
+    returnFocus = refocus;
     const [ax, ay] = pinDrawing(style).popupAnchor;
     const content = createPopupContent(pin);
     const closeButton = document.createElement('button');
@@ -229,7 +269,7 @@ function createLeafletPopup(map: L.Map, options: HybridPinOptions) {
     popup.on('remove', () => {
       if (current !== entry) return;
       current = undefined;
-      returnFocusTo?.focus({ preventScroll: true });
+      returnFocus?.();
       options.onOpenPinChange(null);
     });
     current = entry;
@@ -248,6 +288,7 @@ function createLeafletPopup(map: L.Map, options: HybridPinOptions) {
   return {
     open,
     close,
+    openId: () => current?.pinId,
     destroy() {
       container.removeEventListener('keydown', onKeyDown);
       close();

@@ -29,6 +29,22 @@ export const DEFAULT_LOCALE = {
   'PinLayer.Cluster': '{count} pins: zoom in',
   'PinLayer.Dismiss': 'Dismiss',
   'PinLayer.Retry': 'Retry',
+  // The pin panels: the list of the pins in view, the legend and the search box.
+  'PinList.Open': 'List the pins in view',
+  'PinList.Title': 'Pins in view',
+  'PinList.Count': '{count} pins in view',
+  'PinList.CountOne': '1 pin in view',
+  'PinList.Empty': 'No pins in view',
+  'Legend.Title': 'Legend',
+  'Legend.Show': 'Show the legend',
+  'Legend.Count': '{count} pins',
+  'Legend.CountOne': '1 pin',
+  'Search.Label': 'Search the pins',
+  'Search.Placeholder': 'Search pins',
+  'Search.Results': '{count} pins found',
+  'Search.ResultsOne': '1 pin found',
+  'Search.NoResults': 'No pins found',
+  'Search.Clear': 'Clear the search',
 } as const;
 
 export type LocaleKey = keyof typeof DEFAULT_LOCALE;

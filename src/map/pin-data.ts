@@ -27,6 +27,11 @@ export interface Pin {
   /** An absolute http(s) URL; any other URL is dropped with a warning. */
   url?: string;
   category?: string;
+  /**
+   * Text of the other properties the config's `searchFields` name (numbers as text), for the
+   * search box; absent when it names none or the pin has none of them.
+   */
+  fields?: Record<string, string>;
   /** [longitude, latitude]; longitude within -180..180 (see `parsePins`). */
   lngLat: [number, number];
   /**
@@ -289,7 +294,8 @@ export function isHttpUrl(value: string): boolean {
  * (string), `pin` (pin options, checked field by field; a bad field is dropped with a warning and
  * the category's style or the default applies). A property of the wrong type skips the feature.
  */
-export function parsePins(input: unknown, pinStyles: Record<string, PinOptions> = {}): PinSet {
+export function parsePins(input: unknown, pinStyles: Record<string, PinOptions> = {}, keepFields: readonly string[] = []): PinSet {
+  const extraFields = keepFields.filter((name) => !PIN_FIELDS.has(name));
   if (!isRecord(input)) throw new PinDataError(`pins must be a GeoJSON FeatureCollection (got ${describeValue(input)})`);
   if (input.type !== 'FeatureCollection') {
     throw new PinDataError(
@@ -400,6 +406,10 @@ export function parsePins(input: unknown, pinStyles: Record<string, PinOptions> 
       else warnings.push(`pin ${quote(id)}: properties.url ${quote(url)} is not an http(s) URL; it is not shown as a link`);
     }
     if (category !== undefined) pin.category = category;
+    for (const name of extraFields) {
+      const value = Object.hasOwn(properties, name) ? properties[name] : undefined;
+      if (typeof value === 'string' || (typeof value === 'number' && Number.isFinite(value))) (pin.fields ??= {})[name] = String(value);
+    }
     pins.push(pin);
   }
 
@@ -407,6 +417,9 @@ export function parsePins(input: unknown, pinStyles: Record<string, PinOptions> 
   if (attribution !== undefined) set.attribution = attribution;
   return set;
 }
+
+/** The properties every pin keeps anyway (a search field naming one needs nothing kept). */
+const PIN_FIELDS = new Set(['title', 'description', 'url', 'category', 'id']);
 
 /** Records a skipped feature; its reason names the feature by index and, when it has one, id. */
 function skip(skipped: SkippedFeature[], index: number, problem: string, id?: string): void {

@@ -10,7 +10,12 @@ import { PinGrouping } from './pin-grouping.ts';
 
 export type IndexRequest =
   /** `zoom`: where the map is, so the zooms around it are grouped at once. */
-  | { id: number; type: 'load'; lngLats: Float64Array; zoom?: number }
+  | { id: number; type: 'load'; lngLats: Float64Array; zoom?: number; visible?: Uint8Array }
+  /**
+   * `visible`: 1 for each pin (by its index in the set) that shows, 0 for a hidden one (the legend's
+   * filter); none shows every pin. The pins are grouped afresh, so bubbles count only what shows.
+   */
+  | { id: number; type: 'filter'; visible?: Uint8Array; zoom?: number }
   | { id: number; type: 'groups'; bbox: [number, number, number, number]; zoom: number }
   | { id: number; type: 'expansionZoom'; clusterId: number }
   /** `pin`: the pin's index in the set; the answer is the first whole zoom from `fromZoom` up where it stands alone. */
@@ -19,6 +24,7 @@ export type IndexRequest =
 
 export type IndexReply =
   | { id: number; type: 'load' }
+  | { id: number; type: 'filter' }
   /** `pins`: indexes of the pins that stand alone; `clusters`: lng, lat, count, cluster id of each bubble, flat. */
   | { id: number; type: 'groups'; pins: Uint32Array; clusters: Float64Array }
   | { id: number; type: 'expansionZoom'; zoom: number }
@@ -26,6 +32,11 @@ export type IndexReply =
   /** `grouped`: how many ranges of zooms are grouped now. */
   | { id: number; type: 'prepare'; grouped: number }
   | { id: number; error: string };
+
+/** The grouping of the pins that `visible` shows (all of them without it); each keeps its index in the set. */
+function groupingOf(points: Supercluster.PointFeature<{ i: number }>[], visible: Uint8Array | undefined): PinGrouping<{ i: number }> {
+  return new PinGrouping(visible ? points.filter((_, i) => visible[i] === 1) : points);
+}
 
 /** Answers the pin index's requests; the reply's buffers can be transferred. */
 export function createIndexCore(): (request: IndexRequest) => { reply: IndexReply; transfer: ArrayBuffer[] } {
@@ -39,9 +50,14 @@ export function createIndexCore(): (request: IndexRequest) => { reply: IndexRepl
       for (let i = 0; i < points.length; i++) {
         points[i] = { type: 'Feature', geometry: { type: 'Point', coordinates: [lngLats[2 * i]!, lngLats[2 * i + 1]!] }, properties: { i } };
       }
-      index = new PinGrouping(points);
+      index = groupingOf(points, request.visible);
       if (request.zoom !== undefined) index.prepare(request.zoom);
       return { reply: { id: request.id, type: 'load' }, transfer: [] };
+    }
+    if (request.type === 'filter') {
+      index = groupingOf(points, request.visible);
+      if (request.zoom !== undefined) index.prepare(request.zoom);
+      return { reply: { id: request.id, type: 'filter' }, transfer: [] };
     }
     if (!index) throw new Error('the pin index is not loaded');
     if (request.type === 'groups') {

@@ -110,6 +110,27 @@ describe('the pin index (worker side)', () => {
     expect(core({ id: 4, type: 'revealZoom', pin: many.length, fromZoom: 2 }).reply).toEqual({ id: 4, error: `there is no pin number ${many.length}` });
   });
 
+  it('groups only the pins a filter leaves, as the DOM pins of those pins are grouped, and counts only them', () => {
+    const filtered = createIndexCore();
+    const visible = Uint8Array.from(pins, (_, i) => (i % 4 === 1 ? 0 : 1));
+    const kept = pins.filter((_, i) => visible[i] === 1);
+    filtered({ id: 1, type: 'load', lngLats: lngLatsOf(pins), visible });
+    const keptClusters = new PinClusters(kept);
+    for (const zoom of [0, 3, 8]) {
+      const { reply } = filtered({ id: 2, type: 'groups', bbox: [-180, -90, 180, 90], zoom });
+      if (!('pins' in reply)) throw new Error('no groups');
+      // Pins are still known by their place in the whole set.
+      expect(described(reply, pins), `zoom ${zoom}`).toEqual(domDescribed(keptClusters, zoom));
+      const total = reply.pins.length + [...reply.clusters].filter((_, k) => k % 4 === 2).reduce((a, b) => a + b, 0);
+      expect(total).toBe(kept.length);
+    }
+    // The filter lifted: every pin again.
+    expect(filtered({ id: 3, type: 'filter', zoom: 3 }).reply).toEqual({ id: 3, type: 'filter' });
+    const { reply } = filtered({ id: 4, type: 'groups', bbox: [-180, -90, 180, 90], zoom: 3 });
+    if (!('pins' in reply)) throw new Error('no groups');
+    expect(described(reply, pins)).toEqual(domDescribed(clusters, 3));
+  });
+
   it('says what is wrong instead of throwing', () => {
     expect(createIndexCore()({ id: 9, type: 'groups', bbox: [-180, -90, 180, 90], zoom: 1 }).reply).toEqual({ id: 9, error: 'the pin index is not loaded' });
   });

@@ -23,7 +23,8 @@ export class PinIndex {
   private local: ReturnType<typeof createIndexCore> | undefined;
   private nextId = 1;
   private readonly pending = new Map<number, { request: IndexRequest; settle: (reply: IndexReply) => void }>();
-  private readonly load: IndexRequest;
+  /** What loads the index on the page if the worker fails: the pins, with the latest filter. */
+  private load: Extract<IndexRequest, { type: 'load' }>;
   private destroyed = false;
   /** Resolves once the index has the pins and the groups around the zoom it was given (other zooms are grouped when first asked for). */
   readonly ready: Promise<void>;
@@ -33,7 +34,7 @@ export class PinIndex {
    * groups are made with the index (it is `ready` once they are); `worker`: one started ahead
    * (`startIndexWorker`), or a new one is started.
    */
-  constructor(lngLats: Float64Array, zoom?: number, worker?: Worker) {
+  constructor(lngLats: Float64Array, zoom?: number, worker?: Worker, visible?: Uint8Array) {
     try {
       this.worker = worker ?? startIndexWorker();
       this.worker.onmessage = ({ data }: MessageEvent<IndexReply>) => this.settle(data);
@@ -45,7 +46,7 @@ export class PinIndex {
     } catch {
       this.worker = undefined;
     }
-    this.load = { id: this.nextId++, type: 'load', lngLats, ...(zoom === undefined ? {} : { zoom }) };
+    this.load = { id: this.nextId++, type: 'load', lngLats, ...(zoom === undefined ? {} : { zoom }), ...(visible ? { visible } : {}) };
     this.ready = this.send(this.load).then(() => {});
     // Destroyed before it was ready: whoever awaits `ready` hears it; nobody else has to.
     this.ready.catch(() => {});
@@ -55,6 +56,16 @@ export class PinIndex {
   /** The bubbles and lone pins at a whole `zoom` within `bbox` ([west, south, east, north]). */
   groups(bbox: [number, number, number, number], zoom: number): Promise<PinGroups> {
     return this.ask({ type: 'groups', bbox, zoom }) as Promise<PinGroups>;
+  }
+
+  /**
+   * Groups the pins again with only those `visible` marks (1 per shown pin, by its index in the
+   * set; none: every pin), the zoom range of `zoom` at once. Later questions get the new groups.
+   */
+  filter(visible: Uint8Array | undefined, zoom?: number): Promise<void> {
+    const { visible: _, ...load } = this.load;
+    this.load = visible ? { ...load, visible } : load;
+    return this.ask({ type: 'filter', ...(visible ? { visible } : {}), ...(zoom === undefined ? {} : { zoom }) }).then(() => {});
   }
 
   /** The zoom at which a bubble splits. */

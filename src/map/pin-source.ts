@@ -20,6 +20,7 @@ export async function loadPinSet(
   pinStyles: Record<string, PinOptions>,
   baseUrl: string,
   signal?: AbortSignal,
+  keepFields: readonly string[] = [],
 ): Promise<PinSet> {
   const where = typeof pins === 'string' ? new URL(pins, baseUrl).href : 'the config';
   let data: unknown = pins;
@@ -38,7 +39,7 @@ export async function loadPinSet(
     }
   }
   try {
-    return parsePins(data, pinStyles);
+    return parsePins(data, pinStyles, keepFields);
   } catch (error) {
     throw new PinLoadError(`Could not show the pins from ${where}: ${reasonOf(error)}`);
   }

@@ -7,6 +7,7 @@ import { describeFailure, onMapAttributionsChange, releaseBeforeRemove, sharedMa
 import { accuracyCircleDiameter, distanceBetween } from './scale.ts';
 import { createVectorPins } from './vector-pins.ts';
 import { warnIfStyleSheetMissing } from './stylesheets.ts';
+import { boxContains } from './pin-filter.ts';
 
 /**
  * The vector view: one MapLibre map in the container. Reports its status as map status machine
@@ -62,6 +63,7 @@ export function createVectorEngine(container: HTMLElement, config: PinmapConfig,
   const pinListeners = new Set<(id: string | null) => void>();
   const pinClickListeners = new Set<(id: string) => void>();
   const attributionListeners = new Set<() => void>();
+  const pinSetListeners = new Set<() => void>();
   const pinLayer = createVectorPins(map, {
     domPinLimit: config.domPinLimit,
     clusterLabel: locale['PinLayer.Cluster'],
@@ -113,7 +115,7 @@ export function createVectorEngine(container: HTMLElement, config: PinmapConfig,
       return pins
         .then((set) => {
           // A set that arrives after the map was removed is not shown (nor grouped in a worker of its own).
-          if (!destroyed) return pinLayer.setPins(set);
+          if (!destroyed) return pinLayer.setPins(set).then(() => pinSetListeners.forEach((listener) => listener()));
         })
         .catch(letGo) // the caller shows why; the map goes on without these pins
         .finally(() => {
@@ -142,6 +144,26 @@ export function createVectorEngine(container: HTMLElement, config: PinmapConfig,
     onMotion(listener) {
       return listenToMotion(map, animations, listener);
     },
+    getPins: () => pinLayer.pins,
+    getPinStyles: () => pinLayer.pinStyles,
+    onPinsChange(listener) {
+      pinSetListeners.add(listener);
+      return () => pinSetListeners.delete(listener);
+    },
+    viewContains() {
+      const bounds = map.getBounds();
+      const box: [number, number, number, number] = [bounds.getWest(), bounds.getSouth(), bounds.getEast(), bounds.getNorth()];
+      if (map.getBearing() === 0 && map.getPitch() === 0) return (lngLat) => boxContains(box, lngLat);
+      // Rotated or pitched, the box holds more than the view: the points in it are projected.
+      const { clientWidth: width, clientHeight: height } = map.getContainer();
+      const centre = map.getCenter().lng;
+      return (lngLat) => {
+        if (!boxContains(box, lngLat)) return false;
+        const { x, y } = map.project([lngLat[0] + 360 * Math.round((centre - lngLat[0]) / 360), lngLat[1]]);
+        return x >= 0 && x <= width && y >= 0 && y <= height;
+      };
+    },
+    setHiddenCategories: (categories) => pinLayer.setHidden(categories),
     measure(pixels) {
       const { clientWidth: width, clientHeight: height } = map.getContainer();
       if (!width || !height) return undefined;
@@ -168,6 +190,7 @@ export function createVectorEngine(container: HTMLElement, config: PinmapConfig,
       pinListeners.clear();
       pinClickListeners.clear();
       attributionListeners.clear();
+      pinSetListeners.clear();
       pinLayer.destroy();
       userLocation.set(undefined);
       stopEndingDrags();
@@ -344,6 +367,11 @@ function failedAdapter(config: PinmapConfig): MapAdapter {
     onPinClick: () => () => {},
     getMap: () => undefined,
     onMotion: () => () => {},
+    getPins: () => [],
+    getPinStyles: () => ({}),
+    onPinsChange: () => () => {},
+    viewContains: () => () => false,
+    setHiddenCategories: () => {},
     measure: () => undefined,
     setUserLocation: () => {},
     getAttributions: () => [],

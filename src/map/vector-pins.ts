@@ -7,6 +7,9 @@ import { PinClusters, abbreviate, clusterButton, pinButton, sharedStyles } from 
 import { PinIndex, startIndexWorker, type PinGroups } from './pin-index.ts';
 import { reasonOf } from './errors.ts';
 import { createPopupContent } from './popup-content.ts';
+import { isShown, visibleMask } from './pin-filter.ts';
+import type { OpenPinOptions } from './adapter.ts';
+import type { PinOptions } from './pin-options.ts';
 import './icon-font.ts';
 
 /** The ids of what this module adds to the style. */
@@ -54,7 +57,13 @@ export interface PinLayer {
   /** Replaces the pins; resolves once they are on the map. */
   setPins(set: PinSet): Promise<void>;
   /** Opens the pin's popup (closing any other); false for an unknown id. */
-  open(id: string, options?: { pan?: boolean }): boolean;
+  open(id: string, options?: OpenPinOptions): boolean;
+  /** The pins of the set shown, in its order (every category). */
+  readonly pins: readonly Pin[];
+  /** The set's category styles. */
+  readonly pinStyles: Readonly<Record<string, PinOptions>>;
+  /** Hides the pins of these categories (see `MapAdapter.setHiddenCategories`). */
+  setHidden(categories: readonly string[]): void;
   /**
    * Where the camera goes to show a pin: its point, at the lowest zoom (from now) where no cluster
    * hides it (for GPU pins the index's worker is asked); undefined for an unknown id.
@@ -77,6 +86,12 @@ export function createVectorPins(map: MapLibreMap, options: PinLayerOptions): Pi
   // Made with the map, before its style can have loaded, so the first load is seen.
   const whenStyleLoaded = styleReadiness(map);
   let pins = new Map<string, Pin>();
+  let pinList: Pin[] = [];
+  let pinStyles: Readonly<Record<string, PinOptions>> = {};
+  let hidden: ReadonlySet<string> = new Set();
+  let openId: string | undefined;
+  /** Shows the set again with the current `hidden` categories left out. */
+  let applyHidden: (() => void) | undefined;
   let styles = new Map<string, PinStyle>();
   let markers = new Map<string, Marker>();
   let domTeardown: (() => void) | undefined;
@@ -84,7 +99,10 @@ export function createVectorPins(map: MapLibreMap, options: PinLayerOptions): Pi
   /** The lowest zoom (from the current one up) at which a pin stands alone, not in a cluster. */
   let revealZoom: (id: string) => number | Promise<number> = () => map.getZoom();
   let generation = 0;
-  const popup = createPinPopup(map, () => options.onOpenPinChange(null));
+  const popup = createPinPopup(map, () => {
+    openId = undefined;
+    options.onOpenPinChange(null);
+  });
 
   const container = map.getContainer();
   const onKeyDown = (event: KeyboardEvent) => {
@@ -113,14 +131,17 @@ export function createVectorPins(map: MapLibreMap, options: PinLayerOptions): Pi
     domTeardown = undefined;
     markers = new Map();
     revealZoom = () => map.getZoom();
+    applyHidden = undefined;
     glTeardown?.();
     glTeardown = undefined;
     mode = 'none';
   }
 
-  function openPin(pin: Pin, trigger: HTMLElement | undefined, byKeyboard = false, pan = true) {
+  function openPin(pin: Pin, trigger: HTMLElement | undefined, byKeyboard = false, pan = true, returnFocus?: () => void) {
     const style = styles.get(pin.id) ?? resolvePinStyle(pin.options);
-    popup.open(pin, style, trigger ?? markers.get(pin.id)?.getElement(), byKeyboard, pan);
+    const element = trigger ?? (returnFocus ? undefined : markers.get(pin.id)?.getElement());
+    popup.open(pin, style, element ? () => element.focus({ preventScroll: true }) : returnFocus, byKeyboard, pan);
+    openId = pin.id;
     options.onOpenPinChange(pin.id);
   }
 
@@ -141,7 +162,8 @@ export function createVectorPins(map: MapLibreMap, options: PinLayerOptions): Pi
    * DOM pins, clustered: at each whole zoom the set is grouped, and each group of nearby pins is
    * one bubble button with its count. Only whole-zoom changes regroup, so panning touches no DOM.
    */
-  function addMarkers(list: Pin[]) {
+  function addMarkers(all: Pin[]) {
+    const list = hidden.size === 0 ? all : all.filter((pin) => isShown(pin, hidden));
     const clusters = new PinClusters(list);
     let shownZoom = Number.NaN;
     let shown = new Map<string, Marker>();
@@ -174,6 +196,10 @@ export function createVectorPins(map: MapLibreMap, options: PinLayerOptions): Pi
       for (const marker of shown.values()) marker.remove();
     };
     revealZoom = (id) => clusters.revealZoom(id, map.getZoom());
+    applyHidden = () => {
+      domTeardown?.();
+      addMarkers(all);
+    };
   }
 
   /** A pin index worker started ahead (`expectPins`), while it has not failed to start. */
@@ -190,8 +216,16 @@ export function createVectorPins(map: MapLibreMap, options: PinLayerOptions): Pi
    * pins of the area around the view, and follows the camera.
    */
   async function addSymbolLayer(list: Pin[], attribution: string | undefined, isCurrent: () => boolean) {
-    const index = new PinIndex(lngLatsOf(list), map.getZoom(), takeSpareWorker());
+    const index = new PinIndex(lngLatsOf(list), map.getZoom(), takeSpareWorker(), visibleMask(list, hidden));
     glTeardown = () => index.destroy();
+    // Hidden categories: the index groups the pins again without them; the source follows once it has.
+    const following: { refresh?: () => void } = {};
+    applyHidden = () => {
+      index.filter(visibleMask(list, hidden), map.getZoom()).then(
+        () => following.refresh?.(),
+        () => {},
+      );
+    };
     revealZoom = (id) => {
       // The index knows pins by their place in the set; asked rarely (`?pin=`), so found by a scan.
       const at = list.findIndex((pin) => pin.id === id);
@@ -218,6 +252,7 @@ export function createVectorPins(map: MapLibreMap, options: PinLayerOptions): Pi
     if (!isCurrent()) return;
     const imageOf = (pin: Pin) => imageIds.get(styles.get(pin.id)!)!;
     const groups = followView(map, index, (groups) => groupFeatures(groups, list, imageOf));
+    following.refresh = groups.refresh;
     const removeLayers = addPinLayers(map, images, clusterFont(map), index, (id) => {
       const pin = pins.get(id);
       if (!pin) return;
@@ -266,6 +301,8 @@ export function createVectorPins(map: MapLibreMap, options: PinLayerOptions): Pi
       // Only a GPU layer of this set uses the worker started ahead.
       if (set.pins.length <= options.domPinLimit) takeSpareWorker()?.terminate();
       pins = new Map(set.pins.map((pin) => [pin.id, pin]));
+      pinList = set.pins;
+      pinStyles = set.pinStyles;
       attribution = set.attribution;
       styles = sharedStyles(set.pins);
       if (set.pins.length === 0) return;
@@ -280,8 +317,22 @@ export function createVectorPins(map: MapLibreMap, options: PinLayerOptions): Pi
     open(id, openOptions) {
       const pin = pins.get(id);
       if (!pin) return false;
-      openPin(pin, undefined, false, openOptions?.pan ?? true);
+      openPin(pin, undefined, openOptions?.byKeyboard ?? false, openOptions?.pan ?? true, openOptions?.returnFocus);
       return true;
+    },
+    get pins() {
+      return pinList;
+    },
+    get pinStyles() {
+      return pinStyles;
+    },
+    setHidden(categories) {
+      const next = new Set(categories);
+      if (next.size === hidden.size && [...next].every((c) => hidden.has(c))) return;
+      hidden = next;
+      const open = openId === undefined ? undefined : pins.get(openId);
+      if (open && !isShown(open, hidden)) popup.close();
+      applyHidden?.();
     },
     async viewOf(id) {
       const pin = pins.get(id);
@@ -377,7 +428,7 @@ function followView(
   map: MapLibreMap,
   index: PinIndex,
   toFeatures: (groups: PinGroups) => GeoJSON.FeatureCollection<GeoJSON.Point>,
-): { first: Promise<void>; stop(): void } {
+): { first: Promise<void>; refresh(): void; stop(): void } {
   let shown: { zoom: number; bbox: [number, number, number, number] } | undefined;
   let asking = false;
   let stopped = false;
@@ -398,10 +449,14 @@ function followView(
     failFirst = reject;
   });
 
+  /** Counts `refresh` calls: an answer asked for before the last one is shown, but not kept as current. */
+  let version = 0;
+
   async function update(): Promise<void> {
     if (!ready || asking || stopped) return;
     const want = needed();
     if (isShown(want)) return;
+    const asked = version;
     asking = true;
     const [w, s, e, n] = want.visible;
     const dx = (e - w) / 2;
@@ -413,7 +468,7 @@ function followView(
       const groups = await index.groups(bbox, want.zoom);
       if (stopped) return;
       map.getSource<GeoJSONSource>(PIN_SOURCE)?.setData(toFeatures(groups));
-      shown = { zoom: want.zoom, bbox: bbox[2] - bbox[0] >= 360 ? [-Infinity, bbox[1], Infinity, bbox[3]] : bbox };
+      shown = asked !== version ? undefined : { zoom: want.zoom, bbox: bbox[2] - bbox[0] >= 360 ? [-Infinity, bbox[1], Infinity, bbox[3]] : bbox };
       showFirst();
     } finally {
       asking = false;
@@ -445,6 +500,12 @@ function followView(
   return {
     // Settles once the source has its first groups (or they cannot be had).
     first,
+    // The index's groups changed (a filter): ask again for the view as it is.
+    refresh() {
+      version++;
+      shown = undefined;
+      onMove();
+    },
     stop() {
       stopped = true;
       map.off('move', onMove);
@@ -560,15 +621,15 @@ const DEFAULT_CLUSTER_COLOUR = '#3FB1CE';
  */
 function createPinPopup(map: MapLibreMap, onClosed: () => void) {
   let popup: Popup | undefined;
-  let returnFocusTo: HTMLElement | undefined;
+  let returnFocus: (() => void) | undefined;
 
   function close() {
     popup?.remove();
   }
 
-  function open(pin: Pin, style: PinStyle, trigger: HTMLElement | undefined, byKeyboard: boolean, pan: boolean) {
+  function open(pin: Pin, style: PinStyle, refocus: (() => void) | undefined, byKeyboard: boolean, pan: boolean) {
     close();
-    returnFocusTo = trigger;
+    returnFocus = refocus;
     const drawing = pinDrawing(style);
     const [ax, ay] = drawing.popupAnchor;
     const halfWidth = drawing.width / 2;
@@ -605,7 +666,7 @@ function createPinPopup(map: MapLibreMap, onClosed: () => void) {
       if (popup !== next) return;
       popup = undefined;
       // Back to where the user was, without scrolling the page.
-      returnFocusTo?.focus({ preventScroll: true });
+      returnFocus?.();
       onClosed();
     });
     if (pan) keepInView(map, element);

@@ -1,5 +1,5 @@
 import { useEffect, useMemo, useState } from 'react';
-import { parseMapHash, parseView } from '../map/address.ts';
+import { parseHidden, parseMapHash, parseView } from '../map/address.ts';
 import { LIMITS } from '../map/constants.ts';
 import { MESSAGES, reasonOf } from '../map/errors.ts';
 import { ErrorPanel } from './ErrorPanel.tsx';
@@ -61,8 +61,8 @@ async function loadConfig(url: string, signal: AbortSignal): Promise<ConfigSourc
 
 /**
  * The address wins over the config for what the user was looking at: the camera from
- * `#map=`, the view from `?view=`, the pins from `?pins=<url>` and the open pin from
- * `?pin=<id>`. A camera that does not parse is ignored.
+ * `#map=`, the view from `?view=`, the pins from `?pins=<url>`, the open pin from
+ * `?pin=<id>` and the legend's hidden categories from `?hide=`. A camera that does not parse is ignored.
  */
 function withAddress(config: Record<string, unknown>, location: Pick<Location, 'search' | 'hash'>): Record<string, unknown> {
   const next: Record<string, unknown> = { hash: true, ...config };
@@ -73,6 +73,8 @@ function withAddress(config: Record<string, unknown>, location: Pick<Location, '
   if (pins) next.pins = pins;
   const pin = params.get('pin');
   if (pin) next.openPin = pin;
+  const hidden = parseHidden(location.search);
+  if (hidden) next.hiddenCategories = hidden;
   const camera = parseMapHash(location.hash);
   if (camera) {
     const minPitch = typeof config.minPitch === 'number' ? config.minPitch : LIMITS.minPitch;

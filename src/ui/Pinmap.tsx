@@ -13,7 +13,7 @@ import { Controls, type PinToOpen } from './controls/Controls.tsx';
 import { ErrorPanel } from './ErrorPanel.tsx';
 import { inspectOptions } from './inspect.ts';
 import { PinNotice } from './PinNotice.tsx';
-import { useAddressSync, useOpenPinAddressSync } from './use-address-sync.ts';
+import { useAddressSync, useHiddenAddressSync, useOpenPinAddressSync } from './use-address-sync.ts';
 import { cameraOf, configCameraOf, showsViewState, viewStateOf, type ViewState } from './view-state.ts';
 import './pinmap.css';
 
@@ -61,8 +61,9 @@ export type PinmapDataProps = Pick<PinmapConfigInput, 'pins' | 'pinStyles' | 'co
 export interface PinmapProps extends PinmapDataProps {
   /**
    * The map's config (see the README's option table); validated here, with its errors shown in
-   * place of the map. Changing `pins`, `pinStyles`, `controls`, `units`, `bearingSnap`,
-   * `trackUserLocation`, `fitToUserLocation` or `hash` updates the map in place; `center`,
+   * place of the map. Changing `pins`, `pinStyles`, `searchFields`, `hiddenCategories`,
+   * `controls`, `units`, `bearingSnap`, `trackUserLocation`, `fitToUserLocation` or `hash`
+   * updates the map in place; `center`,
    * `zoom`, `bearing`, `pitch` and `openPin` are read when the map is made; any other change
    * makes a new map.
    */
@@ -167,6 +168,14 @@ function PinmapView({ config, viewState, events, className, handleRef }: ViewPro
   const openPin = useRef<string | null>(null);
   // The pin whose popup opens once the next map's pins are placed: the carried one, else `openPin`.
   const pinForNextMap = useRef<{ id: string; fly: boolean } | undefined>(undefined);
+  // The legend's hidden categories: the config's, until the legend changes them; kept across views.
+  const hiddenKey = configKey(config.hiddenCategories);
+  // eslint-disable-next-line react-hooks/exhaustive-deps
+  const configHidden = useMemo(() => config.hiddenCategories, [hiddenKey]);
+  const [hiding, setHiding] = useState<{ for: string[]; categories: string[] }>({ for: configHidden, categories: configHidden });
+  const hidden = hiding.for === configHidden ? hiding.categories : configHidden;
+  const hiddenNow = useLatest(hidden);
+  const changeHidden = useCallback((categories: string[]) => setHiding({ for: configHidden, categories }), [configHidden]);
 
   const hash = config.hash;
   const switchView = useCallback(
@@ -212,6 +221,8 @@ function PinmapView({ config, viewState, events, className, handleRef }: ViewPro
         engine = made;
         retry = statusActor.on('map.retryRequested', () => made.retry());
         stopWatching = watchPins(made, openPin, events);
+        // Before the pins come, so a large set is grouped once, without the hidden categories.
+        made.setHiddenCategories(hiddenNow.current);
         setAdapter(made);
       },
       (error: unknown) => {
@@ -229,7 +240,7 @@ function PinmapView({ config, viewState, events, className, handleRef }: ViewPro
       setPinToOpen(undefined);
       engine?.destroy();
     };
-  }, [mapConfig, view, statusActor, latestConfig, events]);
+  }, [mapConfig, view, statusActor, latestConfig, events, hiddenNow]);
 
   // The pins: fetched and checked as soon as they are known, beside the map's own start, and
   // placed on each map made. New pins or pin styles replace them on the live map.
@@ -294,6 +305,8 @@ function PinmapView({ config, viewState, events, className, handleRef }: ViewPro
 
   useAddressSync(adapter, config.hash);
   useOpenPinAddressSync(adapter, config.hash);
+  useHiddenAddressSync(hidden, config.hash);
+  useEffect(() => adapter?.setHiddenCategories(hidden), [adapter, hidden]);
   useControlledCamera(adapter, viewState, events);
   useImperativeHandle<PinmapRef | null, PinmapRef | null>(handleRef, () => (adapter ? pinmapRefOf(adapter, latestConfig) : null), [adapter, latestConfig]);
 
@@ -332,7 +345,7 @@ function PinmapView({ config, viewState, events, className, handleRef }: ViewPro
           )}
         </div>
       )}
-      {adapter && status !== 'error' && <Controls key={adapterKey(adapter)} adapter={adapter} config={config} root={rootRef} pinToOpen={pinToOpen} onSwitchView={switchView} />}
+      {adapter && status !== 'error' && <Controls key={adapterKey(adapter)} adapter={adapter} config={config} root={rootRef} pinToOpen={pinToOpen} onSwitchView={switchView} hidden={hidden} onHiddenChange={changeHidden} />}
       {failure && (
         <ErrorPanel
           title={failure.retryable ? 'The map could not be loaded' : failure.message}
@@ -345,7 +358,7 @@ function PinmapView({ config, viewState, events, className, handleRef }: ViewPro
 }
 
 /** Config keys that a live map takes without being made again. */
-const LIVE_KEYS = ['pins', 'pinStyles', 'controls', 'units', 'bearingSnap', 'trackUserLocation', 'fitToUserLocation', 'hash'] as const;
+const LIVE_KEYS = ['pins', 'pinStyles', 'searchFields', 'hiddenCategories', 'controls', 'units', 'bearingSnap', 'trackUserLocation', 'fitToUserLocation', 'hash'] as const;
 /** Config keys that only a new map reads: its first camera and popup. */
 const INITIAL_KEYS = ['center', 'zoom', 'bearing', 'pitch', 'openPin'] as const;
 
@@ -373,9 +386,9 @@ function omitKeys(config: PinmapConfig, keys: readonly string[]): Record<string,
  * Retry. Undefined without pins.
  */
 function usePinSource(config: PinmapConfig): PinSource | undefined {
-  const key = useMemo(() => configKey([config.pins, config.pinStyles]), [config]);
+  const key = useMemo(() => configKey([config.pins, config.pinStyles, config.searchFields]), [config]);
   // eslint-disable-next-line react-hooks/exhaustive-deps
-  const source = useMemo(() => (config.pins === undefined ? undefined : new PinSource(config.pins, config.pinStyles)), [key]);
+  const source = useMemo(() => (config.pins === undefined ? undefined : new PinSource(config.pins, config.pinStyles, config.searchFields)), [key]);
   useEffect(() => {
     if (!source) return;
     source.start();
@@ -392,6 +405,7 @@ class PinSource {
   constructor(
     private readonly pins: NonNullable<PinmapConfig['pins']>,
     private readonly styles: PinmapConfig['pinStyles'],
+    private readonly searchFields: PinmapConfig['searchFields'],
   ) {}
 
   /** Starts reading the pins (again, after `stop`). */
@@ -417,7 +431,7 @@ class PinSource {
   }
 
   private read(): Promise<PinSet> {
-    const pins = loadPinSet(this.pins, this.styles, document.baseURI, this.request.signal);
+    const pins = loadPinSet(this.pins, this.styles, document.baseURI, this.request.signal, this.searchFields);
     pins.catch(() => {}); // heard where the pins are placed; a map that could not be made needs no pins
     return pins;
   }

@@ -1,5 +1,5 @@
 import { useEffect } from 'react';
-import { formatMapHash, parseMapHash } from '../map/address.ts';
+import { formatMapHash, parseMapHash, withHidden } from '../map/address.ts';
 import type { MapAdapter } from '../map/adapter.ts';
 
 /**
@@ -49,4 +49,16 @@ export function useOpenPinAddressSync(adapter: MapAdapter | undefined, enabled: 
       if (url.href !== window.location.href) window.history.replaceState(window.history.state, '', url.href);
     });
   }, [adapter, enabled]);
+}
+
+/**
+ * Keeps the legend's hidden categories in the page address as `?hide=cat1,cat2` (replaced, never
+ * pushed; removed when every category shows), so a shared address filters the same way.
+ */
+export function useHiddenAddressSync(hidden: readonly string[], enabled: boolean): void {
+  useEffect(() => {
+    if (!enabled) return;
+    const next = withHidden(window.location.href, hidden);
+    if (next !== window.location.href) window.history.replaceState(window.history.state, '', next);
+  }, [hidden, enabled]);
 }

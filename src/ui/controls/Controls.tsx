@@ -1,4 +1,4 @@
-import { useEffect, useMemo, type ReactNode, type RefObject } from 'react';
+import { useEffect, useMemo, useState, type ReactNode, type RefObject } from 'react';
 import type { MapAdapter } from '../../map/adapter.ts';
 import { controlCorners, type ControlName, type Corner, type PinmapConfig } from '../../map/config.ts';
 import { localeWith } from '../../map/locale.ts';
@@ -10,12 +10,17 @@ import { ScaleControl } from './ScaleControl.tsx';
 import { ViewControl } from './ViewControl.tsx';
 import type { ViewName } from '../../map/address.ts';
 import { useCameraActor } from './use-camera-actor.ts';
+import { LegendControl } from '../panels/LegendControl.tsx';
+import { NARROW_WIDTH, PinListControl } from '../panels/PinListControl.tsx';
+import { SearchControl } from '../panels/SearchControl.tsx';
+import { usePinSetVersion, useShowPin } from '../panels/use-show-pin.ts';
 import './controls.css';
+import '../panels/panels.css';
 
 const CORNERS: Corner[] = ['top-left', 'top-right', 'bottom-left', 'bottom-right'];
 
 /** The order controls stack in within a corner (and so the keyboard's Tab order). */
-const ORDER: ControlName[] = ['fullscreen', 'view', 'navigation', 'geolocate', 'scale', 'attribution'];
+const ORDER: ControlName[] = ['search', 'fullscreen', 'view', 'list', 'navigation', 'geolocate', 'legend', 'scale', 'attribution'];
 
 export interface ControlsProps {
   adapter: MapAdapter;
@@ -26,7 +31,14 @@ export interface ControlsProps {
   pinToOpen?: PinToOpen | undefined;
   /** Switches to the other view (the view switch's buttons). */
   onSwitchView: (view: ViewName) => void;
+  /** The pin categories the legend hides (kept by the Pinmap across views). */
+  hidden?: readonly string[];
+  /** The legend's checkboxes changed what is hidden. */
+  onHiddenChange?: (hidden: string[]) => void;
 }
+
+/** The panels that open from a control. */
+type Panel = 'list' | 'legend';
 
 /**
  * A pin to show on load: its id, when the pins are on the map, and what to do if there is no
@@ -44,10 +56,18 @@ export interface PinToOpen {
  * The four corners (`data-corner`) and the controls config puts in them. One camera machine per
  * map runs every timed camera animation; the controls send it commands.
  */
-export function Controls({ adapter, config, root, pinToOpen, onSwitchView }: ControlsProps) {
+export function Controls({ adapter, config, root, pinToOpen, onSwitchView, hidden = NONE, onHiddenChange = ignore }: ControlsProps) {
   const locale = useMemo(() => localeWith(config.locale), [config.locale]);
   const placement = useMemo(() => controlCorners(config), [config]);
   const camera = useCameraActor(adapter, config.bearingSnap);
+  const showPin = useShowPin(adapter, camera);
+  const pinsVersion = usePinSetVersion(adapter);
+  // The legend starts open where there is room for it; on a narrow map one panel opens at a time.
+  const [panels, setPanels] = useState<Record<Panel, boolean>>(() => ({ list: false, legend: (root.current?.clientWidth ?? 0) > NARROW_WIDTH }));
+  const setPanel = (panel: Panel, open: boolean) => {
+    const narrow = (root.current?.clientWidth ?? Infinity) <= NARROW_WIDTH;
+    setPanels((now) => (open && narrow ? { list: false, legend: false, [panel]: true } : { ...now, [panel]: open }));
+  };
 
   // The flight to a pin is the camera machine's like every timed move (reduced motion makes it
   // a jump; a gesture cuts it short); the popup opens when it is over, however it ended.
@@ -100,6 +120,35 @@ export function Controls({ adapter, config, root, pinToOpen, onSwitchView }: Con
         return <AttributionControl key={name} adapter={adapter} root={root} locale={locale} />;
       case 'view':
         return <ViewControl key={name} view={adapter.view} onSwitch={onSwitchView} locale={locale} />;
+      case 'list':
+        return (
+          <PinListControl
+            key={name}
+            adapter={adapter}
+            locale={locale}
+            hidden={hidden}
+            open={panels.list}
+            onOpenChange={(open) => setPanel('list', open)}
+            showPin={showPin}
+            pinsVersion={pinsVersion}
+            root={root}
+          />
+        );
+      case 'legend':
+        return (
+          <LegendControl
+            key={name}
+            adapter={adapter}
+            locale={locale}
+            hidden={hidden}
+            onHiddenChange={onHiddenChange}
+            open={panels.legend}
+            onOpenChange={(open) => setPanel('legend', open)}
+            pinsVersion={pinsVersion}
+          />
+        );
+      case 'search':
+        return <SearchControl key={name} adapter={adapter} locale={locale} hidden={hidden} fields={config.searchFields} showPin={showPin} pinsVersion={pinsVersion} />;
     }
   };
 
@@ -113,3 +162,6 @@ export function Controls({ adapter, config, root, pinToOpen, onSwitchView }: Con
     </>
   );
 }
+
+const NONE: readonly string[] = [];
+const ignore = () => {};

@@ -1,0 +1,227 @@
+import { useVirtualizer } from '@tanstack/react-virtual';
+import { useEffect, useId, useLayoutEffect, useRef, useState, type KeyboardEvent, type RefObject } from 'react';
+import type { MapAdapter } from '../../map/adapter.ts';
+import type { Pin } from '../../map/pin-data.ts';
+import type { Locale } from '../../map/locale.ts';
+import { firstLine, pinsInView } from '../../map/pin-search.ts';
+import { countText } from './locale-count.ts';
+import { ListIcon } from './panel-icons.tsx';
+import type { ShowPin } from './use-show-pin.ts';
+
+/** How long the view must rest before the list follows it (ms). */
+export const LIST_DEBOUNCE = 250;
+/** The height of one entry (px): the title and, below it, the category and the popup's first line. */
+const ROW_HEIGHT = 44;
+/** Room kept free under the panel (px): the bottom corners' controls are measured, and this much more. */
+const MARGIN = 10;
+
+export interface PinListControlProps {
+  adapter: MapAdapter;
+  locale: Locale;
+  /** Categories the legend hides: their pins are not listed. */
+  hidden: readonly string[];
+  open: boolean;
+  onOpenChange: (open: boolean) => void;
+  showPin: ShowPin;
+  /** Changes when a new pin set is on the map. */
+  pinsVersion: number;
+  /** The Pinmap root: the panel is as tall as the room below it allows; a narrow map closes it on a pick. */
+  root: RefObject<HTMLElement | null>;
+}
+
+/**
+ * The list of the pins in view: a button that opens a panel listing them (title, category and
+ * the popup's first line) in a stable order, following the view once it rests. Each entry is a
+ * button; Enter or a click flies to the pin and opens its popup. The arrows, Home and End move
+ * between entries (one Tab stop for the list); Escape closes the panel and focus goes back to
+ * the button. A polite status says how many pins are in view. Nothing is computed while it is
+ * closed, and only the entries in its scrolled view are in the DOM (virtualised).
+ */
+export function PinListControl({ adapter, locale, hidden, open, onOpenChange, showPin, pinsVersion, root }: PinListControlProps) {
+  const panelId = useId();
+  const button = useRef<HTMLButtonElement>(null);
+  const scroller = useRef<HTMLDivElement>(null);
+  const [pins, setPins] = useState<Pin[]>([]);
+  const [activeId, setActiveId] = useState<string>();
+  const [maxHeight, setMaxHeight] = useState(6 * ROW_HEIGHT);
+  const focusAfterRender = useRef<number | undefined>(undefined);
+
+  // While open: the pins in view now, and again once the view rests after a move.
+  useEffect(() => {
+    if (!open) return;
+    const hiddenSet = new Set(hidden);
+    let timer: number | undefined;
+    const update = () => {
+      timer = undefined;
+      setPins(pinsInView(adapter.getPins(), adapter.viewContains(), hiddenSet));
+    };
+    const schedule = () => {
+      window.clearTimeout(timer);
+      timer = window.setTimeout(update, LIST_DEBOUNCE);
+    };
+    update();
+    const stopCamera = adapter.onCameraChange(schedule);
+    const stopPins = adapter.onPinsChange(update);
+    return () => {
+      window.clearTimeout(timer);
+      stopCamera();
+      stopPins();
+    };
+  }, [open, adapter, hidden, pinsVersion]);
+
+  // As tall as the map leaves room for: up to the controls of the other corners on its side
+  // (below it in a top corner, above it in a bottom one).
+  useLayoutEffect(() => {
+    if (!open) return;
+    const measure = () => {
+      const frame = root.current?.getBoundingClientRect();
+      const box = scroller.current?.getBoundingClientRect();
+      const own = scroller.current?.closest('.pinmap-corner');
+      if (!frame || !box || !own) return;
+      const upwards = own.getAttribute('data-corner')!.startsWith('bottom');
+      let room = upwards ? box.bottom - frame.top : frame.bottom - box.top;
+      for (const control of root.current!.querySelectorAll(`.pinmap-corner[data-corner^="${upwards ? 'top' : 'bottom'}"] > .pinmap-ctrl`)) {
+        const r = control.getBoundingClientRect();
+        if (r.width > 0 && r.left < box.right && r.right > box.left) room = Math.min(room, upwards ? box.bottom - r.bottom : r.top - box.top);
+      }
+      setMaxHeight(Math.max(2 * ROW_HEIGHT, Math.min(10 * ROW_HEIGHT, room - MARGIN - 8)));
+    };
+    measure();
+    const observer = new ResizeObserver(measure);
+    if (root.current) observer.observe(root.current);
+    return () => observer.disconnect();
+  }, [open, root, pins]);
+
+  // The component reads the virtualizer afresh on every render (it is not memoised anywhere).
+  // eslint-disable-next-line react-hooks/incompatible-library
+  const virtualizer = useVirtualizer({
+    count: pins.length,
+    getScrollElement: () => scroller.current,
+    estimateSize: () => ROW_HEIGHT,
+    overscan: 4,
+    // The panel's size before it is measured, so its first render already has entries.
+    initialRect: { width: 260, height: maxHeight },
+    getItemKey: (index) => pins[index]!.id,
+  });
+
+  const found = activeId === undefined ? -1 : pins.findIndex((pin) => pin.id === activeId);
+  const active = found < 0 ? 0 : found;
+
+  // Focus follows the arrows once the entry is rendered (it may have been scrolled in just now).
+  useEffect(() => {
+    const index = focusAfterRender.current;
+    if (index === undefined) return;
+    const entry = scroller.current?.querySelector<HTMLElement>(`[data-index="${index}"] button`);
+    if (!entry) return;
+    focusAfterRender.current = undefined;
+    entry.focus();
+  });
+
+  const close = () => {
+    onOpenChange(false);
+    button.current?.focus();
+  };
+
+  const moveTo = (index: number) => {
+    const next = Math.max(0, Math.min(pins.length - 1, index));
+    const pin = pins[next];
+    if (!pin) return;
+    setActiveId(pin.id);
+    focusAfterRender.current = next;
+    virtualizer.scrollToIndex(next, { align: 'auto' });
+  };
+
+  const onListKey = (event: KeyboardEvent) => {
+    const page = Math.max(1, Math.floor(maxHeight / ROW_HEIGHT) - 1);
+    const step: Record<string, number> = { ArrowDown: active + 1, ArrowUp: active - 1, Home: 0, End: pins.length - 1, PageDown: active + page, PageUp: active - page };
+    if (!(event.key in step)) return;
+    event.preventDefault();
+    moveTo(step[event.key]!);
+  };
+
+  const pick = (pin: Pin, byKeyboard: boolean) => {
+    setActiveId(pin.id);
+    // A narrow map has no room for the panel beside the popup: the panel closes, and the popup
+    // gives focus back to the list's button.
+    const narrow = (root.current?.clientWidth ?? Infinity) <= NARROW_WIDTH;
+    if (narrow) onOpenChange(false);
+    showPin(pin.id, {
+      byKeyboard,
+      returnFocus: () => {
+        const entry = narrow ? undefined : scroller.current?.querySelector<HTMLElement>(`button[data-pin-id="${CSS.escape(pin.id)}"]`);
+        (entry ?? button.current)?.focus({ preventScroll: true });
+      },
+    });
+  };
+
+  const title = locale['PinList.Title'];
+  const count = countText(locale, pins.length, 'PinList.Count', 'PinList.CountOne');
+  const height = Math.min(pins.length * ROW_HEIGHT, maxHeight);
+  return (
+    <div className="pinmap-ctrl pinmap-list" data-state={open ? 'open' : 'closed'}>
+      <div className="pinmap-ctrl-group">
+        <button
+          ref={button}
+          type="button"
+          className="pinmap-button pinmap-list-button"
+          title={locale['PinList.Open']}
+          aria-label={locale['PinList.Open']}
+          aria-expanded={open}
+          aria-controls={open ? panelId : undefined}
+          onClick={() => onOpenChange(!open)}
+        >
+          <ListIcon />
+        </button>
+      </div>
+      {open && (
+        <section
+          id={panelId}
+          className="pinmap-panel pinmap-list-panel"
+          aria-label={title}
+          onKeyDown={(event) => {
+            if (event.key !== 'Escape') return;
+            event.stopPropagation();
+            close();
+          }}
+        >
+          <h2 className="pinmap-panel-title">{title}</h2>
+          <p className="pinmap-list-count" role="status" aria-live="polite" data-count={pins.length}>
+            {pins.length === 0 ? locale['PinList.Empty'] : count}
+          </p>
+          <div ref={scroller} className="pinmap-list-scroll" style={{ height, maxHeight }}>
+            <ul className="pinmap-list-items" aria-label={title} style={{ height: virtualizer.getTotalSize() }} onKeyDown={onListKey}>
+              {virtualizer.getVirtualItems().map((item) => {
+                const pin = pins[item.index]!;
+                const line = firstLine(pin.description);
+                return (
+                  <li key={item.key} data-index={item.index} aria-setsize={pins.length} aria-posinset={item.index + 1} style={{ transform: `translateY(${item.start}px)` }}>
+                    <button
+                      type="button"
+                      className="pinmap-list-item"
+                      data-pin-id={pin.id}
+                      tabIndex={item.index === active ? 0 : -1}
+                      onFocus={() => setActiveId(pin.id)}
+                      onClick={(event) => pick(pin, event.detail === 0)}
+                    >
+                      <span className="pinmap-list-title">{pin.title}</span>
+                      {(pin.category !== undefined || line !== '') && (
+                        <span className="pinmap-list-meta">
+                          {pin.category !== undefined && <span className="pinmap-list-category">{pin.category}</span>}
+                          {pin.category !== undefined && line !== '' && ' · '}
+                          {line}
+                        </span>
+                      )}
+                    </button>
+                  </li>
+                );
+              })}
+            </ul>
+          </div>
+        </section>
+      )}
+    </div>
+  );
+}
+
+/** At this width or less a map is narrow: one panel at a time, and a pick closes the list. */
+export const NARROW_WIDTH = 640;
