@@ -1,6 +1,7 @@
 import type { Camera, ViewName } from './address.ts';
 import type { MapStatusEvent } from '../machines/map-status.machine.ts';
 import type { PinSet } from './pin-data.ts';
+import type { Theme } from './config.ts';
 
 /** `[[west, south], [east, north]]` in degrees. */
 export type LngLatBounds = [[number, number], [number, number]];
@@ -106,6 +107,12 @@ export interface MapAdapter {
   getAttributions(): string[];
   /** Called when the attributions may have changed (style, sources, zoom). Returns an unsubscribe. */
   onAttributionsChange(listener: () => void): () => void;
+  /**
+   * Shows the basemap's look for `theme` (the embedded basemap's dark style, or the config's
+   * `darkStyle`) in place: the map is not made again, and the camera, pins, open popup and the
+   * user's position stay. A site's own style without a `darkStyle` stays as it is.
+   */
+  setTheme(theme: Theme): void;
   /** Loads the style again after a failure. */
   retry(): void;
   /** Frees the map, its WebGL context, its workers' listeners and its DOM. */

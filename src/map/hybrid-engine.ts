@@ -9,7 +9,7 @@ import { reasonOf } from './errors.ts';
 import { accessTokenOf, redactToken } from './request-transform.ts';
 import { createHybridPins } from './hybrid-pins.ts';
 import { localeWith } from './locale.ts';
-import { describeFailure, onMapAttributionsChange, sharedMapOptions, visibleAttributions, watchMapErrors } from './maplibre-map.ts';
+import { describeFailure, onMapAttributionsChange, sharedMapOptions, showTheme, themeOf, themesDiffer, visibleAttributions, watchMapErrors } from './maplibre-map.ts';
 import { distanceBetween } from './scale.ts';
 import { resolveTemplate } from './style-urls.ts';
 import { warnIfStyleSheetMissing } from './stylesheets.ts';
@@ -110,10 +110,11 @@ export function createHybridEngine(parent: HTMLElement, config: PinmapConfig, ev
   // The vector map, as a layer. Its WebGL failure leaves the rest of the map working.
   let glMap: MapLibreMap | undefined;
   let retryStyle: (() => void) | undefined;
+  let theme = themeOf(config);
   const vectorLayer = new VectorLayer(config.vectorLayer, sharedMapOptions(config), {
     onMapCreated(created) {
       glMap = created;
-      retryStyle = watchMapErrors(created, config, (failure) => events.onStatus({ type: 'map.failed', failure })).retry;
+      retryStyle = watchMapErrors(created, config, (failure) => events.onStatus({ type: 'map.failed', failure }), () => theme).retry;
       created.on('movestart', () => {
         glIdle = false;
         busy();
@@ -260,6 +261,12 @@ export function createHybridEngine(parent: HTMLElement, config: PinmapConfig, ev
         map.off('zoomend layeradd layerremove', listener);
         attributionListeners.delete(listener);
       };
+    },
+    setTheme(next) {
+      if (next === theme) return;
+      theme = next;
+      // The vector layer's map changes look in place; Leaflet, its raster layers and the pins stay.
+      if (glMap && themesDiffer(config)) showTheme(glMap, config, next);
     },
     retry() {
       retryStyle?.();

@@ -14,6 +14,7 @@ import { ErrorPanel } from './ErrorPanel.tsx';
 import { inspectOptions } from './inspect.ts';
 import { PinNotice } from './PinNotice.tsx';
 import { useAddressSync, useOpenPinAddressSync } from './use-address-sync.ts';
+import { useTheme } from './use-theme.ts';
 import './pinmap.css';
 
 export type StatusListener = (status: MapStatus, error?: string) => void;
@@ -44,11 +45,12 @@ type ViewProps<T> = T & { onStatusChange?: StatusListener | undefined; className
 
 function ConfigErrorView({ error, onStatusChange, className }: ViewProps<{ error: ConfigError }>) {
   const listener = useLatest(onStatusChange);
+  const theme = useTheme('auto');
   useEffect(() => {
     listener.current?.('error', error.message);
   }, [error, listener]);
   return (
-    <div className={rootClass(className)} data-map-state="error">
+    <div className={rootClass(className)} data-map-state="error" data-theme={theme}>
       <ErrorPanel title="This map's configuration has errors" problems={error.problems} />
     </div>
   );
@@ -68,6 +70,10 @@ function PinmapView({ config, onStatusChange, className }: ViewProps<{ config: P
   // The view shown: the config's, until the view switch picks the other. A new config starts over.
   const [chosen, setChosen] = useState<{ for: PinmapConfig; view: ViewName }>({ for: config, view: config.view });
   const view = chosen.for === config ? chosen.view : config.view;
+  // The theme shown (config `theme`, `auto` following the system live). A new map starts in the
+  // theme shown now; a change later reaches the map through `setTheme`, without making it again.
+  const theme = useTheme(config.theme);
+  const shownTheme = useLatest(theme);
   // What a view switch carries to the next map: the camera and the open popup.
   const carried = useRef<{ camera: Camera; openPin: string | null }>(undefined);
   const openPin = useRef<string | null>(null);
@@ -90,7 +96,7 @@ function PinmapView({ config, onStatusChange, className }: ViewProps<{ config: P
     let live = true; // a removed map's late events must not move the next one's status
     const handoff = carried.current;
     carried.current = undefined;
-    const engineConfig = withCarriedCamera({ ...config, view }, handoff?.camera);
+    const engineConfig = withCarriedCamera({ ...config, view, theme: shownTheme.current }, handoff?.camera);
     statusActor.send({ type: 'map.created' });
     setNotice(undefined);
     setEngineNotice(undefined);
@@ -178,7 +184,11 @@ function PinmapView({ config, onStatusChange, className }: ViewProps<{ config: P
       setPinToOpen(undefined);
       engine?.destroy();
     };
-  }, [config, view, statusActor]);
+  }, [config, view, statusActor, shownTheme]);
+
+  useEffect(() => {
+    adapter?.setTheme(theme);
+  }, [adapter, theme]);
 
   useAddressSync(adapter, config.hash);
   useOpenPinAddressSync(adapter, config.hash);
@@ -192,7 +202,7 @@ function PinmapView({ config, onStatusChange, className }: ViewProps<{ config: P
   const dismissLabel = locale['PinLayer.Dismiss'];
   return (
     // A landmark of its own, so the controls around the map's canvas are inside one for screen readers.
-    <div className={rootClass(className)} ref={rootRef} role="region" aria-label={regionLabel(config)} data-map-state={status} data-view={view}>
+    <div className={rootClass(className)} ref={rootRef} role="region" aria-label={regionLabel(config)} data-map-state={status} data-view={view} data-theme={theme}>
       <div className="pinmap-map" ref={containerRef} />
       {(engineNotice || notice) && (
         <div className="pinmap-notices">
