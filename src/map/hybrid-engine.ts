@@ -14,6 +14,7 @@ import { distanceBetween } from './scale.ts';
 import { resolveTemplate } from './style-urls.ts';
 import { warnIfStyleSheetMissing } from './stylesheets.ts';
 import { VectorLayer } from './vector-layer.ts';
+import { createLabelCollision, type CollisionBox } from './label-collision.ts';
 
 /**
  * Leaflet counts zoom in 256 px tiles, MapLibre in 512 px tiles: the same scale is one more in
@@ -111,9 +112,14 @@ export function createHybridEngine(parent: HTMLElement, config: PinmapConfig, ev
   let glMap: MapLibreMap | undefined;
   let retryStyle: (() => void) | undefined;
   let theme = themeOf(config);
+  // The pins' places on the vector map, so its labels keep out from under them.
+  let collision: ReturnType<typeof createLabelCollision> | undefined;
+  let shownBoxes: CollisionBox[] = [];
   const vectorLayer = new VectorLayer(config.vectorLayer, sharedMapOptions(config), {
     onMapCreated(created) {
       glMap = created;
+      collision = createLabelCollision(created);
+      collision.set(shownBoxes);
       retryStyle = watchMapErrors(created, config, (failure) => events.onStatus({ type: 'map.failed', failure }), () => theme).retry;
       created.on('movestart', () => {
         glIdle = false;
@@ -156,6 +162,10 @@ export function createHybridEngine(parent: HTMLElement, config: PinmapConfig, ev
     clusterLabel: locale['PinLayer.Cluster'],
     closeLabel: locale['Popup.Close'],
     onOpenPinChange: (id) => openPinListeners.forEach((listener) => listener(id)),
+    onShown: (boxes) => {
+      shownBoxes = boxes;
+      collision?.set(boxes);
+    },
   });
   const userLocation = createUserLocationLayers(map);
 
@@ -278,6 +288,7 @@ export function createHybridEngine(parent: HTMLElement, config: PinmapConfig, ev
       attributionListeners.clear();
       motion.destroy();
       pins.destroy();
+      collision?.destroy();
       userLocation.set(undefined);
       // Removing the Leaflet map removes every layer: the vector layer frees MapLibre's map.
       map.remove();
