@@ -9,6 +9,7 @@ import { localeWith } from './locale.ts';
 import { registerPmtilesProtocol } from './pmtiles.ts';
 import { accessTokenOf, providerOriginOf, redactToken, tokenTransform } from './request-transform.ts';
 import { resolveStyleUrls } from './style-urls.ts';
+import { carryPinmapParts } from './style-carry.ts';
 
 /**
  * What both views' MapLibre maps share: the worker, the style (and how its URLs resolve), the
@@ -63,22 +64,6 @@ export function styleInputOf(config: PinmapConfig, theme: Theme = themeOf(config
 /** Whether the two themes show different basemaps (else a theme switch leaves the map alone). */
 export function themesDiffer(config: PinmapConfig): boolean {
   return config.style === undefined || config.darkStyle !== undefined;
-}
-
-/** Whether a style layer or source is one Pinmap added (pins, bubbles, label collision), not the basemap's. */
-const isPinmapPart = (id: string) => id.startsWith('pinmap-');
-
-/**
- * The next style with what Pinmap added to the map carried over from the previous one (its
- * sources and layers, kept on top), so a new basemap look keeps the pins.
- */
-export function carryPinmapParts(previous: StyleSpecification | undefined, next: StyleSpecification): StyleSpecification {
-  if (!previous) return next;
-  const sources = { ...next.sources };
-  for (const [id, source] of Object.entries(previous.sources)) if (isPinmapPart(id) && !(id in sources)) sources[id] = source;
-  const taken = new Set(next.layers.map((layer) => layer.id));
-  const layers = [...next.layers, ...previous.layers.filter((layer) => isPinmapPart(layer.id) && !taken.has(layer.id))];
-  return { ...next, sources, layers };
 }
 
 /**

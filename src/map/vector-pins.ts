@@ -223,7 +223,15 @@ export function createVectorPins(map: MapLibreMap, options: PinLayerOptions): Pi
       const pin = pins.get(id);
       if (pin) openPin(pin, undefined);
     });
+    // A style loaded afresh (a theme's style MapLibre could not diff) keeps Pinmap's layers
+    // (carryPinmapParts) but not their images: they are added again.
+    const restoreImages = () => {
+      for (const style of imageIds.keys()) ensurePinImage(map, style, pixelRatio).catch(() => {});
+      collisionImage(map, COLLISION_UNIT, COLLISION_UNIT);
+    };
+    map.on('style.load', restoreImages);
     glTeardown = () => {
+      map.off('style.load', restoreImages);
       groups.stop();
       index.destroy();
       removeLayers();
