@@ -2,6 +2,7 @@ import type { PinmapConfigInput } from '../src/map/config.ts';
 import type { Tolerance } from './compare.ts';
 import { readFileSync } from 'node:fs';
 import { DEFAULT_APP_CONFIG } from '../src/ui/default-config.ts';
+import { pinmapLocaleDe } from '../src/map/locales/de.ts';
 
 /** A step taken before the capture, as data. */
 export type SceneAction =
@@ -468,6 +469,15 @@ function darkScenes(): Scene[] {
       actions: openParis,
       viewport: narrow,
       deviceScaleFactor: 2,
+      capture: 'page',
+    },
+    {
+      name: 'locale-de-dark-controls',
+      description: "The German locale in the dark theme: the view switch reads Karte | Hybrid, Paris's popup open, the compact attribution expanded, vector view, small screen.",
+      config: app({ locale: pinmapLocaleDe }),
+      actions: openParis,
+      viewport: small,
+      deviceScaleFactor: 1,
       capture: 'page',
     },
     {
