@@ -142,13 +142,19 @@ test("a site's own style keeps its look in the dark theme (only the controls tur
   expect(colourAt(await mapPixels(page), 5, 60)).toBe('#203040');
 });
 
-test('a bad theme or darkStyle is a config error naming the option', async ({ page }) => {
+test('a bad theme or darkStyle is a config error naming the option; a config with errors that asks for dark shows its panel dark', async ({ page }) => {
   await serveJson(page, '/__test/theme.json', { theme: 'night', darkStyle: 42 });
   await page.goto('/?config=/__test/theme.json');
   await waitForMapState(page, 'error');
   await expect(page.locator('.pinmap-error')).toContainText('theme');
   await expect(page.locator('.pinmap-error')).toContainText('must be "light", "dark" or "auto"');
   await expect(page.locator('.pinmap-error')).toContainText('darkStyle');
+  // A config with other errors that asks for the dark theme shows its error panel dark.
+  await serveJson(page, '/__test/theme.json', { theme: 'dark', zoom: 'far' });
+  await page.goto('/?config=/__test/theme.json');
+  await waitForMapState(page, 'error');
+  await expect(page.locator('.pinmap').first()).toHaveAttribute('data-theme', 'dark');
+  expect(await page.locator('.pinmap-error').evaluate((element) => getComputedStyle(element).backgroundColor)).toBe('rgb(30, 37, 45)');
 });
 
 for (const theme of ['light', 'dark'] as const) {

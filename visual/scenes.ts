@@ -481,6 +481,34 @@ function darkScenes(): Scene[] {
       capture: 'page',
     },
     {
+      name: 'dark-error-panels',
+      description: "The dark theme's error panel and pin notice: WebGL cannot start ('Failed to initialize WebGL'), and a pin without coordinates was skipped (the notice with its count).",
+      config: {
+        theme: 'dark',
+        pins: {
+          type: 'FeatureCollection',
+          features: [
+            { type: 'Feature', id: 'good', geometry: { type: 'Point', coordinates: [0, 0] }, properties: { title: 'Good' } },
+            { type: 'Feature', id: 'bad', geometry: null, properties: { title: 'Bad' } },
+          ],
+        },
+      },
+      viewport: narrow,
+      deviceScaleFactor: 1,
+      webgl: false,
+      expectState: 'error',
+      capture: 'page',
+    },
+    {
+      name: 'dark-config-error',
+      description: 'A config with errors that asks for the dark theme: the error panel, dark, naming each option.',
+      config: { theme: 'dark', zoom: 'far', controls: { compass: 'top-left' } } as unknown as PinmapConfigInput,
+      viewport: small,
+      deviceScaleFactor: 1,
+      expectState: 'error',
+      capture: 'page',
+    },
+    {
       name: 'dark-hybrid-popup',
       description: "The dark theme in the hybrid view: the vector layer's dark look under the hatch overlay, Leaflet's popup of Paris dark, the controls.",
       config: app({ view: 'hybrid' }),

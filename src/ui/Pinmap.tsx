@@ -37,15 +37,15 @@ export function Pinmap({ config, onStatusChange, className }: PinmapProps) {
   // eslint-disable-next-line react-hooks/exhaustive-deps
   const parsed = useMemo(() => safeParseConfig(config), [key]);
 
-  if (!parsed.ok) return <ConfigErrorView error={parsed.error} onStatusChange={onStatusChange} className={className} />;
+  if (!parsed.ok) return <ConfigErrorView error={parsed.error} theme={requestedTheme(config)} onStatusChange={onStatusChange} className={className} />;
   return <PinmapView config={parsed.config} onStatusChange={onStatusChange} className={className} />;
 }
 
 type ViewProps<T> = T & { onStatusChange?: StatusListener | undefined; className?: string | undefined };
 
-function ConfigErrorView({ error, onStatusChange, className }: ViewProps<{ error: ConfigError }>) {
+function ConfigErrorView({ error, theme: requested, onStatusChange, className }: ViewProps<{ error: ConfigError; theme: PinmapConfig['theme'] }>) {
   const listener = useLatest(onStatusChange);
-  const theme = useTheme('auto');
+  const theme = useTheme(requested);
   useEffect(() => {
     listener.current?.('error', error.message);
   }, [error, listener]);
@@ -228,6 +228,12 @@ function PinmapView({ config, onStatusChange, className }: ViewProps<{ config: P
       )}
     </div>
   );
+}
+
+/** The theme a config that did not validate asks for, if it names one (its error panel shows in it). */
+function requestedTheme(config: unknown): PinmapConfig['theme'] {
+  const theme = typeof config === 'object' && config !== null ? (config as { theme?: unknown }).theme : undefined;
+  return theme === 'light' || theme === 'dark' ? theme : 'auto';
 }
 
 /** What the pin notice says; a pin file that could not be loaded offers to load it again. */
