@@ -87,7 +87,7 @@ interface CountryProperties {
 }
 
 export interface GenerateResult {
-  /** Files written: tiles, fonts, style.json and README.md. */
+  /** Files written: tiles, fonts, style.json, style-dark.json and README.md. */
   files: number;
   /** Bytes written over all files. */
   bytes: number;
@@ -466,7 +466,11 @@ const buildFontFaces = (): Record<string, FontFace[]> => {
   return faces;
 };
 
-const COLORS = {
+/** The colours of one of the basemap's two looks. */
+type Palette = typeof LIGHT;
+
+/** The light look: `style.json`. */
+const LIGHT = {
   water: '#d3e5f0',
   land: '#f7f4ec',
   /** Per-country tints, barely apart from the land colour and from each other. */
@@ -480,7 +484,26 @@ const COLORS = {
   halo: '#ffffff',
 };
 
-export const buildStyle = (): Record<string, unknown> => {
+/**
+ * The dark look (`style-dark.json`, for `theme: 'dark'`): the same layers, sources and fonts,
+ * only other colours, so the map changes between the two by paint properties alone. Labels are
+ * light on a dark halo.
+ */
+const DARK: Palette = {
+  water: '#142230',
+  land: '#242a30',
+  tints: ['#252b31', '#22292e', '#272a30', '#232b2f', '#262a2d'],
+  graticule: '#4f6a80',
+  coastline: '#56728a',
+  boundary: '#7d7384',
+  countryLabel: '#bdb6c2',
+  placeLabel: '#cdd0d6',
+  capitalLabel: '#eef0f4',
+  halo: '#15191e',
+};
+
+/** The basemap's style in the light look (`style.json`) or, given `DARK`, the dark one (`style-dark.json`). */
+export const buildStyle = (colors: Palette = LIGHT, name = 'Pinmap Basemap'): Record<string, unknown> => {
   const rank = ['get', 'rank'];
   // The dot is a bullet in front of the name, so that a place's dot and its name are placed
   // (or dropped) together and no label is ever drawn over a dot: there is no sprite, and a
@@ -518,15 +541,15 @@ export const buildStyle = (): Record<string, unknown> => {
       'symbol-sort-key': rank,
     },
     paint: {
-      'text-color': ['case', ['get', 'capital'], COLORS.capitalLabel, COLORS.placeLabel],
-      'text-halo-color': COLORS.halo,
+      'text-color': ['case', ['get', 'capital'], colors.capitalLabel, colors.placeLabel],
+      'text-halo-color': colors.halo,
       'text-halo-width': 1.4,
       'text-halo-blur': 0.4,
     },
   });
   return {
     version: 8,
-    name: 'Pinmap Basemap',
+    name,
     metadata: {
       'pinmap:generator': 'scripts/generate-basemap.ts',
       'pinmap:notes':
@@ -545,13 +568,13 @@ export const buildStyle = (): Record<string, unknown> => {
     },
     'font-faces': buildFontFaces(),
     layers: [
-      { id: 'background', type: 'background', paint: { 'background-color': COLORS.water } },
+      { id: 'background', type: 'background', paint: { 'background-color': colors.water } },
       {
         id: 'land',
         type: 'fill',
         source: 'basemap',
         'source-layer': 'land',
-        paint: { 'fill-color': COLORS.land, 'fill-antialias': false },
+        paint: { 'fill-color': colors.land, 'fill-antialias': false },
       },
       {
         id: 'countries',
@@ -559,7 +582,7 @@ export const buildStyle = (): Record<string, unknown> => {
         source: 'basemap',
         'source-layer': 'countries',
         paint: {
-          'fill-color': ['match', ['get', 'tint'], 1, COLORS.tints[1], 2, COLORS.tints[2], 3, COLORS.tints[3], 4, COLORS.tints[4], COLORS.tints[0]],
+          'fill-color': ['match', ['get', 'tint'], 1, colors.tints[1], 2, colors.tints[2], 3, colors.tints[3], 4, colors.tints[4], colors.tints[0]],
           'fill-antialias': false,
         },
       },
@@ -570,7 +593,7 @@ export const buildStyle = (): Record<string, unknown> => {
         'source-layer': 'graticule',
         filter: ['any', ['>=', ['zoom'], 3], ['==', ['get', 'step'], 30]],
         paint: {
-          'line-color': COLORS.graticule,
+          'line-color': colors.graticule,
           'line-opacity': 0.35,
           'line-width': ['interpolate', ['linear'], ['zoom'], 0, 0.5, 6, 0.8],
         },
@@ -582,7 +605,7 @@ export const buildStyle = (): Record<string, unknown> => {
         'source-layer': 'coastline',
         layout: { 'line-join': 'round', 'line-cap': 'round' },
         paint: {
-          'line-color': COLORS.coastline,
+          'line-color': colors.coastline,
           'line-width': ['interpolate', ['exponential', 1.4], ['zoom'], 0, 0.4, 6, 1.4],
         },
       },
@@ -593,7 +616,7 @@ export const buildStyle = (): Record<string, unknown> => {
         'source-layer': 'boundaries',
         layout: { 'line-join': 'round' },
         paint: {
-          'line-color': COLORS.boundary,
+          'line-color': colors.boundary,
           'line-width': ['interpolate', ['exponential', 1.4], ['zoom'], 0, 0.5, 6, 1.6],
           'line-dasharray': ['step', ['zoom'], ['literal', [1, 0]], 3, ['literal', [3, 1.5]]],
         },
@@ -620,8 +643,8 @@ export const buildStyle = (): Record<string, unknown> => {
           'symbol-sort-key': rank,
         },
         paint: {
-          'text-color': COLORS.countryLabel,
-          'text-halo-color': COLORS.halo,
+          'text-color': colors.countryLabel,
+          'text-halo-color': colors.halo,
           'text-halo-width': 1.5,
           'text-halo-blur': 0.5,
         },
@@ -631,6 +654,9 @@ export const buildStyle = (): Record<string, unknown> => {
     ],
   };
 };
+
+/** The dark look of the basemap (`style-dark.json`). */
+export const buildDarkStyle = (): Record<string, unknown> => buildStyle(DARK, 'Pinmap Basemap Dark');
 
 const README = `# Pinmap offline world basemap
 
@@ -647,6 +673,8 @@ directory and fails if any file here differs ("fixtures are stale").
 
 - \`style.json\`: MapLibre style (version 8), "Pinmap Basemap". Its URLs are relative to the
   style's own URL. Fonts come through \`font-faces\`; there is no \`glyphs\` and no \`sprite\`.
+- \`style-dark.json\`: the same style in dark colours, "Pinmap Basemap Dark" (Pinmap's \`theme: 'dark'\`):
+  the same sources, layers and fonts, only the paint colours differ.
 - \`tiles/{z}/{x}/{y}.pbf\`: uncompressed Mapbox Vector Tiles (spec version 2, extent 4096),
   every tile of zooms ${MIN_ZOOM} to ${MAX_ZOOM}, source name \`basemap\`.
 - \`fonts/noto-sans-<subset>-<weight>-normal.woff2\`: Noto Sans Regular (400) and Bold (700), subsets
@@ -716,6 +744,7 @@ export async function generateBasemap(outDir: string = DEFAULT_OUT_DIR): Promise
   rmSync(path.join(outDir, 'tiles'), { recursive: true, force: true });
   rmSync(path.join(outDir, 'fonts'), { recursive: true, force: true });
   rmSync(path.join(outDir, 'style.json'), { force: true });
+  rmSync(path.join(outDir, 'style-dark.json'), { force: true });
   rmSync(path.join(outDir, 'README.md'), { force: true });
   mkdirSync(outDir, { recursive: true });
 
@@ -764,6 +793,7 @@ export async function generateBasemap(outDir: string = DEFAULT_OUT_DIR): Promise
 
   for (const [file, text] of [
     ['style.json', toJson(buildStyle())],
+    ['style-dark.json', toJson(buildDarkStyle())],
     ['README.md', README],
   ] as const) {
     writeFileSync(path.join(outDir, file), text);

@@ -4,3 +4,4 @@
  */
 export { createPinmap, type PinmapHandle } from './ui/create-pinmap.tsx';
 export { parseConfig, ConfigError, type PinmapConfigInput } from './map/config.ts';
+export { pinmapLocaleDe } from './map/locales/de.ts';

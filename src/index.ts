@@ -18,5 +18,6 @@ export {
   type PinOptions,
 } from './map/config.ts';
 export { DEFAULT_LOCALE, type LocaleKey } from './map/locale.ts';
+export { pinmapLocaleDe } from './map/locales/de.ts';
 export type { MapStatus } from './machines/map-status.machine.ts';
 export type { Camera, ViewName } from './map/address.ts';

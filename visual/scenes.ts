@@ -1,6 +1,8 @@
 import type { PinmapConfigInput } from '../src/map/config.ts';
 import type { Tolerance } from './compare.ts';
+import { readFileSync } from 'node:fs';
 import { DEFAULT_APP_CONFIG } from '../src/ui/default-config.ts';
+import { pinmapLocaleDe } from '../src/map/locales/de.ts';
 
 /** A step taken before the capture, as data. */
 export type SceneAction =
@@ -14,7 +16,11 @@ export type SceneAction =
   | { type: 'geolocation'; send: 'position' }
   | { type: 'geolocation'; send: 'error'; code: 1 | 2 | 3 }
   /** Waits until the element's `data-state` says `state`. */
-  | { type: 'waitForState'; selector: string; state: string };
+  | { type: 'waitForState'; selector: string; state: string }
+  /** Waits until an element is shown. */
+  | { type: 'waitForSelector'; selector: string }
+  /** A click at a point of the page (a GPU pin has no element to click). */
+  | { type: 'clickAt'; at: [number, number] };
 
 /**
  * One screenshot scene: what to open, how big, what to do, what to capture and how strictly to
@@ -333,6 +339,9 @@ export const scenes: Scene[] = [
   },
   ...hybridScenes(),
   ...pinPanelScenes(),
+  ...labelScenes(),
+  ...darkScenes(),
+  ...rtlScenes(),
   {
     name: 'webgl-failed',
     description: "The page on a machine where WebGL cannot start: the 'Failed to initialize WebGL' panel.",
@@ -392,6 +401,204 @@ function hybridScenes(): Scene[] {
       config: hybrid([10, 45], 4),
       webgl: false,
     },
+  ];
+}
+
+/**
+ * Pins over the basemap's labels: a pin on Brussels, a bubble of four pins on Paris and a pin at
+ * sea. Brussels' and Paris' labels, which would sit under them, are left out; the other places
+ * (Antwerp, Rotterdam, Amsterdam, Lille…) keep their labels.
+ */
+function labelPins() {
+  return {
+  type: 'FeatureCollection' as const,
+  features: [
+    ['brussels', 4.3488, 50.8505],
+    ['paris-1', 2.35, 48.86],
+    ['paris-2', 2.3, 48.84],
+    ['paris-3', 2.4, 48.88],
+    ['paris-4', 2.33, 48.9],
+    ['north-sea', 3.0, 53.5],
+  ].map(([id, lng, lat]) => ({ type: 'Feature', id, geometry: { type: 'Point', coordinates: [lng, lat] }, properties: { title: id } })),
+  };
+}
+
+function labelScenes(): Scene[] {
+  const config = (renderer: 'dom' | 'gl', extra: PinmapConfigInput = {}): PinmapConfigInput => ({
+    center: [3.3, 50.3],
+    zoom: 5,
+    pins: labelPins(),
+    domPinLimit: renderer === 'dom' ? 500 : 0,
+    controls: noControls,
+    ...extra,
+  });
+  const what = 'A pin on Brussels, a bubble of four pins on Paris and a pin at sea: the labels of Brussels and Paris, under them, are left out; every other label keeps its place.';
+  return [
+    { name: 'labels-under-pins-gl-1x', description: `${what} GPU pins, vector view.`, config: config('gl'), viewport: small, deviceScaleFactor: 1, capture: 'map' },
+    { name: 'labels-under-pins-gl-2x', description: `${what} GPU pins, vector view, 2× screen.`, config: config('gl'), viewport: small, deviceScaleFactor: 2, capture: 'map' },
+    { name: 'labels-under-pins-dom-1x', description: `${what} DOM pins, vector view.`, config: config('dom'), viewport: small, deviceScaleFactor: 1, capture: 'map' },
+    { name: 'labels-under-pins-dom-2x', description: `${what} DOM pins, vector view, 2× screen.`, config: config('dom'), viewport: small, deviceScaleFactor: 2, capture: 'map' },
+    { name: 'labels-under-pins-hybrid-1x', description: `${what} Leaflet pins, hybrid view.`, config: config('dom', { view: 'hybrid' }), viewport: small, deviceScaleFactor: 1, capture: 'map' },
+    { name: 'labels-under-pins-dark-narrow', description: `${what} GPU pins, dark theme, narrow.`, config: config('gl', { theme: 'dark' }), viewport: { width: 360, height: 360 }, deviceScaleFactor: 1, capture: 'map' },
+  ];
+}
+
+/** The dark theme: the embedded basemap's dark look, the controls, a popup, in both views. */
+function darkScenes(): Scene[] {
+  const app = (extra: PinmapConfigInput): PinmapConfigInput => ({ ...DEFAULT_APP_CONFIG, theme: 'dark', center: [2.35, 48.86], zoom: 5, ...extra });
+  const openParis: SceneAction[] = [{ type: 'click', selector: '.pinmap-pin[data-pin-id="paris-fr"]' }];
+  return [
+    {
+      name: 'dark-basemap-z3',
+      description: "The embedded basemap's dark look at zoom 3 over Europe: dark land and water, light labels on dark halos.",
+      config: { theme: 'dark', center: [10, 48], zoom: 3, controls: basemapOnly },
+      viewport: desktop,
+      deviceScaleFactor: 1,
+      capture: 'map',
+    },
+    {
+      name: 'dark-controls-popup-desktop',
+      description: "The dark theme with every control (the view switch too) and Paris's popup open, vector view, wide.",
+      config: app({ controls: { view: 'top-left' } }),
+      actions: openParis,
+      viewport: desktop,
+      deviceScaleFactor: 1,
+      capture: 'page',
+    },
+    {
+      name: 'dark-controls-popup-narrow-2x',
+      description: "The dark theme on a narrow 2× screen: compact attribution, every control, Paris's popup, vector view.",
+      config: app({}),
+      actions: openParis,
+      viewport: narrow,
+      deviceScaleFactor: 2,
+      capture: 'page',
+    },
+    {
+      name: 'locale-de-dark-controls',
+      description: "The German locale in the dark theme: the view switch reads Karte | Hybrid, Paris's popup open, the compact attribution expanded, vector view, small screen.",
+      config: app({ locale: pinmapLocaleDe }),
+      actions: openParis,
+      viewport: small,
+      deviceScaleFactor: 1,
+      capture: 'page',
+    },
+    {
+      name: 'dark-error-panels',
+      description: "The dark theme's error panel and pin notice: WebGL cannot start ('Failed to initialize WebGL'), and a pin without coordinates was skipped (the notice with its count).",
+      config: {
+        theme: 'dark',
+        pins: {
+          type: 'FeatureCollection',
+          features: [
+            { type: 'Feature', id: 'good', geometry: { type: 'Point', coordinates: [0, 0] }, properties: { title: 'Good' } },
+            { type: 'Feature', id: 'bad', geometry: null, properties: { title: 'Bad' } },
+          ],
+        },
+      },
+      viewport: narrow,
+      deviceScaleFactor: 1,
+      webgl: false,
+      expectState: 'error',
+      capture: 'page',
+    },
+    {
+      name: 'dark-config-error',
+      description: 'A config with errors that asks for the dark theme: the error panel, dark, naming each option.',
+      config: { theme: 'dark', zoom: 'far', controls: { compass: 'top-left' } } as unknown as PinmapConfigInput,
+      viewport: small,
+      deviceScaleFactor: 1,
+      expectState: 'error',
+      capture: 'page',
+    },
+    {
+      name: 'dark-hybrid-popup',
+      description: "The dark theme in the hybrid view: the vector layer's dark look under the hatch overlay, Leaflet's popup of Paris dark, the controls.",
+      config: app({ view: 'hybrid' }),
+      actions: openParis,
+      viewport: desktop,
+      deviceScaleFactor: 1,
+      capture: 'page',
+    },
+  ];
+}
+
+/**
+ * The embedded basemap with labels in Arabic and Hebrew on top, as a style object: its URLs point
+ * into the app's basemap folder. Right-to-left names, joined Arabic letters, and names that mix
+ * scripts.
+ */
+function rtlStyle(): { version: 8; sources: Record<string, unknown>; layers: unknown[]; [key: string]: unknown } {
+  const basemap = JSON.parse(readFileSync('fixtures/basemap/style.json', 'utf8')) as {
+    version: 8;
+    sources: { basemap: { tiles: string[] } };
+    'font-faces': Record<string, { url: string }[]>;
+    layers: { type: string }[];
+  };
+  const fontFaces = Object.fromEntries(Object.entries(basemap['font-faces']).map(([name, faces]) => [name, faces.map((face) => ({ ...face, url: `basemap/${face.url}` }))]));
+  const names: [string, number, number][] = [
+    ['القاهرة', 31.24, 30.04],
+    ['الإسكندرية', 29.92, 31.2],
+    ['ירושלים', 35.21, 31.77],
+    ['תל אביב-יפו', 34.78, 32.08],
+    ['عمّان', 35.93, 31.95],
+    ['Port Said بورسعيد', 32.3, 31.26],
+  ];
+  return {
+    ...basemap,
+    sources: {
+      basemap: { ...basemap.sources.basemap, tiles: basemap.sources.basemap.tiles.map((url) => `basemap/${url}`) },
+      names: {
+        type: 'geojson',
+        data: {
+          type: 'FeatureCollection',
+          features: names.map(([name, lng, lat]) => ({ type: 'Feature', geometry: { type: 'Point', coordinates: [lng, lat] }, properties: { name } })),
+        },
+      },
+    },
+    'font-faces': fontFaces,
+    // The basemap without its own place labels, and the names above it.
+    layers: [
+      ...basemap.layers.filter((layer) => layer.type !== 'symbol'),
+      {
+        id: 'rtl-names',
+        type: 'symbol',
+        source: 'names',
+        layout: { 'text-field': ['get', 'name'], 'text-font': ['Noto Sans Regular'], 'text-size': 15, 'text-anchor': 'top' },
+        paint: { 'text-color': '#1f1f24', 'text-halo-color': '#ffffff', 'text-halo-width': 1.5 },
+      },
+    ],
+  };
+}
+
+/** A pin named in Arabic among GPU pins, its popup open, over the basemap with Arabic and Hebrew labels. */
+function rtlScenes(): Scene[] {
+  const pins = {
+    type: 'FeatureCollection' as const,
+    features: [
+      { type: 'Feature', id: 'canal', geometry: { type: 'Point', coordinates: [32.5, 29.95] }, properties: { title: 'قناة السويس', description: 'ممر مائي يصل البحر المتوسط بالبحر الأحمر' } },
+      { type: 'Feature', id: 'museum', geometry: { type: 'Point', coordinates: [34.2, 30.6] }, properties: { title: 'מוזיאון ישראל', description: 'מוזיאון בירושלים' } },
+      { type: 'Feature', id: 'port', geometry: { type: 'Point', coordinates: [34.3, 29.0] }, properties: { title: 'Port' } },
+    ],
+  };
+  const config = (theme: 'light' | 'dark'): PinmapConfigInput => ({
+    style: rtlStyle(),
+    theme,
+    // The canal's pin at the centre of the map, where the scene clicks its head.
+    center: [32.5, 29.95],
+    zoom: 5.3,
+    pins,
+    domPinLimit: 0,
+    controls: noControls,
+  });
+  const actions: SceneAction[] = [
+    { type: 'clickAt', at: [small.width / 2, small.height / 2 - 30] },
+    { type: 'waitForSelector', selector: '.pinmap-popup[data-pin-id="canal"]' },
+  ];
+  const what = 'Arabic and Hebrew labels drawn by MapLibre (joined letters, right to left, mixed with Latin), and a GPU pin named in Arabic with its popup open (right-aligned), over a site style of its own';
+  return [
+    { name: 'rtl-labels-popup-1x', description: `${what}.`, config: config('light'), actions, viewport: small, deviceScaleFactor: 1, capture: 'map' },
+    { name: 'rtl-labels-popup-dark-2x', description: `${what}; dark theme (the site's style keeps its look, the popup is dark), 2× screen.`, config: config('dark'), actions, viewport: small, deviceScaleFactor: 2, capture: 'map' },
   ];
 }
 

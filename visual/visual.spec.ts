@@ -48,7 +48,7 @@ async function capture(page: Page, scene: Scene): Promise<Buffer> {
   await waitForMapState(page, scene.expectState ?? 'idle');
   for (const action of scene.actions ?? []) {
     await perform(page, action);
-    if (action.type !== 'waitForState') await waitForReaction(page);
+    if (action.type !== 'waitForState' && action.type !== 'waitForSelector') await waitForReaction(page);
     await waitForMapState(page, scene.expectState ?? 'idle');
   }
   await settle(page);
@@ -98,6 +98,10 @@ async function perform(page: Page, action: NonNullable<Scene['actions']>[number]
       }, action);
     case 'waitForState':
       return expect(page.locator(action.selector).first(), `${action.selector} never reached data-state="${action.state}"`).toHaveAttribute('data-state', action.state);
+    case 'clickAt':
+      return page.mouse.click(...action.at);
+    case 'waitForSelector':
+      return expect(page.locator(action.selector).first(), `${action.selector} never showed`).toBeVisible();
   }
 }
 

@@ -5,6 +5,7 @@ import type { Camera, ViewName } from './address.ts';
 import type { MapStatusEvent } from '../machines/map-status.machine.ts';
 import type { Pin, PinSet } from './pin-data.ts';
 import type { PinOptions } from './pin-options.ts';
+import type { Theme } from './config.ts';
 
 /** `[[west, south], [east, north]]` in degrees. */
 export type LngLatBounds = [[number, number], [number, number]];
@@ -134,6 +135,12 @@ export interface MapAdapter {
    * for the next pin set. A popup of a pin that is hidden closes.
    */
   setHiddenCategories(categories: readonly string[]): void;
+  /**
+   * Shows the basemap's look for `theme` (the embedded basemap's dark style, or the config's
+   * `darkStyle`) in place: the map is not made again, and the camera, pins, open popup and the
+   * user's position stay. A site's own style without a `darkStyle` stays as it is.
+   */
+  setTheme(theme: Theme): void;
   /** Loads the style again after a failure. */
   retry(): void;
   /** Frees the map, its WebGL context, its workers' listeners and its DOM. */

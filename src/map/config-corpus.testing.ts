@@ -110,6 +110,8 @@ export const BAD_CONFIGS: Record<string, readonly BadConfig[]> = {
     [{ vectorLayer: [] }, 'vectorLayer', 'must be an object (got array)'],
     [{ trackUserLocation: 'yes' }, 'trackUserLocation', 'must be true or false'],
     [{ fitToUserLocation: 1 }, 'fitToUserLocation', 'must be true or false'],
+    [{ theme: true }, 'theme', 'must be "light", "dark" or "auto"'],
+    [{ darkStyle: 7 }, 'darkStyle', 'must be a style URL or a MapLibre style object'],
   ],
 
   'a wrong type in a raster layer': [

@@ -42,7 +42,7 @@ describe('the config corpus', () => {
     const wrongTypes = BAD_CONFIGS['a wrong type for each top-level option'] ?? [];
     const covered = new Set(wrongTypes.flatMap(([input]) => Object.keys(input as object)));
     const optionsWithDefaults = Object.keys(parseConfig({}));
-    const optionalOptions = ['style', 'accessToken', 'providerOrigin', 'accessTokenHeader', 'pixelRatio', 'pins', 'openPin'];
+    const optionalOptions = ['style', 'accessToken', 'providerOrigin', 'accessTokenHeader', 'pixelRatio', 'pins', 'openPin', 'darkStyle'];
     for (const option of [...optionsWithDefaults, ...optionalOptions]) expect(covered, option).toContain(option);
   });
 

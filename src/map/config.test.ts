@@ -121,3 +121,24 @@ describe('configKey', () => {
     expect(configKey(Symbol('config'))).not.toBe(configKey(undefined));
   });
 });
+
+describe('theme', () => {
+  it("defaults to 'auto' (follow the system) and takes 'light' and 'dark'", () => {
+    expect(parseConfig({}).theme).toBe('auto');
+    expect(parseConfig({ theme: 'light' }).theme).toBe('light');
+    expect(parseConfig({ theme: 'dark' }).theme).toBe('dark');
+  });
+
+  it('names a bad theme or darkStyle', () => {
+    expect(problems({ theme: 'night', darkStyle: 42 })).toEqual([
+      { option: 'theme', message: 'must be "light", "dark" or "auto"' },
+      { option: 'darkStyle', message: 'must be a style URL or a MapLibre style object' },
+    ]);
+    expect(problems({ darkStyle: 'javascript:alert(1)' })[0]?.option).toBe('darkStyle');
+  });
+
+  it('takes a darkStyle as a URL or a style object', () => {
+    expect(parseConfig({ darkStyle: 'https://tiles.example.com/dark.json' }).darkStyle).toBe('https://tiles.example.com/dark.json');
+    expect(parseConfig({ darkStyle: { version: 8, sources: {}, layers: [] } }).darkStyle).toEqual({ version: 8, sources: {}, layers: [] });
+  });
+});

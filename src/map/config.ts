@@ -136,6 +136,10 @@ const searchField = z
   .string({ error: 'must be the name of a pin property' })
   .min(1, { error: 'must be the name of a pin property, not empty' })
   .refine((name) => !['pin', '__proto__'].includes(name), { error: 'must be the name of a text property (not "pin" or "__proto__")' });
+/** The themes a config may ask for; `auto` follows the system. */
+const THEMES = ['light', 'dark', 'auto'] as const;
+/** A theme as shown: `auto` resolved to one of these. */
+export type Theme = 'light' | 'dark';
 
 const schema = z
   .strictObject({
@@ -204,6 +208,10 @@ const schema = z
     trackUserLocation: z.boolean({ error: 'must be true or false' }).default(true),
     /** Whether locating the user also moves the camera to the position (false: only the dot shows). */
     fitToUserLocation: z.boolean({ error: 'must be true or false' }).default(true),
+    /** Light or dark map and controls; `auto` follows the system's `prefers-color-scheme`, live. */
+    theme: z.enum(THEMES, { error: 'must be "light", "dark" or "auto"' }).default('auto'),
+    /** The basemap in the dark theme, when `style` is the site's own (the embedded basemap has its dark look). */
+    darkStyle: z.union([urlString, styleObject], { error: 'must be a style URL or a MapLibre style object' }).optional(),
   }, { error: 'must be an object' })
   .check(
     // Cross-option checks run even when other options are wrong, so one pass reports everything.

@@ -62,6 +62,8 @@ export const TILE_RETRY = {
 
 /** Where the app serves its embedded offline basemap, relative to the page. */
 export const EMBEDDED_STYLE_PATH = 'basemap/style.json';
+/** The embedded basemap's dark look, beside it (same sources, layers and fonts; other colours). */
+export const EMBEDDED_DARK_STYLE_PATH = 'basemap/style-dark.json';
 
 /**
  * Pixels (at MapLibre's 512 px tiles) within which pins merge into a cluster, and the zoom above

@@ -10,11 +10,12 @@ import { accessTokenOf, redactToken } from './request-transform.ts';
 import { createHybridPins } from './hybrid-pins.ts';
 import { boxContains } from './pin-filter.ts';
 import { localeWith } from './locale.ts';
-import { describeFailure, onMapAttributionsChange, sharedMapOptions, visibleAttributions, watchMapErrors } from './maplibre-map.ts';
+import { describeFailure, onMapAttributionsChange, sharedMapOptions, showTheme, themeOf, themesDiffer, visibleAttributions, watchMapErrors } from './maplibre-map.ts';
 import { distanceBetween } from './scale.ts';
 import { resolveTemplate } from './style-urls.ts';
 import { warnIfStyleSheetMissing } from './stylesheets.ts';
 import { VectorLayer } from './vector-layer.ts';
+import { createLabelCollision, type CollisionBox } from './label-collision.ts';
 
 /**
  * Leaflet counts zoom in 256 px tiles, MapLibre in 512 px tiles: the same scale is one more in
@@ -111,10 +112,16 @@ export function createHybridEngine(parent: HTMLElement, config: PinmapConfig, ev
   // The vector map, as a layer. Its WebGL failure leaves the rest of the map working.
   let glMap: MapLibreMap | undefined;
   let retryStyle: (() => void) | undefined;
+  let theme = themeOf(config);
+  // The pins' places on the vector map, so its labels keep out from under them.
+  let collision: ReturnType<typeof createLabelCollision> | undefined;
+  let shownBoxes: CollisionBox[] = [];
   const vectorLayer = new VectorLayer(config.vectorLayer, sharedMapOptions(config), {
     onMapCreated(created) {
       glMap = created;
-      retryStyle = watchMapErrors(created, config, (failure) => events.onStatus({ type: 'map.failed', failure })).retry;
+      collision = createLabelCollision(created);
+      collision.set(shownBoxes);
+      retryStyle = watchMapErrors(created, config, (failure) => events.onStatus({ type: 'map.failed', failure }), () => theme).retry;
       created.on('movestart', () => {
         glIdle = false;
         busy();
@@ -159,6 +166,10 @@ export function createHybridEngine(parent: HTMLElement, config: PinmapConfig, ev
     closeLabel: locale['Popup.Close'],
     onOpenPinChange: (id) => openPinListeners.forEach((listener) => listener(id)),
     onPinClick: (id) => pinClickListeners.forEach((listener) => listener(id)),
+    onShown: (boxes) => {
+      shownBoxes = boxes;
+      collision?.set(boxes);
+    },
   });
   const userLocation = createUserLocationLayers(map);
 
@@ -284,6 +295,12 @@ export function createHybridEngine(parent: HTMLElement, config: PinmapConfig, ev
         attributionListeners.delete(listener);
       };
     },
+    setTheme(next) {
+      if (next === theme) return;
+      theme = next;
+      // The vector layer's map changes look in place; Leaflet, its raster layers and the pins stay.
+      if (glMap && themesDiffer(config)) showTheme(glMap, config, next);
+    },
     retry() {
       retryStyle?.();
     },
@@ -296,6 +313,7 @@ export function createHybridEngine(parent: HTMLElement, config: PinmapConfig, ev
       attributionListeners.clear();
       motion.destroy();
       pins.destroy();
+      collision?.destroy();
       userLocation.set(undefined);
       // Removing the Leaflet map removes every layer: the vector layer frees MapLibre's map.
       map.remove();

@@ -8,6 +8,7 @@ import { createPopupContent } from './popup-content.ts';
 import { isShown } from './pin-filter.ts';
 import type { OpenPinOptions } from './adapter.ts';
 import type { PinOptions } from './pin-options.ts';
+import { collisionBoxes, type CollisionBox } from './label-collision.ts';
 import './icon-font.ts';
 
 export interface HybridPinOptions {
@@ -19,6 +20,8 @@ export interface HybridPinOptions {
   onOpenPinChange: (id: string | null) => void;
   /** Told when the user clicks, taps or presses Enter or Space on a pin (before its popup opens). */
   onPinClick: (id: string) => void;
+  /** Told the boxes of the pins and bubbles shown whenever they change (labels keep out from under them). */
+  onShown?: (boxes: CollisionBox[]) => void;
 }
 
 /** The hybrid view's pins: the same interface as the vector view's pin layer. */
@@ -122,7 +125,8 @@ export function createHybridPins(map: L.Map, options: HybridPinOptions): HybridP
       east - west >= 360 ? [-180, bounds.getSouth(), 180, bounds.getNorth()] : [wrap(west), Math.max(-90, bounds.getSouth()), wrap(east), Math.min(90, bounds.getNorth())];
     const centerLng = map.getCenter().lng;
     const next = new Map<string, L.Marker>();
-    for (const group of clusters.groupsAt(zoom, bbox)) {
+    const groups = clusters.groupsAt(zoom, bbox);
+    for (const group of groups) {
       if (group.kind === 'cluster') {
         const marker = shown.get(group.key) ?? clusterMarker(group.clusterId, group.count, group.lngLat);
         marker.setLatLng([group.lngLat[1], nearestCopy(group.lngLat[0], centerLng)]);
@@ -138,6 +142,7 @@ export function createHybridPins(map: L.Map, options: HybridPinOptions): HybridP
     for (const [key, marker] of shown) if (!next.has(key)) layer.removeLayer(marker);
     for (const [key, marker] of next) if (!shown.has(key)) layer.addLayer(marker);
     shown = next;
+    options.onShown?.(collisionBoxes(groups, pins, styles));
   }
 
   map.on('zoomend moveend', render);
@@ -148,6 +153,7 @@ export function createHybridPins(map: L.Map, options: HybridPinOptions): HybridP
     markers.clear();
     shown = new Map();
     clusters = undefined;
+    options.onShown?.([]);
   }
 
   return {

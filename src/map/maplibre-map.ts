@@ -2,13 +2,14 @@ import { GPUInitializationError, setWorkerUrl, type Map as MapLibreMap, type Map
 import workerUrl from 'maplibre-gl/dist/maplibre-gl-worker.mjs?url&no-inline';
 import 'maplibre-gl/dist/maplibre-gl.css';
 import type { MapFailure } from '../machines/map-status.machine.ts';
-import type { PinmapConfig } from './config.ts';
-import { EMBEDDED_STYLE_PATH, TILE_RETRY } from './constants.ts';
+import type { PinmapConfig, Theme } from './config.ts';
+import { EMBEDDED_DARK_STYLE_PATH, EMBEDDED_STYLE_PATH, TILE_RETRY } from './constants.ts';
 import { MESSAGES, reasonOf } from './errors.ts';
 import { localeWith } from './locale.ts';
 import { registerPmtilesProtocol } from './pmtiles.ts';
 import { accessTokenOf, providerOriginOf, redactToken, tokenTransform } from './request-transform.ts';
 import { resolveStyleUrls } from './style-urls.ts';
+import { carryPinmapParts } from './style-carry.ts';
 
 /**
  * What both views' MapLibre maps share: the worker, the style (and how its URLs resolve), the
@@ -18,10 +19,28 @@ import { resolveStyleUrls } from './style-urls.ts';
 
 setWorkerUrl(workerUrl);
 
-/** The style URL a config asks for, made absolute against the page; undefined for an inline style. */
-export function styleUrlOf(config: PinmapConfig): string | undefined {
-  if (typeof config.style === 'object') return undefined;
-  return config.style === undefined ? embeddedStyleUrl() : new URL(config.style, document.baseURI).href;
+/**
+ * The theme a map starts in: the config's, where `auto` (resolved by the React layer, which
+ * hands the engine `light` or `dark`) counts as light.
+ */
+export function themeOf(config: PinmapConfig): Theme {
+  return config.theme === 'dark' ? 'dark' : 'light';
+}
+
+/**
+ * The style a config asks for in a theme: the embedded basemap's light or dark look; the site's
+ * `darkStyle` in the dark theme if it gave one; else the site's `style` in both (only the
+ * controls and popups turn dark).
+ */
+function themedStyle(config: PinmapConfig, theme: Theme): PinmapConfig['style'] {
+  return theme === 'dark' && config.style !== undefined && config.darkStyle !== undefined ? config.darkStyle : config.style;
+}
+
+/** The style URL a config asks for (in `theme`), made absolute against the page; undefined for an inline style. */
+export function styleUrlOf(config: PinmapConfig, theme: Theme = themeOf(config)): string | undefined {
+  const style = themedStyle(config, theme);
+  if (typeof style === 'object') return undefined;
+  return style === undefined ? embeddedStyleUrl(theme) : new URL(style, document.baseURI).href;
 }
 
 /**
@@ -29,14 +48,36 @@ export function styleUrlOf(config: PinmapConfig): string | undefined {
  * dist/lib), so it is found from the bundle's own URL wherever a page loads it from; the
  * development server serves it at the site root.
  */
-function embeddedStyleUrl(): string {
-  const fromBundle = `../${EMBEDDED_STYLE_PATH}`;
-  return import.meta.env.DEV ? new URL(EMBEDDED_STYLE_PATH, document.baseURI).href : new URL(fromBundle, import.meta.url).href;
+function embeddedStyleUrl(theme: Theme): string {
+  const file = theme === 'dark' ? EMBEDDED_DARK_STYLE_PATH : EMBEDDED_STYLE_PATH;
+  // A variable, not a template literal inside `new URL(…, import.meta.url)`: Vite would take that
+  // for an asset pattern of its own and rewrite it.
+  const fromBundle = `../${file}`;
+  return import.meta.env.DEV ? new URL(file, document.baseURI).href : new URL(fromBundle, import.meta.url).href;
 }
 
-/** The style as MapLibre takes it: the URL, or the inline style object. */
-export function styleInputOf(config: PinmapConfig): string | StyleSpecification {
-  return styleUrlOf(config) ?? (config.style as StyleSpecification);
+/** The style as MapLibre takes it (in `theme`): the URL, or the inline style object. */
+export function styleInputOf(config: PinmapConfig, theme: Theme = themeOf(config)): string | StyleSpecification {
+  return styleUrlOf(config, theme) ?? (themedStyle(config, theme) as StyleSpecification);
+}
+
+/** Whether the two themes show different basemaps (else a theme switch leaves the map alone). */
+export function themesDiffer(config: PinmapConfig): boolean {
+  return config.style === undefined || config.darkStyle !== undefined;
+}
+
+/**
+ * Shows the basemap of `theme` without making a new map: MapLibre diffs the two styles (the
+ * embedded looks differ only in paint colours, so only those change) and the camera, popups,
+ * markers, pin images and Pinmap's layers stay. A style that cannot be diffed is loaded afresh,
+ * still with Pinmap's layers carried over (their images are drawn again when asked for).
+ */
+export function showTheme(map: MapLibreMap, config: PinmapConfig, theme: Theme): void {
+  const url = styleUrlOf(config, theme);
+  map.setStyle(styleInputOf(config, theme), {
+    diff: true,
+    transformStyle: (previous, next) => carryPinmapParts(previous, resolveStyleUrls(next, url ?? document.baseURI)),
+  });
 }
 
 /**
@@ -98,9 +139,10 @@ export function isWebGLFailure(error: unknown): boolean {
  * so does a style URL that does not answer within `config.styleTimeout` (its request is
  * aborted). A tile that failed is fetched again while it stays in view (`retryFailedTiles`);
  * that and anything else (an image, a font, a sprite or a source that failed) leave the map
- * usable and are console warnings, with the token blanked. Returns the retry of the style.
+ * usable and are console warnings, with the token blanked. Returns the retry of the style (of
+ * the theme `theme()` says is shown).
  */
-export function watchMapErrors(map: MapLibreMap, config: PinmapConfig, onFailed: (failure: MapFailure) => void) {
+export function watchMapErrors(map: MapLibreMap, config: PinmapConfig, onFailed: (failure: MapFailure) => void, theme: () => Theme = () => themeOf(config)) {
   const token = accessTokenOf(config);
   const styleUrl = styleUrlOf(config);
   let styleLoaded = false;
@@ -147,7 +189,9 @@ export function watchMapErrors(map: MapLibreMap, config: PinmapConfig, onFailed:
       // A style that never loaded cannot be diffed or transformed against: drop it, then load
       // afresh (MapLibre would otherwise wait for the failed style's load event forever).
       dropStyle();
-      map.setStyle(styleInputOf(config), { diff: false });
+      // The style of the theme shown now (the map may have changed theme since it started).
+      const url = styleUrlOf(config, theme());
+      map.setStyle(styleInputOf(config, theme()), { diff: false, transformStyle: (_previous, next) => resolveStyleUrls(next, url ?? document.baseURI) });
       watchStyleTime();
     },
   };

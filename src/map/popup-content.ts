@@ -1,7 +1,9 @@
 /**
  * What a pin's popup says: its title, its description and, when the pin has one, a link. Every
  * string from the pin data is set as text (`textContent`), never parsed as HTML, so a title such
- * as `<img src=x onerror=alert(1)>` shows those characters and runs nothing.
+ * as `<img src=x onerror=alert(1)>` shows those characters and runs nothing. Title and
+ * description take their direction from their own text (`dir="auto"`), so an Arabic or Hebrew
+ * name reads and aligns right to left.
  */
 
 /** The pin fields a popup shows. */
@@ -28,11 +30,13 @@ export function createPopupContent(pin: PopupPin, doc: Document = document): HTM
   root.className = 'pinmap-popup-content';
   const title = doc.createElement('p');
   title.className = 'pinmap-popup-title';
+  title.dir = 'auto';
   title.textContent = pin.title;
   root.append(title);
   if (pin.description) {
     const description = doc.createElement('p');
     description.className = 'pinmap-popup-description';
+    description.dir = 'auto';
     description.textContent = pin.description;
     root.append(description);
   }

@@ -3,7 +3,7 @@ import type { Camera } from './address.ts';
 import type { EngineEvents, Gesture, MapAdapter, MapMotionEvent, UserLocation } from './adapter.ts';
 import type { PinmapConfig } from './config.ts';
 import { localeWith } from './locale.ts';
-import { describeFailure, onMapAttributionsChange, releaseBeforeRemove, sharedMapOptions, visibleAttributions, watchMapErrors } from './maplibre-map.ts';
+import { describeFailure, onMapAttributionsChange, releaseBeforeRemove, sharedMapOptions, showTheme, themeOf, themesDiffer, visibleAttributions, watchMapErrors } from './maplibre-map.ts';
 import { accuracyCircleDiameter, distanceBetween } from './scale.ts';
 import { createVectorPins } from './vector-pins.ts';
 import { warnIfStyleSheetMissing } from './stylesheets.ts';
@@ -41,7 +41,8 @@ export function createVectorEngine(container: HTMLElement, config: PinmapConfig,
     return failedAdapter(config);
   }
 
-  const errors = watchMapErrors(map, config, (failure) => events.onStatus({ type: 'map.failed', failure }));
+  let theme = themeOf(config);
+  const errors = watchMapErrors(map, config, (failure) => events.onStatus({ type: 'map.failed', failure }), () => theme);
   // Idle means drawn and done: the map has rendered everything and no pins are on their way.
   let mapIdle = false;
   let pendingPinSets = 0;
@@ -183,6 +184,11 @@ export function createVectorEngine(container: HTMLElement, config: PinmapConfig,
         stop();
         attributionListeners.delete(listener);
       };
+    },
+    setTheme(next) {
+      if (next === theme) return;
+      theme = next;
+      if (themesDiffer(config)) showTheme(map, config, next);
     },
     retry: errors.retry,
     destroy() {
@@ -376,6 +382,7 @@ function failedAdapter(config: PinmapConfig): MapAdapter {
     setUserLocation: () => {},
     getAttributions: () => [],
     onAttributionsChange: () => () => {},
+    setTheme: () => {},
     retry: () => {},
     destroy: () => {},
   };

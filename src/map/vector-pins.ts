@@ -3,7 +3,8 @@ import { DEFAULTS } from './constants.ts';
 import { pinDrawing, pinStyleKey, resolvePinStyle, type PinStyle } from './pin-icon.ts';
 import { drawPinImage, ensurePinImage } from './pin-image.ts';
 import type { Pin, PinSet } from './pin-data.ts';
-import { PinClusters, abbreviate, clusterButton, pinButton, sharedStyles } from './pin-markers.ts';
+import { PinClusters, abbreviate, clusterButton, clusterDiameter, pinButton, sharedStyles } from './pin-markers.ts';
+import { COLLISION_UNIT, collisionBoxes, collisionImage, createLabelCollision } from './label-collision.ts';
 import { PinIndex, startIndexWorker, type PinGroups } from './pin-index.ts';
 import { reasonOf } from './errors.ts';
 import { createPopupContent } from './popup-content.ts';
@@ -103,6 +104,8 @@ export function createVectorPins(map: MapLibreMap, options: PinLayerOptions): Pi
     openId = undefined;
     options.onOpenPinChange(null);
   });
+  // DOM pins and bubbles keep the basemap's labels from under them (see label-collision.ts).
+  const collision = createLabelCollision(map);
 
   const container = map.getContainer();
   const onKeyDown = (event: KeyboardEvent) => {
@@ -172,7 +175,8 @@ export function createVectorPins(map: MapLibreMap, options: PinLayerOptions): Pi
       if (zoom === shownZoom) return;
       shownZoom = zoom;
       const next = new Map<string, Marker>();
-      for (const group of clusters.groupsAt(zoom)) {
+      const groups = clusters.groupsAt(zoom);
+      for (const group of groups) {
         if (group.kind === 'cluster') {
           const marker =
             shown.get(group.key) ??
@@ -188,12 +192,14 @@ export function createVectorPins(map: MapLibreMap, options: PinLayerOptions): Pi
       for (const [key, marker] of shown) if (!next.has(key)) marker.remove();
       for (const [key, marker] of next) if (!shown.has(key)) marker.addTo(map);
       shown = next;
+      collision.set(collisionBoxes(groups, pins, styles));
     };
     render();
     map.on('zoom', render);
     domTeardown = () => {
       map.off('zoom', render);
       for (const marker of shown.values()) marker.remove();
+      collision.set([]);
     };
     revealZoom = (id) => clusters.revealZoom(id, map.getZoom());
     applyHidden = () => {
@@ -259,7 +265,15 @@ export function createVectorPins(map: MapLibreMap, options: PinLayerOptions): Pi
       options.onPinClick(pin.id);
       openPin(pin, undefined);
     });
+    // A style loaded afresh (a theme's style MapLibre could not diff) keeps Pinmap's layers
+    // (carryPinmapParts) but not their images: they are added again.
+    const restoreImages = () => {
+      for (const style of imageIds.keys()) ensurePinImage(map, style, pixelRatio).catch(() => {});
+      collisionImage(map, COLLISION_UNIT, COLLISION_UNIT);
+    };
+    map.on('style.load', restoreImages);
     glTeardown = () => {
+      map.off('style.load', restoreImages);
       groups.stop();
       index.destroy();
       removeLayers();
@@ -347,6 +361,7 @@ export function createVectorPins(map: MapLibreMap, options: PinLayerOptions): Pi
       generation++;
       clear();
       takeSpareWorker()?.terminate();
+      collision.destroy();
       map.off('click', onMapClick);
       container.removeEventListener('keydown', onKeyDown);
     },
@@ -558,8 +573,13 @@ function addPinLayers(
       'text-size': 12,
       'text-allow-overlap': true,
       'text-ignore-placement': true,
+      // An invisible icon the size of the bubble: the bubble keeps labels from under it.
+      'icon-image': collisionImage(map, COLLISION_UNIT, COLLISION_UNIT),
+      'icon-size': ['step', ['get', 'point_count'], ...[1, 10, 100, 1000].flatMap((count, i) => (i === 0 ? [(clusterDiameter(count) + 4) / COLLISION_UNIT] : [count, (clusterDiameter(count) + 4) / COLLISION_UNIT]))] as never,
+      'icon-allow-overlap': true,
+      'icon-ignore-placement': false,
     },
-    paint: { 'text-color': '#ffffff' },
+    paint: { 'text-color': '#ffffff', 'icon-opacity': 0 },
   });
   map.addLayer({
     id: PIN_LAYERS.pins,
@@ -571,8 +591,10 @@ function addPinLayers(
       'icon-anchor': 'bottom',
       // Each image's own offset (an image with room for a shadow has its tip above its bottom).
       'icon-offset': ['match', ['get', 'image'], ...images.flatMap((i) => [i.id, ['literal', i.offset]]), ['literal', [0, 0]]] as never,
+      // Pins never hide each other, but labels placed after them (every basemap label: the
+      // pins' layers are the top of the style) keep out from under them.
       'icon-allow-overlap': true,
-      'icon-ignore-placement': true,
+      'icon-ignore-placement': false,
     },
   });
 

@@ -14,6 +14,7 @@ import { ErrorPanel } from './ErrorPanel.tsx';
 import { inspectOptions } from './inspect.ts';
 import { PinNotice } from './PinNotice.tsx';
 import { useAddressSync, useHiddenAddressSync, useOpenPinAddressSync } from './use-address-sync.ts';
+import { useTheme } from './use-theme.ts';
 import { cameraOf, configCameraOf, showsViewState, viewStateOf, type ViewState } from './view-state.ts';
 import './pinmap.css';
 
@@ -112,13 +113,14 @@ export function Pinmap({ config, pins, pinStyles, controls, initialViewState, vi
   const parsed = useMemo(() => safeParseConfig(input), [key]);
   const latestEvents = useLatest(events);
 
-  if (!parsed.ok) return <ConfigErrorView error={parsed.error} events={latestEvents} className={className} />;
+  if (!parsed.ok) return <ConfigErrorView error={parsed.error} theme={requestedTheme(input)} events={latestEvents} className={className} />;
   return <PinmapView config={parsed.config} viewState={viewState} events={latestEvents} className={className} handleRef={ref} />;
 }
 
 type EventsRef = RefObject<PinmapEvents>;
 
-function ConfigErrorView({ error, events, className }: { error: ConfigError; events: EventsRef; className?: string | undefined }) {
+function ConfigErrorView({ error, theme: requested, events, className }: { error: ConfigError; theme: PinmapConfig['theme']; events: EventsRef; className?: string | undefined }) {
+  const theme = useTheme(requested);
   // StrictMode runs this effect twice for one mount: the error is told once.
   const told = useRef<ConfigError>(undefined);
   useEffect(() => {
@@ -128,7 +130,7 @@ function ConfigErrorView({ error, events, className }: { error: ConfigError; eve
     events.current.onError?.({ error });
   }, [error, events]);
   return (
-    <div className={rootClass(className)} data-map-state="error">
+    <div className={rootClass(className)} data-map-state="error" data-theme={theme}>
       <ErrorPanel title="This map's configuration has errors" problems={error.problems} />
     </div>
   );
@@ -163,6 +165,10 @@ function PinmapView({ config, viewState, events, className, handleRef }: ViewPro
   // The view shown: the config's, until the view switch picks the other. A new map config starts over.
   const [chosen, setChosen] = useState<{ for: PinmapConfig; view: ViewName }>({ for: mapConfig, view: mapConfig.view });
   const view = chosen.for === mapConfig ? chosen.view : mapConfig.view;
+  // The theme shown (config `theme`, `auto` following the system live). A new map starts in the
+  // theme shown now; a change later reaches the map through `setTheme`, without making it again.
+  const theme = useTheme(config.theme);
+  const shownTheme = useLatest(theme);
   // What a view switch carries to the next map: the camera and the open popup.
   const carried = useRef<{ camera: Camera; openPin: string | null }>(undefined);
   const openPin = useRef<string | null>(null);
@@ -199,7 +205,7 @@ function PinmapView({ config, viewState, events, className, handleRef }: ViewPro
     // The camera a new map starts from: the carried one, else the latest config's (and so the
     // controlled view state's).
     const { center, zoom, bearing, pitch, openPin: initialPin } = latestConfig.current;
-    const engineConfig = withCarriedCamera({ ...mapConfig, center, zoom, bearing, pitch, view }, handoff?.camera);
+    const engineConfig = withCarriedCamera({ ...mapConfig, center, zoom, bearing, pitch, view, theme: shownTheme.current }, handoff?.camera);
     const handoffPin = handoff ? (handoff.openPin ?? undefined) : initialPin;
     pinForNextMap.current = handoffPin === undefined ? undefined : { id: handoffPin, fly: !handoff };
     statusActor.send({ type: 'map.created' });
@@ -240,7 +246,7 @@ function PinmapView({ config, viewState, events, className, handleRef }: ViewPro
       setPinToOpen(undefined);
       engine?.destroy();
     };
-  }, [mapConfig, view, statusActor, latestConfig, events, hiddenNow]);
+  }, [mapConfig, view, statusActor, latestConfig, events, hiddenNow, shownTheme]);
 
   // The pins: fetched and checked as soon as they are known, beside the map's own start, and
   // placed on each map made. New pins or pin styles replace them on the live map.
@@ -303,6 +309,10 @@ function PinmapView({ config, viewState, events, className, handleRef }: ViewPro
     };
   }, [adapter, pinSource]);
 
+  useEffect(() => {
+    adapter?.setTheme(theme);
+  }, [adapter, theme]);
+
   useAddressSync(adapter, config.hash);
   useOpenPinAddressSync(adapter, config.hash);
   useHiddenAddressSync(hidden, config.hash);
@@ -329,7 +339,7 @@ function PinmapView({ config, viewState, events, className, handleRef }: ViewPro
   const dismissLabel = locale['PinLayer.Dismiss'];
   return (
     // A landmark of its own, so the controls around the map's canvas are inside one for screen readers.
-    <div className={rootClass(className)} ref={rootRef} role="region" aria-label={regionLabel(config)} data-map-state={status} data-view={view}>
+    <div className={rootClass(className)} ref={rootRef} role="region" aria-label={regionLabel(config)} data-map-state={status} data-view={view} data-theme={theme}>
       <div className="pinmap-map" ref={containerRef} />
       {(engineNotice || notice) && (
         <div className="pinmap-notices">
@@ -358,7 +368,7 @@ function PinmapView({ config, viewState, events, className, handleRef }: ViewPro
 }
 
 /** Config keys that a live map takes without being made again. */
-const LIVE_KEYS = ['pins', 'pinStyles', 'searchFields', 'hiddenCategories', 'controls', 'units', 'bearingSnap', 'trackUserLocation', 'fitToUserLocation', 'hash'] as const;
+const LIVE_KEYS = ['pins', 'pinStyles', 'searchFields', 'hiddenCategories', 'theme', 'controls', 'units', 'bearingSnap', 'trackUserLocation', 'fitToUserLocation', 'hash'] as const;
 /** Config keys that only a new map reads: its first camera and popup. */
 const INITIAL_KEYS = ['center', 'zoom', 'bearing', 'pitch', 'openPin'] as const;
 
@@ -522,6 +532,12 @@ function prefersReducedMotion(): boolean {
  * again.
  */
 type Notice = { text: string; for: PinSource | undefined; retry?: () => void };
+/** The theme a config that did not validate asks for, if it names one (its error panel shows in it). */
+function requestedTheme(config: unknown): PinmapConfig['theme'] {
+  const theme = typeof config === 'object' && config !== null ? (config as { theme?: unknown }).theme : undefined;
+  return theme === 'light' || theme === 'dark' ? theme : 'auto';
+}
+
 
 /**
  * The config with the camera a view switch carried over: centre and zoom exactly; bearing and
