@@ -150,6 +150,17 @@ test('pins, pin styles and controls change on the live map: same WebGL context, 
   await expect(page.locator('[data-corner="bottom-left"] .pinmap-navigation')).toHaveCount(1);
   await expect(page.locator('.pinmap-geolocate')).toHaveCount(0);
 
+  // The theme: the map's look and the controls' go dark on the same map.
+  await setProps(page, {
+    initialViewState: { longitude: 4, latitude: 46, zoom: 4.5 },
+    pins: twoPins,
+    pinStyles: { city: { markerColor: '#C62828' } },
+    controls: { navigation: 'bottom-left', geolocate: false },
+    theme: 'dark',
+  });
+  await expect(page.locator('.pinmap')).toHaveAttribute('data-theme', 'dark');
+  await expect(page.locator('.pinmap-pin')).toHaveCount(2);
+
   // No pins: none shown.
   await setProps(page, { initialViewState: { longitude: 4, latitude: 46, zoom: 4.5 } });
   await expect(page.locator('.pinmap-pin')).toHaveCount(0);

@@ -57,7 +57,7 @@ export interface PinEvent {
 }
 
 /** The config keys that `<Pinmap/>` also takes as props of their own (a prop wins over the config's key). */
-export type PinmapDataProps = Pick<PinmapConfigInput, 'pins' | 'pinStyles' | 'controls'>;
+export type PinmapDataProps = Pick<PinmapConfigInput, 'pins' | 'pinStyles' | 'controls' | 'theme'>;
 
 export interface PinmapProps extends PinmapDataProps {
   /**
@@ -105,9 +105,9 @@ type PinmapEvents = Pick<PinmapProps, 'onMove' | 'onLoad' | 'onError' | 'onPinCl
  * `data-map-state`, and whatever error stops it. One map per mounted component: props that can be
  * set on a live map are, and only a change that needs a new map makes one.
  */
-export function Pinmap({ config, pins, pinStyles, controls, initialViewState, viewState, className, ref, ...events }: PinmapProps) {
+export function Pinmap({ config, pins, pinStyles, controls, theme, initialViewState, viewState, className, ref, ...events }: PinmapProps) {
   // Site owners write config inline; parsing keys on its content, not on object identity.
-  const input = withProps(config, { pins, pinStyles, controls }, viewState ?? initialViewState);
+  const input = withProps(config, { pins, pinStyles, controls, theme }, viewState ?? initialViewState);
   const key = configKey(input);
   // eslint-disable-next-line react-hooks/exhaustive-deps
   const parsed = useMemo(() => safeParseConfig(input), [key]);
