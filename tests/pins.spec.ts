@@ -280,6 +280,13 @@ test.describe('popups', () => {
     await expect(page).toHaveURL(/[?&]pin=alpha/);
   });
 
+  test('?pin=<id> opens that popup on load when the user prefers reduced motion (the flight is a jump)', async ({ page }) => {
+    await page.emulateMedia({ reducedMotion: 'reduce' });
+    await openMap(page, { style: plainStyle, hash: true, center: [100, 40], zoom: 4, pins }, '&pin=beta');
+    await expect(page.locator('.pinmap-popup .pinmap-popup-title')).toHaveText('beta');
+    await expect.poll(async () => (await cameraOf(page)).lng).toBeCloseTo(6, 3);
+  });
+
   test('render naughty strings in title, description and URL as text, never as HTML', async ({ page }) => {
     const dialogs: string[] = [];
     page.on('dialog', (dialog) => {

@@ -85,6 +85,11 @@ export function Controls({ adapter, config, root, pinToOpen, onSwitchView, hidde
         return;
       }
       camera.send({ type: 'camera.flyTo', center: view.center, zoom: view.zoom });
+      // With reduced motion the flight is a jump, over before `send` returns.
+      if (camera.getSnapshot().value === 'idle') {
+        adapter.openPin(pinToOpen.id);
+        return;
+      }
       watching = camera.subscribe((snapshot) => {
         if (snapshot.value !== 'idle') return;
         watching?.unsubscribe();
