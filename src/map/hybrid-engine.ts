@@ -113,7 +113,7 @@ export function createHybridEngine(parent: HTMLElement, config: PinmapConfig, ev
   const vectorLayer = new VectorLayer(config.vectorLayer, sharedMapOptions(config), {
     onMapCreated(created) {
       glMap = created;
-      retryStyle = watchMapErrors(created, config, (failure) => events.onStatus({ type: 'map.failed', failure })).retry;
+      retryStyle = watchMapErrors(created, config, (failure) => events.onStatus({ type: 'map.failed', failure }), events.onNotice).retry;
       created.on('movestart', () => {
         glIdle = false;
         busy();

@@ -98,9 +98,11 @@ export function isWebGLFailure(error: unknown): boolean {
  * so does a style URL that does not answer within `config.styleTimeout` (its request is
  * aborted). A tile that failed is fetched again while it stays in view (`retryFailedTiles`);
  * that and anything else (an image, a font, a sprite or a source that failed) leave the map
- * usable and are console warnings, with the token blanked. Returns the retry of the style.
+ * usable and are console warnings, with the token blanked. A PMTiles archive that cannot be read
+ * (`pmtiles://` sources) is also a notice on the page (`onNotice`) naming the archive and the
+ * reason, once per archive and reason. Returns the retry of the style.
  */
-export function watchMapErrors(map: MapLibreMap, config: PinmapConfig, onFailed: (failure: MapFailure) => void) {
+export function watchMapErrors(map: MapLibreMap, config: PinmapConfig, onFailed: (failure: MapFailure) => void, onNotice?: (message: string) => void) {
   const token = accessTokenOf(config);
   const styleUrl = styleUrlOf(config);
   let styleLoaded = false;
@@ -131,8 +133,17 @@ export function watchMapErrors(map: MapLibreMap, config: PinmapConfig, onFailed:
     clearTimeout(styleTimer);
     tiles.stop();
   });
+  const archivesReported = new Set<string>();
   map.on('error', (event) => {
     const error = event.error;
+    const archive = 'sourceId' in event ? archiveUrlOf(map, String(event.sourceId)) : undefined;
+    if (archive !== undefined) {
+      const message = redactToken(MESSAGES.archiveFailed(archive, reasonOf(error)), token);
+      if (!archivesReported.has(message)) {
+        archivesReported.add(message);
+        onNotice?.(message);
+      }
+    }
     if (isWebGLFailure(error) || (!styleLoaded && !('sourceId' in event))) {
       fail(describeFailure(error, config));
     } else if (!tiles.handle(event)) {
@@ -143,6 +154,7 @@ export function watchMapErrors(map: MapLibreMap, config: PinmapConfig, onFailed:
     /** Loads the style afresh after a failure. */
     retry() {
       styleLoaded = false;
+      archivesReported.clear();
       tiles.stop();
       // A style that never loaded cannot be diffed or transformed against: drop it, then load
       // afresh (MapLibre would otherwise wait for the failed style's load event forever).
@@ -151,6 +163,12 @@ export function watchMapErrors(map: MapLibreMap, config: PinmapConfig, onFailed:
       watchStyleTime();
     },
   };
+}
+
+/** The archive URL of a `pmtiles://` source of the map's style (without the scheme), else undefined. */
+function archiveUrlOf(map: MapLibreMap, sourceId: string): string | undefined {
+  const url = (map.getSource(sourceId) as { url?: unknown } | undefined)?.url;
+  return typeof url === 'string' && url.startsWith('pmtiles://') ? url.slice('pmtiles://'.length) : undefined;
 }
 
 /**

@@ -40,7 +40,7 @@ export function createVectorEngine(container: HTMLElement, config: PinmapConfig,
     return failedAdapter(config);
   }
 
-  const errors = watchMapErrors(map, config, (failure) => events.onStatus({ type: 'map.failed', failure }));
+  const errors = watchMapErrors(map, config, (failure) => events.onStatus({ type: 'map.failed', failure }), events.onNotice);
   // Idle means drawn and done: the map has rendered everything and no pins are on their way.
   let mapIdle = false;
   let pendingPinSets = 0;
