@@ -6,7 +6,7 @@ import type { PinmapConfig } from './config.ts';
 import { EMBEDDED_STYLE_PATH, TILE_RETRY } from './constants.ts';
 import { MESSAGES, reasonOf } from './errors.ts';
 import { localeWith } from './locale.ts';
-import { registerPmtilesProtocol } from './pmtiles.ts';
+import { archiveFailure, registerPmtilesProtocol } from './pmtiles.ts';
 import { accessTokenOf, providerOriginOf, redactToken, tokenTransform } from './request-transform.ts';
 import { resolveStyleUrls } from './style-urls.ts';
 
@@ -99,8 +99,8 @@ export function isWebGLFailure(error: unknown): boolean {
  * aborted). A tile that failed is fetched again while it stays in view (`retryFailedTiles`);
  * that and anything else (an image, a font, a sprite or a source that failed) leave the map
  * usable and are console warnings, with the token blanked. A PMTiles archive that cannot be read
- * (`pmtiles://` sources) is also a notice on the page (`onNotice`) naming the archive and the
- * reason, once per archive and reason. Returns the retry of the style.
+ * (`pmtiles://` sources; see `archiveFailure`) is also a notice on the page (`onNotice`) naming
+ * the archive and the reason, once per archive and reason. Returns the retry of the style.
  */
 export function watchMapErrors(map: MapLibreMap, config: PinmapConfig, onFailed: (failure: MapFailure) => void, onNotice?: (message: string) => void) {
   const token = accessTokenOf(config);
@@ -137,8 +137,9 @@ export function watchMapErrors(map: MapLibreMap, config: PinmapConfig, onFailed:
   map.on('error', (event) => {
     const error = event.error;
     const archive = 'sourceId' in event ? archiveUrlOf(map, String(event.sourceId)) : undefined;
-    if (archive !== undefined) {
-      const message = redactToken(MESSAGES.archiveFailed(archive, reasonOf(error)), token);
+    const archiveProblem = archive === undefined ? undefined : archiveFailure(archive);
+    if (archive !== undefined && archiveProblem !== undefined) {
+      const message = redactToken(MESSAGES.archiveFailed(archive, archiveProblem), token);
       if (!archivesReported.has(message)) {
         archivesReported.add(message);
         onNotice?.(message);

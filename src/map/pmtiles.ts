@@ -17,8 +17,10 @@ import { PMTiles, TileType, bytesToHeader, type RangeResponse, type Source } fro
  *   read from memory), up to {@link WHOLE_FILE_LIMIT};
  * - every way an archive can be broken is an {@link ArchiveError} whose message says what is
  *   wrong (HTTP status, refused range, truncated file, not a PMTiles archive, unsupported version,
- *   data that is not compressed as the header says). The map reports it as a notice naming the
- *   archive (`watchMapErrors`), and the rest of the map goes on.
+ *   data that is not compressed as the header says), filed by {@link archiveFailure}. The map
+ *   reports it as a notice naming the archive (`watchMapErrors`), and the rest of the map goes
+ *   on. A passing server error (HTTP 5xx) or a network failure is only a failed tile: warned
+ *   about in the console and tried again, as loose tiles are.
  */
 
 /** A server that ignores `Range` is read whole only up to this size; a bigger archive is an error. */
@@ -29,9 +31,47 @@ const HEADER_BYTES = 127;
 const MAGIC = 'PMTiles';
 const SUPPORTED_VERSION = 3;
 
-/** Something wrong with a PMTiles archive or the server holding it; the message is the reason. */
+/**
+ * Something wrong with a PMTiles archive or the server holding it; the message is the reason.
+ * `transient` for what may pass by itself (a server error, HTTP 5xx): the tile is tried again,
+ * with a console warning and no notice, as for any tile.
+ */
 export class ArchiveError extends Error {
   override name = 'ArchiveError';
+  constructor(
+    message: string,
+    readonly transient = false,
+  ) {
+    super(message);
+  }
+}
+
+/** What is wrong with each archive that could not be read, by its URL without a token. */
+const failures = new Map<string, string>();
+
+/** An archive URL without an `access_token` parameter: how failures are filed and looked up. */
+function failureKey(url: string): string {
+  try {
+    const parsed = new URL(url);
+    parsed.searchParams.delete('access_token');
+    return parsed.href;
+  } catch {
+    return url;
+  }
+}
+
+/**
+ * Why the archive at `url` cannot be read, if it cannot (its header, directories or data are
+ * broken, or its server refuses it: not a passing server error); undefined once it reads again.
+ */
+export function archiveFailure(url: string): string | undefined {
+  return failures.get(failureKey(url));
+}
+
+/** Files or clears the archive's failure after a request for it. */
+function noteOutcome(url: string, error: unknown): void {
+  if (error === undefined) failures.delete(failureKey(url));
+  else if (error instanceof ArchiveError && !error.transient) failures.set(failureKey(url), error.message);
 }
 
 const COMPRESSION_NAMES: Record<number, string> = { 2: 'gzip', 3: 'brotli', 4: 'zstd' };
@@ -94,7 +134,7 @@ export class ArchiveSource implements Source {
     const total = response.status === 416 ? totalSizeOf(response) : undefined;
     if (offset === 0 && total !== undefined && total > 0 && total < length) response = await request(0, total - 1);
     if (response.status === 416) throw new ArchiveError(`the server refused the byte range ${offset}–${offset + length - 1} (HTTP 416)${total === undefined ? '' : `: the file has ${total} bytes`}`);
-    if (!response.ok) throw new ArchiveError(`the server answered HTTP ${response.status}${response.statusText ? ` ${response.statusText}` : ''}`);
+    if (!response.ok) throw new ArchiveError(`the server answered HTTP ${response.status}${response.statusText ? ` ${response.statusText}` : ''}`, response.status >= 500);
     if (response.status === 206) {
       const size = totalSizeOf(response);
       const data = await response.arrayBuffer();
@@ -138,16 +178,20 @@ export class ArchiveSource implements Source {
   }
 }
 
+/** An archive URL as messages show it: an access token in it blanked. */
+const shownUrl = (url: string): string => url.replace(/([?&]access_token=)[^&]*/, '$1[token]');
+
 /** The archive readers made so far, one per archive URL and headers. */
 const archives = new Map<string, PMTiles>();
 
+const archiveKey = (url: string, headers: Record<string, string>): string => `${url}\n${JSON.stringify(headers)}`;
+
 function archiveFor(url: string, headers: Record<string, string>): PMTiles {
-  const key = `${url}\n${JSON.stringify(headers)}`;
+  const key = archiveKey(url, headers);
   let archive = archives.get(key);
   if (!archive) {
-    const shown = url.replace(/([?&]access_token=)[^&]*/, '$1…');
     const source = new ArchiveSource(url, headers, (bytes) =>
-      console.warn(`Pinmap: the server of ${shown} ignores Range requests; the whole archive (${bytes} bytes) was read at once.`),
+      console.warn(`Pinmap: the server of ${shownUrl(url)} ignores Range requests; the whole archive (${bytes} bytes) was read at once.`),
     );
     archive = new PMTiles(source, undefined, decompress);
     archives.set(key, archive);
@@ -168,21 +212,47 @@ const TILE_URL = /^pmtiles:\/\/(.+)\/(\d+)\/(\d+)\/(\d+)(?:\.[a-z]+)?$/i;
 /**
  * MapLibre's request for a `pmtiles://` URL: the TileJSON of the archive (when a source names
  * it), or one tile. A tile the archive does not have is an empty vector tile (or no image).
- * Failures are {@link ArchiveError}s (or the network's own errors).
+ * Failures are {@link ArchiveError}s (or the network's own errors), and the archive is read
+ * afresh on the next request, so an archive that comes back heals the map.
+ *
+ * An archive whose TileJSON cannot be made (its header or metadata cannot be read) still gets a
+ * TileJSON, one that only names its tile URLs (the style's own source options give the zooms):
+ * MapLibre never counts a source whose TileJSON failed as loaded again once the camera moves, so
+ * the map would never be idle. Each tile then fails with the archive's reason (a notice naming
+ * it) and is tried again while in view, like any failed tile.
  */
 export const loadFromArchive: AddProtocolAction = async (params, abortController) => {
   const headers = headersOf(params);
   if (params.type === 'json') {
     const archiveUrl = params.url.slice('pmtiles://'.length);
-    const tileJson = await archiveFor(archiveUrl, headers).getTileJson(params.url);
-    abortController.signal.throwIfAborted();
-    return { data: tileJson as object };
+    try {
+      const tileJson = await archiveFor(archiveUrl, headers).getTileJson(params.url);
+      abortController.signal.throwIfAborted();
+      noteOutcome(archiveUrl, undefined);
+      return { data: tileJson as object };
+    } catch (error) {
+      abortController.signal.throwIfAborted();
+      archives.delete(archiveKey(archiveUrl, headers));
+      noteOutcome(archiveUrl, error);
+      console.warn(`Pinmap: the archive ${shownUrl(archiveUrl)} could not be read (${error instanceof Error ? error.message : String(error)}); its tiles are tried one by one.`);
+      return { data: { tilejson: '3.0.0', tiles: [`${params.url}/{z}/{x}/{y}`] } };
+    }
   }
   const match = TILE_URL.exec(params.url);
   if (!match) throw new ArchiveError(`"${params.url}" is not a PMTiles tile URL (pmtiles://<archive>/{z}/{x}/{y})`);
   const [, archiveUrl = '', z, x, y] = match;
   const archive = archiveFor(archiveUrl, headers);
-  const tile = await archive.getZxy(Number(z), Number(x), Number(y), abortController.signal);
+  let tile: Awaited<ReturnType<PMTiles['getZxy']>>;
+  try {
+    tile = await archive.getZxy(Number(z), Number(x), Number(y), abortController.signal);
+    noteOutcome(archiveUrl, undefined);
+  } catch (error) {
+    if (!abortController.signal.aborted) {
+      archives.delete(archiveKey(archiveUrl, headers));
+      noteOutcome(archiveUrl, error);
+    }
+    throw error;
+  }
   abortController.signal.throwIfAborted();
   if (tile) return { data: new Uint8Array(tile.data), ...(tile.cacheControl ? { cacheControl: tile.cacheControl } : {}), ...(tile.expires ? { expires: tile.expires } : {}) };
   const header = await archive.getHeader();
