@@ -100,7 +100,7 @@ const FONT_WEIGHTS = [
   { name: 'Noto Sans Bold', weight: 700 },
 ] as const;
 
-type Properties = Record<string, string | number | boolean>;
+export type Properties = Record<string, string | number | boolean>;
 type LonLat = [number, number];
 
 interface CountryProperties {
@@ -134,7 +134,7 @@ const round = (value: number, decimals: number): number => {
 };
 
 /** Web Mercator's latitude limit. */
-const MAX_LAT = 85.0511287798;
+export const MAX_LAT = 85.0511287798;
 const DEG = Math.PI / 180;
 
 /** Latitude to Web Mercator y, in degrees so it is comparable to longitude. */
@@ -263,7 +263,7 @@ const planarLines = (lines: Position[][]): Position[][] => {
 
 const readJson = <T>(specifier: string): T => JSON.parse(readFileSync(require.resolve(specifier), 'utf8')) as T;
 
-interface SourceData {
+export interface SourceData {
   layers: Record<Exclude<LayerName, 'places'>, FeatureCollection>;
   /** Places, sorted by rank (biggest first). */
   places: Feature<Point, Properties>[];
@@ -410,7 +410,7 @@ const loadPlaces = (): Feature<Point, Properties>[] => {
   return places.map((place) => place.feature);
 };
 
-const loadSources = (): SourceData => {
+export const loadSources = (): SourceData => {
   const layers = loadCountriesAndLand();
   const places = loadPlaces();
   return {

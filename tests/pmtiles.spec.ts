@@ -1,8 +1,9 @@
 import { expect, test, type Page, type Route } from '@playwright/test';
+import { namedFlavor } from '@protomaps/basemaps';
 import { PNG } from 'pngjs';
 import { writePmtiles, type PmtilesTile } from '../scripts/pmtiles-writer.ts';
 import { BASEMAP_ARCHIVE as ARCHIVE, basemapReader as reader } from './basemap-tiles.ts';
-import { serveJson, waitForMapState, watchConsole } from './helpers.ts';
+import { blockExternalNetwork, serveJson, waitForMapState, watchConsole } from './helpers.ts';
 
 /**
  * PMTiles archives (`pmtiles://` sources) in a real browser: the embedded basemap read with range
@@ -251,4 +252,37 @@ test.describe('archive faults', () => {
     expect(console.warnings.filter((w) => w.includes(`ignores Range requests; the whole archive (${ARCHIVE.length} bytes) was read at once`))).toHaveLength(1);
     await expectMapStillWorks(page);
   });
+});
+
+test.describe('bring your own basemap: Protomaps layers over a PMTiles extract', () => {
+  for (const flavor of ['light', 'dark'] as const) {
+    test(`the ${flavor} flavour draws earth, ocean and labels from one archive, offline, with its fonts and icons and no console message`, async ({ page }) => {
+      const blocked = await blockExternalNetwork(page);
+      const console = watchConsole(page);
+      const requests: string[] = [];
+      page.on('requestfinished', (request) => requests.push(new URL(request.url()).pathname));
+      await serveJson(page, '/__pmtiles/protomaps.json', { style: `protomaps/style-${flavor}.json`, center: [12, 48], zoom: 3, controls: { navigation: false, geolocate: false, scale: false, fullscreen: false } });
+      await page.goto('/?config=/__pmtiles/protomaps.json');
+      await waitForMapState(page, 'idle');
+      expect(blocked, 'requests that tried to leave the machine').toEqual([]);
+      expect(console.errors).toEqual([]);
+      expect(console.warnings).toEqual([]);
+      expect(requests).toContain('/protomaps/protomaps.pmtiles');
+      expect(requests).toContain('/protomaps/sprites/protomaps.png');
+      expect(requests.filter((p) => /^\/protomaps\/fonts\/noto-sans-latin-(400-normal|500-normal|400-italic)\.woff2$/.test(p)).length, 'Regular, Medium (and Italic if shown)').toBeGreaterThanOrEqual(2);
+
+      const colours = namedFlavor(flavor);
+      const png = PNG.sync.read(await page.locator('.pinmap-map').screenshot());
+      const rgb = (hex: string) => [1, 3, 5].map((i) => parseInt(hex.slice(i, i + 2), 16));
+      const share = (hex: string) => {
+        const [r, g, b] = rgb(hex);
+        let n = 0;
+        for (let i = 0; i < png.data.length; i += 4) if (Math.abs(png.data[i]! - r!) + Math.abs(png.data[i + 1]! - g!) + Math.abs(png.data[i + 2]! - b!) <= 6) n++;
+        return n / (png.data.length / 4);
+      };
+      expect(share(colours.earth), `earth ${colours.earth}`).toBeGreaterThan(0.3);
+      expect(share(colours.water), `water ${colours.water}`).toBeGreaterThan(0.1);
+      await expect(page.locator('.pinmap-attrib')).toContainText('Protomaps');
+    });
+  }
 });
