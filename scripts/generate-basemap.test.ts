@@ -95,7 +95,7 @@ describe('embedded basemap (fixtures/basemap)', () => {
     expect(style.glyphs).toBeUndefined();
     expect(style.sprite).toBeUndefined();
     const files = new Set(listFiles(DEFAULT_OUT_DIR));
-    expect(style.sources.basemap?.url).toBe(`pmtiles://${ARCHIVE_FILE}`);
+    expect(style.sources.basemap?.tiles).toEqual([`pmtiles://${ARCHIVE_FILE}/{z}/{x}/{y}`]);
     expect(files.has(ARCHIVE_FILE)).toBe(true);
     for (const faces of Object.values(style['font-faces'])) {
       for (const face of faces) expect(files.has(face.url)).toBe(true);

@@ -559,7 +559,9 @@ export const buildStyle = (): Record<string, unknown> => {
     sources: {
       basemap: {
         type: 'vector',
-        url: `pmtiles://${ARCHIVE_FILE}`,
+        // The archive's tiles named directly (not `url`, which makes MapLibre read a TileJSON
+        // first): one round trip fewer before the first tiles of a cold load.
+        tiles: [`pmtiles://${ARCHIVE_FILE}/{z}/{x}/{y}`],
         minzoom: MIN_ZOOM,
         maxzoom: MAX_ZOOM,
         attribution: ATTRIBUTION,
@@ -671,7 +673,7 @@ directory and fails if any file here differs ("fixtures are stale").
   style's own URL. Fonts come through \`font-faces\`; there is no \`glyphs\` and no \`sprite\`.
 - \`${ARCHIVE_FILE}\`: one PMTiles (version 3) archive of Mapbox Vector Tiles (spec version 2,
   extent 4096, gzip-compressed), every tile of zooms ${MIN_ZOOM} to ${MAX_ZOOM}, source name \`basemap\`. The style
-  names it \`pmtiles://${ARCHIVE_FILE}\`; the map reads it with HTTP range requests, so any static
+  names its tiles \`pmtiles://${ARCHIVE_FILE}/{z}/{x}/{y}\`; the map reads it with HTTP range requests, so any static
   server that answers \`Range\` serves it (no tile server).
 - \`fonts/noto-sans-<subset>-<weight>-normal.woff2\`: Noto Sans Regular (400) and Bold (700), subsets
   ${FONT_SUBSETS.join(', ')}.

@@ -166,10 +166,15 @@ export function watchMapErrors(map: MapLibreMap, config: PinmapConfig, onFailed:
   };
 }
 
-/** The archive URL of a `pmtiles://` source of the map's style (without the scheme), else undefined. */
+/**
+ * The archive URL (without the scheme) of a `pmtiles://` source of the map's style, named as its
+ * `url` (`pmtiles://<archive>`) or its `tiles` (`pmtiles://<archive>/{z}/{x}/{y}`); else undefined.
+ */
 function archiveUrlOf(map: MapLibreMap, sourceId: string): string | undefined {
-  const url = (map.getSource(sourceId) as { url?: unknown } | undefined)?.url;
-  return typeof url === 'string' && url.startsWith('pmtiles://') ? url.slice('pmtiles://'.length) : undefined;
+  const source = map.getSource(sourceId) as { url?: unknown; tiles?: unknown } | undefined;
+  const named = typeof source?.url === 'string' ? source.url : Array.isArray(source?.tiles) ? source.tiles[0] : undefined;
+  if (typeof named !== 'string' || !named.startsWith('pmtiles://')) return undefined;
+  return named.slice('pmtiles://'.length).replace(/\/\{z\}\/\{x\}\/\{y\}[^/]*$/, '');
 }
 
 /**

@@ -106,6 +106,11 @@ function totalSizeOf(response: Response): number | undefined {
 export class ArchiveSource implements Source {
   /** The whole file, once a server sent it all instead of the range asked for. */
   private whole: Promise<ArrayBuffer> | undefined;
+  /**
+   * The first bytes (the reader's first request: header, root directory and, in archives laid
+   * out as the format recommends, the metadata): later requests inside them cost no round trip.
+   */
+  private first: ArrayBuffer | undefined;
 
   constructor(
     private readonly url: string,
@@ -118,8 +123,12 @@ export class ArchiveSource implements Source {
   }
 
   async getBytes(offset: number, length: number, signal?: AbortSignal): Promise<RangeResponse> {
+    if (this.first && offset > 0 && offset + length <= this.first.byteLength) return { data: this.first.slice(offset, offset + length) };
     const data = this.whole ? (await this.whole).slice(offset, offset + length) : await this.fetchRange(offset, length, signal);
-    if (offset === 0) this.checkHeader(data);
+    if (offset === 0) {
+      this.checkHeader(data);
+      this.first = data;
+    }
     else if (data.byteLength < length) {
       throw new ArchiveError(`the archive is truncated: bytes ${offset}–${offset + length - 1} were asked for and ${data.byteLength} came`);
     }
