@@ -174,7 +174,7 @@ export class ArchiveSource implements Source {
 
   /** The file must be as long as its header says (header, directories, metadata and tiles). */
   private checkSize(first: ArrayBuffer, fileSize: number): void {
-    if (first.byteLength < HEADER_BYTES) return; // checkHeader says why
+    this.checkHeader(first); // a header that is not one cannot be read for its sizes
     const header = bytesToHeader(first.slice(0, HEADER_BYTES));
     const ends = [
       header.rootDirectoryOffset + header.rootDirectoryLength,
