@@ -7,6 +7,7 @@
  *   npm run bench -- --runs 1 --counts 1000 --cycles 3   # a quick look
  *   npm run bench -- --update-readme                # also put the report into README.md
  *   npm run bench -- --trace pinmap:100000          # also write a Chrome trace of one load
+ *   npm run bench:basemap                           # only the basemap row: one archive against loose files
  *   PINMAP_BENCH_APP_DIR=dist npm run bench         # measure an existing app build
  *
  * Exits 0 whatever the figures (it is not a test); 1 only when it could not measure at all.
@@ -24,6 +25,7 @@ import { judgeTargets, renderMarkdown, RENDERER_LABELS, type BenchData, type Cyc
 import { startStaticServer, type StaticServer } from './bench/server.ts';
 import { replaceBetweenMarkers } from './bench/readme.ts';
 import { summariseTrace, traceCategories } from './bench/trace.ts';
+import { measureBasemapArchive, renderBasemapArchive } from './bench/basemap-archive.ts';
 import { generatePins } from './synthetic-pins.ts';
 
 const ROOT = resolve(import.meta.dirname, '..');
@@ -335,6 +337,9 @@ async function main(): Promise<number> {
     }
     const cycleSeconds = (Date.now() - cycleStart) / 1000;
 
+    // The basemap from its one archive against the same tiles as loose files (also alone: npm run bench:basemap).
+    const basemap = options.pageLoads ? await measureBasemapArchive(browser, { appDir: built.appDir, runs, loadCapMs, log }) : undefined;
+
     if (options.trace) {
       const { renderer: traced, count } = options.trace;
       log(`Tracing one load of ${fmtCount(count)} pins, ${RENDERER_LABELS[traced]} …`);
@@ -364,7 +369,7 @@ async function main(): Promise<number> {
       `Benchmark time: ${elapsed.toFixed(0)} s in all (page loads ${pinsSeconds.toFixed(0)} s, mount/destroy cycles ${cycleSeconds.toFixed(0)} s, the rest building and warming up).`,
     ];
     const data: BenchData = { rows, runs, ...(size ? { size } : {}), cycles: cycleFigures, cycleFailures, info };
-    const markdown = renderMarkdown(data);
+    const markdown = basemap ? `${renderMarkdown(data)}\n\n${renderBasemapArchive(basemap)}` : renderMarkdown(data);
     console.log(`\n${markdown}\n`);
     mkdirSync(options.outDir, { recursive: true });
     writeFileSync(join(options.outDir, 'latest.md'), `${markdown}\n`);

@@ -2,12 +2,28 @@ import { readFileSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { VectorTile } from '@mapbox/vector-tile';
 import { PbfReader } from 'pbf';
+import { PMTiles, type RangeResponse, type Source } from 'pmtiles';
 import { describe, expect, it } from 'vitest';
 import { compareWithRegenerated, listFiles } from './fixture-files.ts';
-import { DEFAULT_OUT_DIR, LAYER_NAMES, MAX_ZOOM, MIN_ZOOM, generateBasemap } from './generate-basemap.ts';
+import { ARCHIVE_FILE, DEFAULT_OUT_DIR, LAYER_NAMES, MAX_ZOOM, MIN_ZOOM, generateBasemap } from './generate-basemap.ts';
 
-const readTile = (z: number, x: number, y: number): VectorTile =>
-  new VectorTile(new PbfReader(readFileSync(path.join(DEFAULT_OUT_DIR, 'tiles', String(z), String(x), `${y}.pbf`))));
+/** The committed archive, read with the `pmtiles` reader as the map reads it (ranges of the file). */
+const archive = new PMTiles(
+  new (class implements Source {
+    private readonly bytes = readFileSync(path.join(DEFAULT_OUT_DIR, ARCHIVE_FILE));
+    getKey = () => ARCHIVE_FILE;
+    getBytes = async (offset: number, length: number): Promise<RangeResponse> => {
+      const slice = this.bytes.subarray(offset, offset + length);
+      return { data: slice.buffer.slice(slice.byteOffset, slice.byteOffset + slice.byteLength) as ArrayBuffer };
+    };
+  })(),
+);
+
+const readTile = async (z: number, x: number, y: number): Promise<VectorTile> => {
+  const tile = await archive.getZxy(z, x, y);
+  if (!tile) throw new Error(`no tile ${z}/${x}/${y} in the archive`);
+  return new VectorTile(new PbfReader(new Uint8Array(tile.data)));
+};
 
 const featureCount = (tile: VectorTile, layer: string): number => tile.layers[layer]?.length ?? 0;
 
@@ -27,18 +43,25 @@ describe('embedded basemap (fixtures/basemap)', () => {
     expect(bytes).toBeLessThan(15 * 1024 * 1024);
   });
 
-  it('has every tile of the pyramid', () => {
-    const tiles = listFiles(path.join(DEFAULT_OUT_DIR, 'tiles'));
+  it('is one PMTiles archive (no loose tiles) with every tile of the pyramid, and metadata naming its layers', async () => {
+    expect(listFiles(DEFAULT_OUT_DIR).filter((file) => file.endsWith('.pbf'))).toEqual([]);
+    const header = await archive.getHeader();
     let expected = 0;
     for (let z = MIN_ZOOM; z <= MAX_ZOOM; z++) expected += 4 ** z;
-    expect(tiles).toHaveLength(expected);
-    expect(tiles).toContain(`${MAX_ZOOM}/${2 ** MAX_ZOOM - 1}/${2 ** MAX_ZOOM - 1}.pbf`);
+    expect(header).toMatchObject({ specVersion: 3, tileType: 1, tileCompression: 2, minZoom: MIN_ZOOM, maxZoom: MAX_ZOOM, numAddressedTiles: expected });
+    for (let z = MIN_ZOOM; z <= MAX_ZOOM; z++) {
+      const last = 2 ** z - 1;
+      for (const [x, y] of [[0, 0], [last, 0], [0, last], [last, last]] as const) expect(await archive.getZxy(z, x, y), `${z}/${x}/${y}`).toBeDefined();
+    }
+    const metadata = (await archive.getMetadata()) as { vector_layers: { id: string }[]; attribution: string };
+    expect(metadata.vector_layers.map((layer) => layer.id)).toEqual([...LAYER_NAMES]);
+    expect(metadata.attribution).toContain('Natural Earth');
   });
 
-  it('decodes to the expected layers, with places only where their zoom allows', () => {
-    const world = readTile(0, 0, 0);
+  it('decodes to the expected layers, with places only where their zoom allows', async () => {
+    const world = await readTile(0, 0, 0);
     // Central Europe at zoom 5.
-    const europe = readTile(5, 16, 10);
+    const europe = await readTile(5, 16, 10);
 
     expect(Object.keys(world.layers).sort()).toEqual(LAYER_NAMES.filter((name) => name !== 'places').sort());
     expect(Object.keys(europe.layers).sort()).toEqual([...LAYER_NAMES].sort());
@@ -61,9 +84,9 @@ describe('embedded basemap (fixtures/basemap)', () => {
     expect(names).toContain('Hamburg');
   });
 
-  it('has a style whose font faces and tiles point into the folder', () => {
+  it('has a style whose font faces and archive point into the folder', () => {
     const style = JSON.parse(readFileSync(path.join(DEFAULT_OUT_DIR, 'style.json'), 'utf8')) as {
-      sources: Record<string, { tiles?: string[] }>;
+      sources: Record<string, { url?: string; tiles?: string[] }>;
       'font-faces': Record<string, { url: string; 'unicode-range': string[] }[]>;
       layers: { type: string; layout?: Record<string, unknown> }[];
       glyphs?: string;
@@ -71,8 +94,9 @@ describe('embedded basemap (fixtures/basemap)', () => {
     };
     expect(style.glyphs).toBeUndefined();
     expect(style.sprite).toBeUndefined();
-    expect(style.sources.basemap?.tiles).toEqual(['tiles/{z}/{x}/{y}.pbf']);
     const files = new Set(listFiles(DEFAULT_OUT_DIR));
+    expect(style.sources.basemap?.tiles).toEqual([`pmtiles://${ARCHIVE_FILE}/{z}/{x}/{y}`]);
+    expect(files.has(ARCHIVE_FILE)).toBe(true);
     for (const faces of Object.values(style['font-faces'])) {
       for (const face of faces) expect(files.has(face.url)).toBe(true);
     }

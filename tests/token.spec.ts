@@ -1,5 +1,18 @@
-import { expect, test, type Page, type Request } from '@playwright/test';
+import { expect, test, type Page, type Request, type Route } from '@playwright/test';
+import { basemapTile } from './basemap-tiles.ts';
 import { serveJson, waitForMapState } from './helpers.ts';
+
+/**
+ * Answers a provider's `/tiles/{z}/{x}/{y}.pbf` with the embedded basemap's tile (out of its
+ * archive), anything else from the app's basemap folder; readable from any origin.
+ */
+async function fulfillTile(route: Route, path: string, baseURL: string): Promise<void> {
+  const cors = { 'access-control-allow-origin': '*' };
+  const tile = await basemapTile(path);
+  if (tile) return route.fulfill({ headers: { ...cors, 'content-type': 'application/x-protobuf' }, body: tile });
+  const response = await route.fetch({ url: `${baseURL}/basemap${path}` });
+  return route.fulfill({ response, headers: { ...response.headers(), ...cors } });
+}
 
 /**
  * The access token goes to the maps provider's origin only. The provider here is
@@ -33,6 +46,8 @@ for (const view of ['vector', 'hybrid'] as const) {
               },
             });
           }
+          const tile = await basemapTile(url.pathname);
+          if (tile) return route.fulfill({ headers: { ...cors, 'content-type': 'application/x-protobuf' }, body: tile });
           const response = await route.fetch({ url: `${baseURL}${url.pathname}` });
           return route.fulfill({ response, headers: { ...response.headers(), ...cors } });
         },
@@ -166,15 +181,11 @@ for (const carrier of ['query', 'header'] as const) {
           failedTile = url.pathname;
           return route.fulfill({ status: 500, headers: { 'access-control-allow-origin': '*' }, body: 'try again' });
         }
-        const response = await route.fetch({ url: `${baseURL}/basemap${url.pathname}` });
-        return route.fulfill({ response, headers: { ...response.headers(), 'access-control-allow-origin': '*' } });
+        return fulfillTile(route, url.pathname, baseURL!);
       }
       checked.push({ url: request.url(), origin: url.origin, carries: elsewhereInRequest, ...(elsewhereInRequest ? { problem: 'the token went to another origin' } : {}) });
       if (url.origin === elsewhere) return route.fulfill({ contentType: 'text/html', body: '<!doctype html><title>Elsewhere</title><p>Another site</p>' });
-      if (url.origin === cdn) {
-        const response = await route.fetch({ url: `${baseURL}/basemap${url.pathname}` });
-        return route.fulfill({ response, headers: { ...response.headers(), 'access-control-allow-origin': '*' } });
-      }
+      if (url.origin === cdn) return fulfillTile(route, url.pathname, baseURL!);
       if (url.pathname === '/__test/session.json') return route.fulfill({ json: config });
       return route.continue();
     });

@@ -351,7 +351,23 @@ export const scenes: Scene[] = [
     expectState: 'error',
     capture: 'page',
   },
+  ...protomapsScenes(),
 ];
+
+/**
+ * A Protomaps basemap brought by the site owner: `@protomaps/basemaps` layers (light and dark
+ * flavours) over a PMTiles extract in the Protomaps schema (the fixture in fixtures/protomaps).
+ */
+function protomapsScenes(): Scene[] {
+  return (['light', 'dark'] as const).map((flavor) => ({
+    name: `protomaps-${flavor}`,
+    description: `The Protomaps "${flavor}" basemap over Europe at zoom 3, from one PMTiles archive: earth, ocean, dashed borders, country names and cities with their icons, offline fonts.`,
+    config: { style: `protomaps/style-${flavor}.json`, center: [12, 48], zoom: 3, controls: basemapOnly },
+    viewport: desktop,
+    deviceScaleFactor: 1,
+    capture: 'map' as const,
+  }));
+}
 
 /** The app's own hybrid view: the vector map in Leaflet, the hatch overlay over it, the pins. */
 function hybridScenes(): Scene[] {

@@ -1,7 +1,8 @@
 import L from 'leaflet';
 import 'leaflet/dist/leaflet.css';
 import { MaplibreGL } from '@maplibre/maplibre-gl-leaflet';
-import { setWorkerUrl, type Map as MapLibreMap, type StyleSpecification } from 'maplibre-gl';
+import { addProtocol, setWorkerUrl, type Map as MapLibreMap, type StyleSpecification } from 'maplibre-gl';
+import { Protocol } from 'pmtiles';
 import workerUrl from 'maplibre-gl/dist/maplibre-gl-worker.mjs?url&no-inline';
 import 'maplibre-gl/dist/maplibre-gl.css';
 import '@fortawesome/fontawesome-free/css/all.css';
@@ -18,6 +19,8 @@ import { readPageInputs, signalError, signalIdle } from './page-inputs.ts';
  */
 
 setWorkerUrl(workerUrl);
+// The basemap is one PMTiles archive: read it as a bare MapLibre page would, with the package's protocol.
+addProtocol('pmtiles', new Protocol({ metadata: true }).tile);
 
 interface PinStyleOptions {
   iconClasses?: string;

@@ -1,4 +1,5 @@
-import { Map as MapLibreMap, Marker, setWorkerUrl } from 'maplibre-gl';
+import { Map as MapLibreMap, Marker, addProtocol, setWorkerUrl } from 'maplibre-gl';
+import { Protocol } from 'pmtiles';
 import workerUrl from 'maplibre-gl/dist/maplibre-gl-worker.mjs?url&no-inline';
 import 'maplibre-gl/dist/maplibre-gl.css';
 import { resolveStyleUrls } from '../../src/map/style-urls.ts';
@@ -19,6 +20,8 @@ import { readPageInputs, signalIdle, signalError } from './page-inputs.ts';
  */
 
 setWorkerUrl(workerUrl);
+// The basemap is one PMTiles archive: read it as a bare MapLibre page would, with the package's protocol.
+addProtocol('pmtiles', new Protocol({ metadata: true }).tile);
 
 /** As the app's (src/map/pin-markers.ts): pins within 40 px merge, none above zoom 14. */
 const CLUSTER_RADIUS = 40;

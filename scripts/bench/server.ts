@@ -4,8 +4,9 @@ import type { AddressInfo } from 'node:net';
 import { extname, join, normalize, sep } from 'node:path';
 
 /**
- * A minimal static server for the pin benchmark: folders mounted at URL prefixes, plus files
- * held in memory (the generated pins and configs). Listens on 127.0.0.1 at `port` (0: any free
+ * A minimal static server for the pin benchmark: folders mounted at URL prefixes (answering
+ * byte ranges, as the basemap archive is read), plus files held in memory (the generated pins
+ * and configs). Listens on 127.0.0.1 at `port` (0: any free
  * port), so it never competes with the test suites' fixed ports.
  */
 
@@ -32,13 +33,17 @@ export interface StaticServer {
   close(): Promise<void>;
 }
 
-/** `mounts`: URL prefix ('/' or '/x/') → folder. The longest matching prefix wins. */
-export async function startStaticServer(mounts: Record<string, string>, port = 0): Promise<StaticServer> {
+/**
+ * `mounts`: URL prefix ('/' or '/x/') → folder. The longest matching prefix wins. `onRequest`
+ * hears the path of every request (for counting).
+ */
+export async function startStaticServer(mounts: Record<string, string>, port = 0, onRequest?: (path: string) => void): Promise<StaticServer> {
   const memory = new Map<string, { body: Buffer; type: string; delayMs: number }>();
   const prefixes = Object.keys(mounts).sort((a, b) => b.length - a.length);
 
   const server: Server = createServer((request, response) => {
     const path = decodeURIComponent(new URL(request.url ?? '/', 'http://localhost').pathname);
+    onRequest?.(path);
     const held = memory.get(path);
     if (held) {
       setTimeout(() => {
@@ -55,7 +60,22 @@ export async function startStaticServer(mounts: Record<string, string>, port = 0
     try {
       if (statSync(file).isDirectory()) file = join(file, 'index.html');
       const size = statSync(file).size;
-      response.writeHead(200, { 'content-type': TYPES[extname(file)] ?? 'application/octet-stream', 'content-length': size, 'cache-control': 'no-store' });
+      const type = TYPES[extname(file)] ?? 'application/octet-stream';
+      // A byte range (PMTiles archives are read with range requests), as any static host answers it.
+      const range = /^bytes=(\d+)-(\d*)$/.exec(request.headers.range ?? '');
+      if (range) {
+        const start = Number(range[1]);
+        const end = Math.min(range[2] ? Number(range[2]) : size - 1, size - 1);
+        if (start > end) {
+          response.writeHead(416, { 'content-range': `bytes */${size}` });
+          response.end();
+          return;
+        }
+        response.writeHead(206, { 'content-type': type, 'content-length': end - start + 1, 'content-range': `bytes ${start}-${end}/${size}`, 'accept-ranges': 'bytes', 'cache-control': 'no-store' });
+        createReadStream(file, { start, end }).pipe(response);
+        return;
+      }
+      response.writeHead(200, { 'content-type': type, 'content-length': size, 'accept-ranges': 'bytes', 'cache-control': 'no-store' });
       createReadStream(file).pipe(response);
     } catch {
       notFound(response);

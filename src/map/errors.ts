@@ -8,6 +8,7 @@ export const MESSAGES = {
   styleFailed: (url: string, reason: string) => `Could not load the map style from ${url}: ${reason}`,
   styleTimedOut: (url: string, ms: number) => `Could not load the map style from ${url}: the server did not answer within ${ms / 1000} s`,
   configFailed: (url: string, reason: string) => `Could not load the config from ${url}: ${reason}`,
+  archiveFailed: (url: string, reason: string) => `Could not read the map tiles archive ${url}: ${reason}`,
   stylesheetMissing: (library: string, file: string) =>
     `Pinmap: the ${library} style sheet (${file}) is not on the page; the map may look broken. Include it, or import 'pinmap/style.css'.`,
 } as const;

@@ -121,7 +121,7 @@ export function createHybridEngine(parent: HTMLElement, config: PinmapConfig, ev
       glMap = created;
       collision = createLabelCollision(created);
       collision.set(shownBoxes);
-      retryStyle = watchMapErrors(created, config, (failure) => events.onStatus({ type: 'map.failed', failure }), () => theme).retry;
+      retryStyle = watchMapErrors(created, config, (failure) => events.onStatus({ type: 'map.failed', failure }), () => theme, events.onNotice).retry;
       created.on('movestart', () => {
         glIdle = false;
         busy();

@@ -6,7 +6,7 @@ import type { PinmapConfig, Theme } from './config.ts';
 import { EMBEDDED_DARK_STYLE_PATH, EMBEDDED_STYLE_PATH, TILE_RETRY } from './constants.ts';
 import { MESSAGES, reasonOf } from './errors.ts';
 import { localeWith } from './locale.ts';
-import { registerPmtilesProtocol } from './pmtiles.ts';
+import { archiveFailure, registerPmtilesProtocol } from './pmtiles.ts';
 import { accessTokenOf, providerOriginOf, redactToken, tokenTransform } from './request-transform.ts';
 import { resolveStyleUrls } from './style-urls.ts';
 import { carryPinmapParts } from './style-carry.ts';
@@ -139,10 +139,18 @@ export function isWebGLFailure(error: unknown): boolean {
  * so does a style URL that does not answer within `config.styleTimeout` (its request is
  * aborted). A tile that failed is fetched again while it stays in view (`retryFailedTiles`);
  * that and anything else (an image, a font, a sprite or a source that failed) leave the map
- * usable and are console warnings, with the token blanked. Returns the retry of the style (of
+ * usable and are console warnings, with the token blanked. A PMTiles archive that cannot be read
+ * (`pmtiles://` sources; see `archiveFailure`) is also a notice on the page (`onNotice`) naming
+ * the archive and the reason, once per archive and reason. Returns the retry of the style (of
  * the theme `theme()` says is shown).
  */
-export function watchMapErrors(map: MapLibreMap, config: PinmapConfig, onFailed: (failure: MapFailure) => void, theme: () => Theme = () => themeOf(config)) {
+export function watchMapErrors(
+  map: MapLibreMap,
+  config: PinmapConfig,
+  onFailed: (failure: MapFailure) => void,
+  theme: () => Theme = () => themeOf(config),
+  onNotice?: (message: string) => void,
+) {
   const token = accessTokenOf(config);
   const styleUrl = styleUrlOf(config);
   let styleLoaded = false;
@@ -173,8 +181,18 @@ export function watchMapErrors(map: MapLibreMap, config: PinmapConfig, onFailed:
     clearTimeout(styleTimer);
     tiles.stop();
   });
+  const archivesReported = new Set<string>();
   map.on('error', (event) => {
     const error = event.error;
+    const archive = 'sourceId' in event ? archiveUrlOf(map, String(event.sourceId)) : undefined;
+    const archiveProblem = archive === undefined ? undefined : archiveFailure(archive);
+    if (archive !== undefined && archiveProblem !== undefined) {
+      const message = redactToken(MESSAGES.archiveFailed(archive, archiveProblem), token);
+      if (!archivesReported.has(message)) {
+        archivesReported.add(message);
+        onNotice?.(message);
+      }
+    }
     if (isWebGLFailure(error) || (!styleLoaded && !('sourceId' in event))) {
       fail(describeFailure(error, config));
     } else if (!tiles.handle(event)) {
@@ -185,6 +203,7 @@ export function watchMapErrors(map: MapLibreMap, config: PinmapConfig, onFailed:
     /** Loads the style afresh after a failure. */
     retry() {
       styleLoaded = false;
+      archivesReported.clear();
       tiles.stop();
       // A style that never loaded cannot be diffed or transformed against: drop it, then load
       // afresh (MapLibre would otherwise wait for the failed style's load event forever).
@@ -195,6 +214,17 @@ export function watchMapErrors(map: MapLibreMap, config: PinmapConfig, onFailed:
       watchStyleTime();
     },
   };
+}
+
+/**
+ * The archive URL (without the scheme) of a `pmtiles://` source of the map's style, named as its
+ * `url` (`pmtiles://<archive>`) or its `tiles` (`pmtiles://<archive>/{z}/{x}/{y}`); else undefined.
+ */
+function archiveUrlOf(map: MapLibreMap, sourceId: string): string | undefined {
+  const source = map.getSource(sourceId) as { url?: unknown; tiles?: unknown } | undefined;
+  const named = typeof source?.url === 'string' ? source.url : Array.isArray(source?.tiles) ? source.tiles[0] : undefined;
+  if (typeof named !== 'string' || !named.startsWith('pmtiles://')) return undefined;
+  return named.slice('pmtiles://'.length).replace(/\/\{z\}\/\{x\}\/\{y\}[^/]*$/, '');
 }
 
 /**

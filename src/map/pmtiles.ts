@@ -1,18 +1,279 @@
-import { addProtocol } from 'maplibre-gl';
-import { Protocol } from 'pmtiles';
+import { addProtocol, type AddProtocolAction, type RequestParameters } from 'maplibre-gl';
+import { PMTiles, TileType, bytesToHeader, type RangeResponse, type Source } from 'pmtiles';
 
 /**
- * PMTiles archives as MapLibre sources: any style source (vector or raster) may name its
- * `url` as `pmtiles://<archive URL>`, and its tiles are read from the one archive with HTTP range
+ * PMTiles archives as MapLibre sources: any style source (vector or raster) may name its `url`
+ * as `pmtiles://<archive URL>`, and its tiles are read from the one archive with HTTP range
  * requests, from any static host. One protocol for every map on the page, both views (the hybrid
  * view's vector layer is a MapLibre map too); registered when the first map is made.
+ *
+ * The archive is read by the `pmtiles` package's reader through a source of our own
+ * ({@link ArchiveSource}), so that:
+ * - the access-token rule holds for the range requests too: MapLibre's `transformRequest` (see
+ *   `request-transform.ts`) sees every `pmtiles://` request and decides, from the archive's own
+ *   origin, whether it carries the token (as a query parameter in the URL, or as a header); the
+ *   source fetches exactly the URL and headers it was handed;
+ * - a server that ignores `Range` and sends the whole file still works (the file is kept and
+ *   read from memory), up to {@link WHOLE_FILE_LIMIT};
+ * - every way an archive can be broken is an {@link ArchiveError} whose message says what is
+ *   wrong (HTTP status, refused range, truncated file, not a PMTiles archive, unsupported version,
+ *   data that is not compressed as the header says), filed by {@link archiveFailure}. The map
+ *   reports it as a notice naming the archive (`watchMapErrors`), and the rest of the map goes
+ *   on. A passing server error (HTTP 5xx) or a network failure is only a failed tile: warned
+ *   about in the console and tried again, as loose tiles are.
  */
-let registered: Protocol | undefined;
 
-export function registerPmtilesProtocol(): Protocol {
-  if (!registered) {
-    registered = new Protocol({ metadata: true });
-    addProtocol('pmtiles', registered.tile);
+/** A server that ignores `Range` is read whole only up to this size; a bigger archive is an error. */
+export const WHOLE_FILE_LIMIT = 64 * 1024 * 1024;
+
+/** The PMTiles header's size, and its magic bytes ("PMTiles"). */
+const HEADER_BYTES = 127;
+const MAGIC = 'PMTiles';
+const SUPPORTED_VERSION = 3;
+
+/**
+ * Something wrong with a PMTiles archive or the server holding it; the message is the reason.
+ * `transient` for what may pass by itself (a server error, HTTP 5xx): the tile is tried again,
+ * with a console warning and no notice, as for any tile.
+ */
+export class ArchiveError extends Error {
+  override name = 'ArchiveError';
+  constructor(
+    message: string,
+    readonly transient = false,
+  ) {
+    super(message);
   }
-  return registered;
+}
+
+/** What is wrong with each archive that could not be read, by its URL without a token. */
+const failures = new Map<string, string>();
+
+/** An archive URL without an `access_token` parameter: how failures are filed and looked up. */
+function failureKey(url: string): string {
+  try {
+    const parsed = new URL(url);
+    parsed.searchParams.delete('access_token');
+    return parsed.href;
+  } catch {
+    return url;
+  }
+}
+
+/**
+ * Why the archive at `url` cannot be read, if it cannot (its header, directories or data are
+ * broken, or its server refuses it: not a passing server error); undefined once it reads again.
+ */
+export function archiveFailure(url: string): string | undefined {
+  return failures.get(failureKey(url));
+}
+
+/** Files or clears the archive's failure after a request for it. */
+function noteOutcome(url: string, error: unknown): void {
+  if (error === undefined) failures.delete(failureKey(url));
+  else if (error instanceof ArchiveError && !error.transient) failures.set(failureKey(url), error.message);
+}
+
+const COMPRESSION_NAMES: Record<number, string> = { 2: 'gzip', 3: 'brotli', 4: 'zstd' };
+
+/**
+ * Undoes the archive's compression (header bytes 97 for directories and metadata, 98 for tiles).
+ * Data that does not decompress is an error saying the header promised a compression the data
+ * does not have.
+ */
+async function decompress(data: ArrayBuffer, compression: number): Promise<ArrayBuffer> {
+  if (compression === 0 || compression === 1) return data;
+  if (compression !== 2) throw new ArchiveError(`its data is compressed with ${COMPRESSION_NAMES[compression] ?? `method ${compression}`}, which browsers cannot read (use gzip or none)`);
+  try {
+    const stream = new Response(data).body!.pipeThrough(new DecompressionStream('gzip'));
+    return await new Response(stream).arrayBuffer();
+  } catch {
+    throw new ArchiveError('its data is not gzip-compressed, though its header says it is');
+  }
+}
+
+/** The total size out of a `Content-Range` header (`bytes a-b/total`, or a star for the range). */
+function totalSizeOf(response: Response): number | undefined {
+  const match = /\/(\d+)\s*$/.exec(response.headers.get('Content-Range') ?? '');
+  return match ? Number(match[1]) : undefined;
+}
+
+/**
+ * One archive on one server, read with range requests: the URL and headers are used exactly as
+ * given (the token rule has been applied to them already). Checks what comes back, so a broken
+ * archive or server is a clear {@link ArchiveError}.
+ */
+export class ArchiveSource implements Source {
+  /** The whole file, once a server sent it all instead of the range asked for. */
+  private whole: Promise<ArrayBuffer> | undefined;
+  /**
+   * The first bytes (the reader's first request: header, root directory and, in archives laid
+   * out as the format recommends, the metadata): later requests inside them cost no round trip.
+   */
+  private first: ArrayBuffer | undefined;
+
+  constructor(
+    private readonly url: string,
+    private readonly headers: Record<string, string> = {},
+    private readonly onWholeFile: (bytes: number) => void = () => {},
+  ) {}
+
+  getKey(): string {
+    return this.url;
+  }
+
+  async getBytes(offset: number, length: number, signal?: AbortSignal): Promise<RangeResponse> {
+    if (this.first && offset > 0 && offset + length <= this.first.byteLength) return { data: this.first.slice(offset, offset + length) };
+    const data = this.whole ? (await this.whole).slice(offset, offset + length) : await this.fetchRange(offset, length, signal);
+    if (offset === 0) {
+      this.checkHeader(data);
+      this.first = data;
+    }
+    else if (data.byteLength < length) {
+      throw new ArchiveError(`the archive is truncated: bytes ${offset}–${offset + length - 1} were asked for and ${data.byteLength} came`);
+    }
+    return { data };
+  }
+
+  private async fetchRange(offset: number, length: number, signal?: AbortSignal): Promise<ArrayBuffer> {
+    const request = (from: number, to: number) =>
+      fetch(this.url, { headers: { ...this.headers, Range: `bytes=${from}-${to}` }, ...(signal ? { signal } : {}) });
+    let response = await request(offset, offset + length - 1);
+    // The reader asks for the first 16 KiB at once; a smaller file is asked for again, whole.
+    const total = response.status === 416 ? totalSizeOf(response) : undefined;
+    if (offset === 0 && total !== undefined && total > 0 && total < length) response = await request(0, total - 1);
+    if (response.status === 416) throw new ArchiveError(`the server refused the byte range ${offset}–${offset + length - 1} (HTTP 416)${total === undefined ? '' : `: the file has ${total} bytes`}`);
+    if (!response.ok) throw new ArchiveError(`the server answered HTTP ${response.status}${response.statusText ? ` ${response.statusText}` : ''}`, response.status >= 500);
+    if (response.status === 206) {
+      const size = totalSizeOf(response);
+      const data = await response.arrayBuffer();
+      if (offset === 0 && size !== undefined) this.checkSize(data, size);
+      return data;
+    }
+    // 200: the server ignored Range and is sending the whole file.
+    const announced = Number(response.headers.get('Content-Length') ?? NaN);
+    if (announced > WHOLE_FILE_LIMIT) {
+      await response.body?.cancel();
+      throw new ArchiveError(`the server ignores Range requests and the archive (${announced} bytes) is too big to read whole; serve it from a host that answers Range`);
+    }
+    this.whole = response.arrayBuffer();
+    const whole = await this.whole;
+    this.onWholeFile(whole.byteLength);
+    if (offset === 0) this.checkSize(whole, whole.byteLength);
+    return whole.slice(offset, offset + length);
+  }
+
+  /** The first bytes must be a PMTiles version 3 header. */
+  private checkHeader(data: ArrayBuffer): void {
+    if (data.byteLength < HEADER_BYTES) throw new ArchiveError(`the archive is truncated: it has ${data.byteLength} bytes, less than a PMTiles header`);
+    const magic = new TextDecoder().decode(new Uint8Array(data, 0, MAGIC.length));
+    if (magic !== MAGIC) throw new ArchiveError('it is not a PMTiles archive (wrong magic number)');
+    const version = new Uint8Array(data)[7];
+    if (version !== SUPPORTED_VERSION) throw new ArchiveError(`it is PMTiles version ${version}; only version ${SUPPORTED_VERSION} is supported`);
+  }
+
+  /** The file must be as long as its header says (header, directories, metadata and tiles). */
+  private checkSize(first: ArrayBuffer, fileSize: number): void {
+    this.checkHeader(first); // a header that is not one cannot be read for its sizes
+    const header = bytesToHeader(first.slice(0, HEADER_BYTES));
+    const ends = [
+      header.rootDirectoryOffset + header.rootDirectoryLength,
+      header.jsonMetadataOffset + header.jsonMetadataLength,
+      header.leafDirectoryOffset + (header.leafDirectoryLength ?? 0),
+      header.tileDataOffset + (header.tileDataLength ?? 0),
+    ];
+    const needed = Math.max(...ends);
+    if (fileSize < needed) throw new ArchiveError(`the archive is truncated: its header describes ${needed} bytes, the file has ${fileSize}`);
+  }
+}
+
+/** An archive URL as messages show it: an access token in it blanked. */
+const shownUrl = (url: string): string => url.replace(/([?&]access_token=)[^&]*/, '$1[token]');
+
+/** The archive readers made so far, one per archive URL and headers. */
+const archives = new Map<string, PMTiles>();
+
+const archiveKey = (url: string, headers: Record<string, string>): string => `${url}\n${JSON.stringify(headers)}`;
+
+function archiveFor(url: string, headers: Record<string, string>): PMTiles {
+  const key = archiveKey(url, headers);
+  let archive = archives.get(key);
+  if (!archive) {
+    const source = new ArchiveSource(url, headers, (bytes) =>
+      console.warn(`Pinmap: the server of ${shownUrl(url)} ignores Range requests; the whole archive (${bytes} bytes) was read at once.`),
+    );
+    archive = new PMTiles(source, undefined, decompress);
+    archives.set(key, archive);
+  }
+  return archive;
+}
+
+/** Header values as a plain record (MapLibre passes what the request transform returned). */
+function headersOf(params: RequestParameters): Record<string, string> {
+  const headers: unknown = params.headers;
+  if (!headers || typeof headers !== 'object') return {};
+  if (headers instanceof Headers) return Object.fromEntries(headers.entries());
+  return Object.fromEntries(Object.entries(headers as Record<string, unknown>).map(([name, value]) => [name, String(value)]));
+}
+
+const TILE_URL = /^pmtiles:\/\/(.+)\/(\d+)\/(\d+)\/(\d+)(?:\.[a-z]+)?$/i;
+
+/**
+ * MapLibre's request for a `pmtiles://` URL: the TileJSON of the archive (when a source names
+ * it), or one tile. A tile the archive does not have is an empty vector tile (or no image).
+ * Failures are {@link ArchiveError}s (or the network's own errors), and the archive is read
+ * afresh on the next request, so an archive that comes back heals the map.
+ *
+ * An archive whose TileJSON cannot be made (its header or metadata cannot be read) still gets a
+ * TileJSON, one that only names its tile URLs (the style's own source options give the zooms):
+ * MapLibre never counts a source whose TileJSON failed as loaded again once the camera moves, so
+ * the map would never be idle. Each tile then fails with the archive's reason (a notice naming
+ * it) and is tried again while in view, like any failed tile.
+ */
+export const loadFromArchive: AddProtocolAction = async (params, abortController) => {
+  const headers = headersOf(params);
+  if (params.type === 'json') {
+    const archiveUrl = params.url.slice('pmtiles://'.length);
+    try {
+      const tileJson = await archiveFor(archiveUrl, headers).getTileJson(params.url);
+      abortController.signal.throwIfAborted();
+      noteOutcome(archiveUrl, undefined);
+      return { data: tileJson as object };
+    } catch (error) {
+      abortController.signal.throwIfAborted();
+      archives.delete(archiveKey(archiveUrl, headers));
+      noteOutcome(archiveUrl, error);
+      console.warn(`Pinmap: the archive ${shownUrl(archiveUrl)} could not be read (${error instanceof Error ? error.message : String(error)}); its tiles are tried one by one.`);
+      return { data: { tilejson: '3.0.0', tiles: [`${params.url}/{z}/{x}/{y}`] } };
+    }
+  }
+  const match = TILE_URL.exec(params.url);
+  if (!match) throw new ArchiveError(`"${params.url}" is not a PMTiles tile URL (pmtiles://<archive>/{z}/{x}/{y})`);
+  const [, archiveUrl = '', z, x, y] = match;
+  const archive = archiveFor(archiveUrl, headers);
+  let tile: Awaited<ReturnType<PMTiles['getZxy']>>;
+  try {
+    tile = await archive.getZxy(Number(z), Number(x), Number(y), abortController.signal);
+    noteOutcome(archiveUrl, undefined);
+  } catch (error) {
+    if (!abortController.signal.aborted) {
+      archives.delete(archiveKey(archiveUrl, headers));
+      noteOutcome(archiveUrl, error);
+    }
+    throw error;
+  }
+  abortController.signal.throwIfAborted();
+  if (tile) return { data: new Uint8Array(tile.data), ...(tile.cacheControl ? { cacheControl: tile.cacheControl } : {}), ...(tile.expires ? { expires: tile.expires } : {}) };
+  const header = await archive.getHeader();
+  // No image for a missing raster tile: MapLibre leaves that tile empty.
+  return { data: header.tileType === TileType.Mvt || header.tileType === TileType.Mlt ? new Uint8Array() : (null as unknown as ArrayBuffer) };
+};
+
+let registered = false;
+
+/** Registers the `pmtiles://` protocol with MapLibre, once per page. */
+export function registerPmtilesProtocol(): void {
+  if (registered) return;
+  registered = true;
+  addProtocol('pmtiles', loadFromArchive);
 }

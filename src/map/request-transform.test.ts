@@ -1,3 +1,4 @@
+import type { ResourceType } from 'maplibre-gl';
 import { describe, expect, it } from 'vitest';
 import { accessTokenOf, providerOriginOf, redactToken, tokenTransform } from './request-transform.ts';
 
@@ -45,6 +46,20 @@ describe('tokenTransform', () => {
     expect(byHeader('https://fonts.example.com/a.woff2')).toEqual({ url: 'https://fonts.example.com/a.woff2' });
     const bearer = tokenTransform('s3cr3t', 'https://tiles.example.com', 'Authorization')!;
     expect(bearer('https://tiles.example.com/a.pbf')).toEqual({ url: 'https://tiles.example.com/a.pbf', headers: { Authorization: 'Bearer s3cr3t' } });
+  });
+
+  it("judges a pmtiles:// archive by the archive's own origin, for its TileJSON and its tiles", () => {
+    expect(transform('pmtiles://https://tiles.example.com/world.pmtiles', 'Source' as ResourceType)).toEqual({ url: 'pmtiles://https://tiles.example.com/world.pmtiles?access_token=s3cr3t' });
+    expect(transform('pmtiles://https://tiles.example.com/world.pmtiles/3/4/2.mvt', 'Tile' as ResourceType)).toEqual({ url: 'pmtiles://https://tiles.example.com/world.pmtiles?access_token=s3cr3t/3/4/2.mvt' });
+    // A tile URL of the TileJSON above already carries it: not twice.
+    expect(transform('pmtiles://https://tiles.example.com/world.pmtiles?access_token=s3cr3t/3/4/2.mvt', 'Tile' as ResourceType)).toEqual({ url: 'pmtiles://https://tiles.example.com/world.pmtiles?access_token=s3cr3t/3/4/2.mvt' });
+    for (const url of ['pmtiles://https://cdn.other.example/world.pmtiles', 'pmtiles://https://tiles.example.com.evil.test/w.pmtiles', 'pmtiles://relative.pmtiles']) {
+      expect(transform(url, 'Source' as ResourceType)).toEqual({ url });
+      expect(transform(`${url}/1/0/1.mvt`, 'Tile' as ResourceType)).toEqual({ url: `${url}/1/0/1.mvt` });
+    }
+    const byHeader = tokenTransform('s3cr3t', 'https://tiles.example.com', 'X-Api-Key')!;
+    expect(byHeader('pmtiles://https://tiles.example.com/world.pmtiles/3/4/2.mvt', 'Tile' as ResourceType)).toEqual({ url: 'pmtiles://https://tiles.example.com/world.pmtiles/3/4/2.mvt', headers: { 'X-Api-Key': 's3cr3t' } });
+    expect(byHeader('pmtiles://https://cdn.other.example/world.pmtiles', 'Source' as ResourceType)).toEqual({ url: 'pmtiles://https://cdn.other.example/world.pmtiles' });
   });
 
   it('does nothing without a token or a provider', () => {

@@ -1,4 +1,4 @@
-import type { RequestTransformFunction } from 'maplibre-gl';
+import type { RequestParameters, RequestTransformFunction } from 'maplibre-gl';
 import type { PinmapConfig } from './config.ts';
 
 /**
@@ -20,10 +20,12 @@ export function accessTokenOf(config: Pick<PinmapConfig, 'accessToken' | 'vector
  * Attaches the access token to requests for the provider's own origin and to no other request:
  * as the `access_token` query parameter, or, when `header` names one, as that request header
  * (`Authorization` carries it as a bearer token). Undefined when there is nothing to attach.
+ * A `pmtiles://` URL is judged by its archive's URL: an archive on the provider's origin is
+ * fetched with the token, any other without.
  */
 export function tokenTransform(token: string | undefined, providerOrigin: string | undefined, header?: string): RequestTransformFunction | undefined {
   if (!token || !providerOrigin) return undefined;
-  return (url) => {
+  const forUrl = (url: string): RequestParameters => {
     let parsed: URL;
     try {
       parsed = new URL(url);
@@ -35,7 +37,22 @@ export function tokenTransform(token: string | undefined, providerOrigin: string
     if (!parsed.searchParams.has('access_token')) parsed.searchParams.set('access_token', token);
     return { url: parsed.href };
   };
+  return (url, resourceType) => {
+    if (!url.startsWith(PMTILES_SCHEME)) return forUrl(url);
+    // A PMTiles archive's TileJSON (`pmtiles://<archive>`) or one of its tiles
+    // (`pmtiles://<archive>/z/x/y.ext`): the rule applies to the archive's URL, which the
+    // protocol then fetches with range requests, with the URL and headers given here.
+    const rest = url.slice(PMTILES_SCHEME.length);
+    const tile = resourceType === 'Tile' ? PMTILES_TILE_SUFFIX.exec(rest) : null;
+    const archive = tile ? rest.slice(0, tile.index) : rest;
+    const forArchive = forUrl(archive);
+    return { ...forArchive, url: `${PMTILES_SCHEME}${forArchive.url}${tile ? tile[0] : ''}` };
+  };
 }
+
+const PMTILES_SCHEME = 'pmtiles://';
+/** The `/z/x/y` (and extension) a PMTiles tile URL ends with. */
+const PMTILES_TILE_SUFFIX = /\/\d+\/\d+\/\d+(?:\.[a-z]+)?$/i;
 
 /** Text with every occurrence of the token blanked, for messages and logs. */
 export function redactToken(text: string, token: string | undefined): string {

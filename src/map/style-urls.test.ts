@@ -34,7 +34,7 @@ describe('resolveStyleUrls', () => {
       version: 8,
       sources: {
         a: { type: 'vector', tiles: ['https://tiles.example.com/{z}/{x}/{y}.pbf'] },
-        b: { type: 'vector', url: 'pmtiles://example.pmtiles' },
+        b: { type: 'vector', url: 'pmtiles://https://cdn.example.com/world.pmtiles' },
       },
       layers: [],
     };
@@ -42,5 +42,21 @@ describe('resolveStyleUrls', () => {
     const out = resolveStyleUrls(style, base);
     expect(out.sources).toEqual(copy.sources);
     expect(style).toEqual(copy);
+  });
+
+  it('resolves the archive URL of a pmtiles:// source against the style, keeping the scheme', () => {
+    const style: StyleSpecification = {
+      version: 8,
+      sources: {
+        near: { type: 'vector', url: 'pmtiles://basemap.pmtiles' },
+        up: { type: 'vector', url: 'pmtiles://../archives/world.pmtiles' },
+        rooted: { type: 'raster', url: 'pmtiles:///shared/relief.pmtiles' },
+      },
+      layers: [],
+    };
+    const out = resolveStyleUrls(style, base);
+    expect(out.sources.near).toMatchObject({ url: 'pmtiles://http://127.0.0.1:4173/app/basemap/basemap.pmtiles' });
+    expect(out.sources.up).toMatchObject({ url: 'pmtiles://http://127.0.0.1:4173/app/archives/world.pmtiles' });
+    expect(out.sources.rooted).toMatchObject({ url: 'pmtiles://http://127.0.0.1:4173/shared/relief.pmtiles' });
   });
 });

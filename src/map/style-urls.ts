@@ -4,7 +4,8 @@ import type { StyleSpecification } from 'maplibre-gl';
  * MapLibre needs absolute URLs inside a style; ours (and many a site owner's) are written
  * relative to the style file so the folder can be served from anywhere. This turns every
  * relative tile, source, sprite, glyph and font URL into an absolute one against the style's own
- * URL. URLs with a scheme (https:, pmtiles:, …) are left as they are.
+ * URL. URLs with a scheme (https:, …) are left as they are; a `pmtiles://` URL has its archive
+ * URL resolved.
  */
 export function resolveStyleUrls(style: StyleSpecification, styleUrl: string): StyleSpecification {
   const resolve = (url: string): string => resolveTemplate(url, styleUrl);
@@ -35,8 +36,16 @@ export function resolveStyleUrls(style: StyleSpecification, styleUrl: string): S
   return next;
 }
 
-/** Resolves one URL, keeping `{z}`-style template tokens readable rather than percent-encoded. */
+/** The scheme of a PMTiles archive URL: `pmtiles://<archive URL>`. */
+const PMTILES_SCHEME = 'pmtiles://';
+
+/**
+ * Resolves one URL, keeping `{z}`-style template tokens readable rather than percent-encoded.
+ * A PMTiles URL keeps its scheme and has the archive's URL after it resolved:
+ * `pmtiles://basemap.pmtiles` next to the style becomes `pmtiles://https://host/…/basemap.pmtiles`.
+ */
 export function resolveTemplate(url: string, base: string): string {
+  if (url.startsWith(PMTILES_SCHEME)) return PMTILES_SCHEME + resolveTemplate(url.slice(PMTILES_SCHEME.length), base);
   if (/^[a-z][a-z0-9+.-]*:/i.test(url)) return url;
   return new URL(url, base).href.replace(/%7B/gi, '{').replace(/%7D/gi, '}');
 }

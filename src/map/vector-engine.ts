@@ -42,7 +42,7 @@ export function createVectorEngine(container: HTMLElement, config: PinmapConfig,
   }
 
   let theme = themeOf(config);
-  const errors = watchMapErrors(map, config, (failure) => events.onStatus({ type: 'map.failed', failure }), () => theme);
+  const errors = watchMapErrors(map, config, (failure) => events.onStatus({ type: 'map.failed', failure }), () => theme, events.onNotice);
   // Idle means drawn and done: the map has rendered everything and no pins are on their way.
   let mapIdle = false;
   let pendingPinSets = 0;
