@@ -1,5 +1,5 @@
 import react from '@vitejs/plugin-react';
-import { defineConfig, type Plugin, type UserConfig } from 'vite';
+import { defineConfig, esmExternalRequirePlugin, type Plugin, type UserConfig } from 'vite';
 import { CONTENT_SECURITY_POLICY } from './src/csp.ts';
 
 /**
@@ -43,9 +43,15 @@ export default defineConfig(({ mode }): UserConfig => {
   };
   if (mode !== 'lib' && mode !== 'embed') return base;
   const embed = mode === 'embed';
+  // React stays the host app's in the React library (not in the self-contained embed).
+  const external = ['react', 'react-dom', 'react-dom/client', 'react/jsx-runtime'];
   return {
     ...base,
-    plugins: [...base.plugins!, fontFiles()],
+    // React is external through this plugin rather than `rollupOptions.external`: CommonJS code
+    // among the dependencies (use-sync-external-store, under @xstate/react) calls
+    // `require('react')`, which must become an import, or the library throws "Calling `require`
+    // for "react"" in the browser of every app that uses it.
+    plugins: [...base.plugins!, fontFiles(), ...(embed ? [] : [esmExternalRequirePlugin({ external })])],
     define: { 'process.env.NODE_ENV': JSON.stringify('production') },
     build: {
       ...base.build,
@@ -60,7 +66,6 @@ export default defineConfig(({ mode }): UserConfig => {
         cssFileName: 'pinmap',
       },
       rollupOptions: {
-        external: embed ? [] : ['react', 'react-dom', 'react-dom/client', 'react/jsx-runtime'],
         // The code both entries share, and the hybrid view's (loaded only when it is shown).
         output: {
           chunkFileNames: (chunk) => `${embed ? 'pinmap-embed' : 'pinmap'}-${chunk.name === 'hybrid-engine' ? 'hybrid' : 'shared'}-[hash].js`,
