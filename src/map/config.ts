@@ -218,7 +218,9 @@ export type ConfigSchemaOutput = z.output<typeof schema>;
 
 /** One thing wrong with a config: the option's dotted path and what is wrong with it. */
 export interface ConfigProblem {
+  /** The option's dotted path, e.g. `minZoom`, `controls.scale`, `rasterLayers[0].url`; `config` for the whole object. */
   option: string;
+  /** What is wrong with it, e.g. `must be at least -2`. */
   message: string;
 }
 
@@ -286,6 +288,7 @@ function protoKeyProblems(input: unknown): ConfigProblem[] {
   return problems;
 }
 
+/** What `safeParseConfig` gives: the config with its defaults filled in, or the error naming each bad option. */
 export type ParseResult = { ok: true; config: PinmapConfig } | { ok: false; error: ConfigError };
 
 /**
