@@ -358,8 +358,19 @@ export function renderSize(size: SizeFigures): string[] {
     for (const e of [...entries].sort((a, b) => b.gzipBytes - a.gzipBytes)) out.push(`| ${label} | \`${fileName(e.url)}\` | ${kb(e.bytes)} | ${kb(e.gzipBytes)} |`);
   }
   out.push(...renderBreakdown(size.breakdown));
+  const react = (size.breakdown ?? []).flatMap((b) => b.parts).filter((p) => REACT_PARTS.includes(p.part)).reduce((sum, p) => sum + p.gzipBytes, 0);
+  if (react > 0) {
+    const js = sizeTotals(pinmap).js;
+    out.push(
+      '',
+      `Of the vector view's ${kb(js)}, React (${REACT_PARTS.join(', ')}) is about ${kb(react)}, which bare MapLibre's page does not load: without it, ${fmtRatio((js - react) / base.js)} bare MapLibre.`,
+    );
+  }
   return out;
 }
+
+/** The parts of the React runtime, which the app needs and bare MapLibre's page does not. */
+const REACT_PARTS = ['react-dom', 'react', 'scheduler'];
 
 /** The report of `npm run bench -- --weight`: the initial-JavaScript target and the size section. */
 export function renderWeight(data: BenchData): string {
