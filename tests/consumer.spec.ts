@@ -143,8 +143,9 @@ test.describe('the published package, in an app that installs it', () => {
       const tarball = path.join(packDir, (JSON.parse(packed) as [{ filename: string }])[0].filename);
       rmSync(path.join(CONSUMER, 'node_modules'), { recursive: true, force: true });
       rmSync(path.join(CONSUMER, 'dist'), { recursive: true, force: true });
-      // The package has no dependencies of its own (React is a peer, the app's), so the
-      // tarball is all there is to install; React, Vite and TypeScript are the repository's.
+      // The package has no dependencies of its own, so the tarball is all there is to install.
+      // Its peers (React, and maplibre-gl for its types), which npm would install from the
+      // registry, Vite and TypeScript are the repository's own: no network is needed.
       await sh('npm', ['install', '--offline', '--no-save', '--no-package-lock', '--legacy-peer-deps', '--no-audit', '--no-fund', tarball], CONSUMER);
     } finally {
       rmSync(packDir, { recursive: true, force: true });
