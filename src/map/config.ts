@@ -226,6 +226,7 @@ export interface ConfigProblem {
 
 /** Thrown (or shown) when a config does not validate; each problem names its option. */
 export class ConfigError extends Error {
+  /** Each thing wrong with the config, naming its option. */
   readonly problems: ConfigProblem[];
   constructor(problems: ConfigProblem[]) {
     super(`Invalid Pinmap config: ${problems.map((p) => `${p.option}: ${p.message}`).join('; ')}`);

@@ -31,6 +31,7 @@ export const DEFAULT_LOCALE = {
   'PinLayer.Retry': 'Retry',
 } as const;
 
+/** A key of the locale table, e.g. `NavigationControl.ZoomIn` (README, "Controls"). */
 export type LocaleKey = keyof typeof DEFAULT_LOCALE;
 export type Locale = Record<LocaleKey, string>;
 export const LOCALE_KEYS = Object.keys(DEFAULT_LOCALE) as [LocaleKey, ...LocaleKey[]];
