@@ -23,7 +23,19 @@ for (const [name, input] of Object.entries(ENTRIES)) {
   });
   await bundle.write({ file: `dist/lib/${name}.d.ts`, format: 'es' });
   await bundle.close();
+  referGeoJsonTypes(`dist/lib/${name}.d.ts`);
   console.log(`dist/lib/${name}.d.ts`);
+}
+
+/**
+ * MapLibre's types (the ref's `getMap()` returns its `Map`) use the global `GeoJSON` namespace of
+ * @types/geojson, a dependency of maplibre-gl, without referring to it; an app whose tsconfig
+ * lists its `types` (as Vite's templates do) then cannot find it. A declaration file that imports
+ * from maplibre-gl refers to it itself, so no app has to.
+ */
+function referGeoJsonTypes(file: string): void {
+  const text = readFileSync(file, 'utf8');
+  if (/from 'maplibre-gl'/.test(text)) writeFileSync(file, `/// <reference types="geojson" />\n${text}`);
 }
 
 const plugin = ts.transpileModule(readFileSync('src/vite-plugin.ts', 'utf8'), {

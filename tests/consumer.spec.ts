@@ -168,12 +168,16 @@ test.describe('the published package, in an app that installs it', () => {
     ({ server, origin } = await serve());
   });
 
-  test("the app's Vite build shows the map, pins, a popup and the controls, under the Content Security Policy", async ({ page }) => {
+  test("the app's Vite build shows the map, pins, a popup and the controls, and tells its events, under the Content Security Policy", async ({ page }) => {
     const console = watchConsole(page);
     const csp = await watchCsp(page);
     const responses = watchResponses(page);
     await page.goto(`${origin}/`);
     await expectWorkingMap(page);
+    // The React API from the package: onLoad with the ref's handle (its camera, MapLibre's map), onPinClick.
+    await expect(page.locator('body')).toHaveAttribute('data-loaded-zoom', '3');
+    await expect(page.locator('body')).toHaveAttribute('data-map-canvas', 'true');
+    await expect(page.locator('body')).toHaveAttribute('data-clicked-pin', 'paris');
     const loaded = [...responses].filter(([, status]) => status === 200).map(([file]) => file);
     expect(loaded.some((file) => /^\/assets\/maplibre-gl-worker-.+\.mjs$/.test(file)), "MapLibre's worker, emitted by the app's build").toBe(true);
     expect(loaded.some((file) => /^\/assets\/fa-solid-900-.+\.woff2$/.test(file)), 'the icon font, emitted by the app’s build').toBe(true);

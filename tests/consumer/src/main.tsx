@@ -1,6 +1,6 @@
-import { Pinmap, type PinmapConfigInput } from 'pinmap';
+import { Pinmap, type PinmapConfigInput, type PinmapRef } from 'pinmap';
 import 'pinmap/style.css';
-import { StrictMode } from 'react';
+import { StrictMode, useRef } from 'react';
 import { createRoot } from 'react-dom/client';
 import './app.css';
 
@@ -20,8 +20,26 @@ const config: PinmapConfigInput = {
   units: 'metric',
 };
 
+/** The map, with a ref and two of its events, as an app uses them: the page records what they say. */
+function App() {
+  const map = useRef<PinmapRef>(null);
+  return (
+    <Pinmap
+      ref={map}
+      config={config}
+      onLoad={({ target }) => {
+        document.body.dataset.loadedZoom = String(Math.round(target.getViewState().zoom));
+        document.body.dataset.mapCanvas = String(target.getMap()?.getCanvas() instanceof HTMLCanvasElement);
+      }}
+      onPinClick={({ id }) => {
+        document.body.dataset.clickedPin = id;
+      }}
+    />
+  );
+}
+
 createRoot(document.getElementById('root')!).render(
   <StrictMode>
-    <Pinmap config={config} />
+    <App />
   </StrictMode>,
 );
