@@ -1,5 +1,5 @@
 import react from '@vitejs/plugin-react';
-import { defineConfig, type UserConfig } from 'vite';
+import { defineConfig, esmExternalRequirePlugin, type Plugin, type UserConfig } from 'vite';
 import { CONTENT_SECURITY_POLICY } from './src/csp.ts';
 
 /**
@@ -9,6 +9,25 @@ import { CONTENT_SECURITY_POLICY } from './src/csp.ts';
  * - `--mode lib`: dist/lib/pinmap.js, the library for React apps (React stays the host's);
  * - `--mode embed`: dist/lib/pinmap-embed.js, self-contained for any page (`createPinmap`).
  */
+/**
+ * Vite's library builds inline every asset as a `data:` URL, whatever `assetsInlineLimit` says,
+ * which made the library's style sheet carry every font (Font Awesome, Noto Sans: about 1.2 MB).
+ * Marking the style sheets' font URLs `?no-inline` makes them files in dist/lib/assets/, beside
+ * the style sheet, which a browser fetches only when a page uses the font (and only the subsets
+ * it needs), and which a host's bundler copies like any other asset of a style sheet.
+ */
+function fontFiles(): Plugin {
+  return {
+    name: 'pinmap:font-files',
+    enforce: 'pre',
+    transform(code, id) {
+      if (!/\.css($|\?)/.test(id)) return undefined;
+      const marked = code.replace(/url\((['"]?)([^'")?#]+\.(?:woff2?|ttf|otf|eot))\1\)/g, 'url($1$2?no-inline$1)');
+      return marked === code ? undefined : { code: marked, map: null };
+    },
+  };
+}
+
 export default defineConfig(({ mode }): UserConfig => {
   const base: UserConfig = {
     plugins: [react()],
@@ -24,8 +43,15 @@ export default defineConfig(({ mode }): UserConfig => {
   };
   if (mode !== 'lib' && mode !== 'embed') return base;
   const embed = mode === 'embed';
+  // React stays the host app's in the React library (not in the self-contained embed).
+  const external = ['react', 'react-dom', 'react-dom/client', 'react/jsx-runtime'];
   return {
     ...base,
+    // React is external through this plugin rather than `rollupOptions.external`: CommonJS code
+    // among the dependencies (use-sync-external-store, under @xstate/react) calls
+    // `require('react')`, which must become an import, or the library throws "Calling `require`
+    // for "react"" in the browser of every app that uses it.
+    plugins: [...base.plugins!, fontFiles(), ...(embed ? [] : [esmExternalRequirePlugin({ external })])],
     define: { 'process.env.NODE_ENV': JSON.stringify('production') },
     build: {
       ...base.build,
@@ -40,10 +66,11 @@ export default defineConfig(({ mode }): UserConfig => {
         cssFileName: 'pinmap',
       },
       rollupOptions: {
-        external: embed ? [] : ['react', 'react-dom', 'react-dom/client', 'react/jsx-runtime'],
         // The code both entries share, and the hybrid view's (loaded only when it is shown).
         output: {
           chunkFileNames: (chunk) => `${embed ? 'pinmap-embed' : 'pinmap'}-${chunk.name === 'hybrid-engine' ? 'hybrid' : 'shared'}-[hash].js`,
+          // The style sheet stays dist/lib/pinmap.css; its fonts and MapLibre's worker go beside it in assets/.
+          assetFileNames: (asset) => (asset.names.some((name) => name.endsWith('.css')) ? '[name][extname]' : 'assets/[name]-[hash][extname]'),
         },
       },
     },

@@ -8,6 +8,7 @@
  *   npm run bench -- --update-readme                # also put the report into README.md
  *   npm run bench -- --trace pinmap:100000          # also write a Chrome trace of one load
  *   npm run bench:basemap                           # only the basemap row: one archive against loose files
+ *   npm run bench -- --weight                       # only the initial JavaScript and its breakdown (weight.md)
  *   PINMAP_BENCH_APP_DIR=dist npm run bench         # measure an existing app build
  *
  * Exits 0 whatever the figures (it is not a test); 1 only when it could not measure at all.
@@ -21,7 +22,8 @@ import { chromium, type Browser } from '@playwright/test';
 import { build } from 'vite';
 import { CHROMIUM_ARGS, findChromium } from '../tests/chromium.ts';
 import { measure, mountCycles, mountPage, withTimeout, type Outcome, type Sample } from './bench/measure.ts';
-import { judgeTargets, renderMarkdown, RENDERER_LABELS, type BenchData, type CycleFigures, type Renderer, type Row } from './bench/report.ts';
+import { breakdownOf, type FileBreakdown } from './bench/breakdown.ts';
+import { judgeTargets, renderMarkdown, renderWeight, RENDERER_LABELS, type BenchData, type CycleFigures, type Renderer, type Row, type SizeEntry } from './bench/report.ts';
 import { startStaticServer, type StaticServer } from './bench/server.ts';
 import { replaceBetweenMarkers } from './bench/readme.ts';
 import { summariseTrace, traceCategories } from './bench/trace.ts';
@@ -49,6 +51,8 @@ function usage(): string {
     '  --dom-cap        seconds for the one attempt of a DOM baseline above 10k pins (default 10; 0 skips it)',
     '  --update-readme  also copy the report into README.md (between the bench markers)',
     '  --no-pins        skip the page loads (cold load, pins, size): only the mount/destroy cycles (and --trace)',
+    '  --weight         only the weight: one load of the vector, hybrid and bare MapLibre pages, the JavaScript and CSS each loads',
+    '                   before its first idle, and the breakdown of the vector view\'s; writes weight.md and weight.json',
     `  --trace          also record a Chrome trace of one load of a row (${Object.keys(RENDERER_LABELS).join(', ')}) and print where the time went`,
     'Env: PINMAP_BENCH_APP_DIR=<dir> measures an existing app build; PINMAP_CHROMIUM=<path> picks the browser.',
   ].join('\n');
@@ -64,6 +68,7 @@ function parseCli() {
       'dom-cap': { type: 'string', default: '10' },
       'update-readme': { type: 'boolean', default: false },
       'no-pins': { type: 'boolean', default: false },
+      weight: { type: 'boolean', default: false },
       trace: { type: 'string' },
       'out-dir': { type: 'string', default: RESULTS },
       help: { type: 'boolean', short: 'h', default: false },
@@ -85,13 +90,15 @@ function parseCli() {
     if (!(renderer! in RENDERER_LABELS)) throw new Error(`--trace: unknown renderer "${renderer}"\n${usage()}`);
     trace = { renderer: renderer as Renderer, count: whole('trace', count, 0) };
   }
+  const weight = values.weight;
   return {
-    runs: whole('runs', values.runs, 1),
-    counts: [...new Set(counts)].sort((a, b) => a - b),
-    cycles: whole('cycles', values.cycles, 0),
+    runs: weight ? 1 : whole('runs', values.runs, 1),
+    counts: weight ? [] : [...new Set(counts)].sort((a, b) => a - b),
+    cycles: weight ? 0 : whole('cycles', values.cycles, 0),
+    weight,
     loadCapMs: whole('timeout', values.timeout, 1) * 1000,
     domCapMs: whole('dom-cap', values['dom-cap'], 0) * 1000,
-    updateReadme: values['update-readme'],
+    updateReadme: values['update-readme'] && !weight,
     pageLoads: !values['no-pins'],
     trace,
     outDir: resolve(values['out-dir']),
@@ -256,7 +263,7 @@ async function main(): Promise<number> {
 
     // One untimed load of each page first, so no row pays for a cold browser (JIT, caches).
     log('Warming up …');
-    for (const r of options.pageLoads ? (['pinmap', 'hybrid', 'maplibre', 'fa-markers'] as const) : []) await measure(browser, urlOf(r, 0), { loadCapMs, focus: focusOf(r), loadOnly: true });
+    for (const r of options.pageLoads && !options.weight ? (['pinmap', 'hybrid', 'maplibre', 'fa-markers'] as const) : []) await measure(browser, urlOf(r, 0), { loadCapMs, focus: focusOf(r), loadOnly: true });
 
     const measureStart = Date.now();
     for (let run = 0; options.pageLoads && run < runs; run++) {
@@ -281,7 +288,7 @@ async function main(): Promise<number> {
           assets: sizeRun,
           // The other no-pin pages are there for cold load and size, the floor page for time to idle:
           // no gestures, to keep the benchmark short.
-          loadOnly: (row.count === 0 && row.renderer !== 'pinmap') || row.renderer === 'first-pin',
+          loadOnly: options.weight || (row.count === 0 && row.renderer !== 'pinmap') || row.renderer === 'first-pin',
           // The heap is reported with no pins and with the most pins.
           heap: row.count === 0 || row.count === counts[counts.length - 1],
         });
@@ -317,6 +324,7 @@ async function main(): Promise<number> {
       }
     }
     const pinsSeconds = (Date.now() - measureStart) / 1000;
+    if (size) size.breakdown = await initialBreakdown(size.pinmap, built.appDir);
 
     const cycleFigures: (CycleFigures | undefined)[] = [];
     const cycleFailures: string[] = [];
@@ -369,15 +377,16 @@ async function main(): Promise<number> {
       `Benchmark time: ${elapsed.toFixed(0)} s in all (page loads ${pinsSeconds.toFixed(0)} s, mount/destroy cycles ${cycleSeconds.toFixed(0)} s, the rest building and warming up).`,
     ];
     const data: BenchData = { rows, runs, ...(size ? { size } : {}), cycles: cycleFigures, cycleFailures, info };
-    const markdown = basemap ? `${renderMarkdown(data)}\n\n${renderBasemapArchive(basemap)}` : renderMarkdown(data);
+    const markdown = options.weight ? renderWeight(data) : basemap ? `${renderMarkdown(data)}\n\n${renderBasemapArchive(basemap)}` : renderMarkdown(data);
     console.log(`\n${markdown}\n`);
     mkdirSync(options.outDir, { recursive: true });
-    writeFileSync(join(options.outDir, 'latest.md'), `${markdown}\n`);
+    const name = options.weight ? 'weight' : 'latest';
+    writeFileSync(join(options.outDir, `${name}.md`), `${markdown}\n`);
     writeFileSync(
-      join(options.outDir, 'latest.json'),
+      join(options.outDir, `${name}.json`),
       `${JSON.stringify({ date: new Date().toISOString(), machine: { cores: cpu.length, model: cpu[0]?.model.trim(), loadBefore, loadAfter }, chromium: chromiumVersion, webgl: renderer, elapsedSeconds: elapsed, targets: judgeTargets(data), ...data }, null, 1)}\n`,
     );
-    log(`Written: ${join(options.outDir, 'latest.md')} and latest.json`);
+    log(`Written: ${join(options.outDir, `${name}.md`)} and ${name}.json`);
     if (options.updateReadme) {
       const readme = join(ROOT, 'README.md');
       writeFileSync(readme, replaceBetweenMarkers(readFileSync(readme, 'utf8'), 'bench', markdown));
@@ -390,6 +399,13 @@ async function main(): Promise<number> {
     await server?.close();
     rmSync(tmp, { recursive: true, force: true });
   }
+}
+
+/** What the vector view's initial scripts of the app's own build are made of (those with a source map beside them). */
+async function initialBreakdown(entries: readonly SizeEntry[], appDir: string): Promise<FileBreakdown[]> {
+  const files = entries.filter((e) => e.kind === 'script').map((e) => new URL(e.url).pathname.slice(1));
+  const found = await Promise.all(files.map((file) => breakdownOf(appDir, file)));
+  return found.filter((b): b is FileBreakdown => b !== undefined);
 }
 
 /** Without the no-pin vector row there is nothing to compare with: the bench could not run. */

@@ -44,14 +44,11 @@ export function serializeCsp(directives: Readonly<Record<string, readonly string
 export const CONTENT_SECURITY_POLICY = serializeCsp(CSP_DIRECTIVES);
 
 /**
- * The same policy for a page that embeds the library (dist/lib): the library's style sheet
- * carries its fonts (Font Awesome, Noto Sans) inline as `data:` URLs, as Vite's library builds
- * inline every asset, so fonts may also come from `data:`. Nothing else changes.
+ * The policy for a page that embeds the library (dist/lib): the app's own. The library's style
+ * sheet names its fonts (Font Awesome, Noto Sans) as files beside it (dist/lib/assets), not as
+ * `data:` URLs, and its workers are files too, so nothing needs more than `'self'`.
  */
-export const LIBRARY_CSP_DIRECTIVES: Readonly<Record<string, readonly string[]>> = {
-  ...CSP_DIRECTIVES,
-  'font-src': [...CSP_DIRECTIVES['font-src']!, 'data:'],
-};
+export const LIBRARY_CSP_DIRECTIVES: Readonly<Record<string, readonly string[]>> = CSP_DIRECTIVES;
 
 /** The library's policy, as the header's value. */
 export const LIBRARY_CONTENT_SECURITY_POLICY = serializeCsp(LIBRARY_CSP_DIRECTIVES);

@@ -16,6 +16,14 @@ export {
   type PinmapConfigInput,
   type ConfigProblem,
   type PinOptions,
+  type PinOptionsInput,
+  type Corner,
+  type ControlName,
+  type InlineStyle,
+  type RasterLayerConfig,
+  type RasterLayerConfigInput,
+  type VectorLayerConfig,
+  type VectorLayerConfigInput,
 } from './map/config.ts';
 export { DEFAULT_LOCALE, type LocaleKey } from './map/locale.ts';
 export { pinmapLocaleDe } from './map/locales/de.ts';

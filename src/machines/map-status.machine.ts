@@ -61,4 +61,5 @@ export const mapStatusMachine = setup({
   },
 });
 
+/** The map's status, as on its root's `data-map-state`: drawing (`loading`), done (`idle`) or failed (`error`). */
 export type MapStatus = 'loading' | 'idle' | 'error';

@@ -4,14 +4,19 @@
  * tested without a browser; anything that does not parse is ignored, never thrown.
  */
 
+/** Where the map looks: what `#map=zoom/lat/lng/bearing/pitch` keeps. */
 export interface Camera {
-  /** [longitude, latitude] */
+  /** `[longitude, latitude]` in degrees. */
   center: [number, number];
+  /** Zoom level (MapLibre's, 512 px tiles). */
   zoom: number;
+  /** Degrees clockwise from north. */
   bearing: number;
+  /** Degrees of tilt, 0 looking straight down. */
   pitch: number;
 }
 
+/** The map's view: `'vector'` (MapLibre) or `'hybrid'` (Leaflet holding the vector map as a layer). */
 export type ViewName = 'vector' | 'hybrid';
 
 const NUMBER = /^[-+]?(\d+\.?\d*|\.\d+)(e[-+]?\d+)?$/i;

@@ -3,8 +3,10 @@ import { DEFAULTS, LIMITS } from './constants.ts';
 import { reasonOf } from './errors.ts';
 import { LOCALE_KEYS } from './locale.ts';
 import { finite, pinOptionsSchema } from './pin-options.ts';
+import type { ControlName, Corner, PinmapConfig } from './config-types.ts';
 
-export { pinOptionsSchema, type PinOptions } from './pin-options.ts';
+export { pinOptionsSchema } from './pin-options.ts';
+export type * from './config-types.ts';
 
 /**
  * The one validated config object of a Pinmap (PRODUCT.md, "Config"). It comes from code
@@ -13,11 +15,9 @@ export { pinOptionsSchema, type PinOptions } from './pin-options.ts';
  * `ConfigError` whose `problems` each name the option that is wrong.
  */
 
-const CORNERS = ['top-left', 'top-right', 'bottom-left', 'bottom-right'] as const;
-export type Corner = (typeof CORNERS)[number];
+const CORNERS = ['top-left', 'top-right', 'bottom-left', 'bottom-right'] as const satisfies readonly Corner[];
 
-const CONTROLS = ['navigation', 'geolocate', 'scale', 'fullscreen', 'attribution', 'view', 'list', 'legend', 'search'] as const;
-export type ControlName = (typeof CONTROLS)[number];
+const CONTROLS = ['navigation', 'geolocate', 'scale', 'fullscreen', 'attribution', 'view', 'list', 'legend', 'search'] as const satisfies readonly ControlName[];
 
 /** Where each control sits by default (PRODUCT.md, "Controls, in four corners"). */
 export const DEFAULT_CONTROL_CORNERS: Record<ControlName, Corner> = {
@@ -244,32 +244,24 @@ function allNumbers(value: unknown, ...keys: string[]): boolean {
 }
 
 /**
- * A GeoJSON FeatureCollection of pins, as code passes it: any GeoJSON `FeatureCollection` type
- * (such as `GeoJSON.FeatureCollection`) fits. Each feature is checked when the pins are read.
+ * The schema's own input and output types. The documented `PinmapConfigInput` and `PinmapConfig`
+ * (config-types.ts) are what the code and the library's users name; config-types.test.ts keeps
+ * them equal to these.
  */
-export interface PinCollectionInput {
-  type: 'FeatureCollection';
-  features: readonly unknown[];
-}
-
-/** Config as written by a site owner: every key optional. */
-export type PinmapConfigInput = Omit<z.input<typeof schema>, 'pins'> & {
-  /** The pins: a GeoJSON URL (relative to the page) or a FeatureCollection. Default: none. */
-  pins?: string | PinCollectionInput | undefined;
-};
-/** Config after validation, with every default filled in. */
-export type PinmapConfig = z.output<typeof schema>;
-export type RasterLayerConfig = PinmapConfig['rasterLayers'][number];
-export type VectorLayerConfig = PinmapConfig['vectorLayer'];
+export type ConfigSchemaInput = z.input<typeof schema>;
+export type ConfigSchemaOutput = z.output<typeof schema>;
 
 /** One thing wrong with a config: the option's dotted path and what is wrong with it. */
 export interface ConfigProblem {
+  /** The option's dotted path, e.g. `minZoom`, `controls.scale`, `rasterLayers[0].url`; `config` for the whole object. */
   option: string;
+  /** What is wrong with it, e.g. `must be at least -2`. */
   message: string;
 }
 
 /** Thrown (or shown) when a config does not validate; each problem names its option. */
 export class ConfigError extends Error {
+  /** Each thing wrong with the config, naming its option. */
   readonly problems: ConfigProblem[];
   constructor(problems: ConfigProblem[]) {
     super(`Invalid Pinmap config: ${problems.map((p) => `${p.option}: ${p.message}`).join('; ')}`);
@@ -332,6 +324,7 @@ function protoKeyProblems(input: unknown): ConfigProblem[] {
   return problems;
 }
 
+/** What `safeParseConfig` gives: the config with its defaults filled in, or the error naming each bad option. */
 export type ParseResult = { ok: true; config: PinmapConfig } | { ok: false; error: ConfigError };
 
 /**

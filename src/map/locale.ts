@@ -47,6 +47,7 @@ export const DEFAULT_LOCALE = {
   'Search.Clear': 'Clear the search',
 } as const;
 
+/** A key of the locale table, e.g. `NavigationControl.ZoomIn` (README, "Controls"). */
 export type LocaleKey = keyof typeof DEFAULT_LOCALE;
 export type Locale = Record<LocaleKey, string>;
 export const LOCALE_KEYS = Object.keys(DEFAULT_LOCALE) as [LocaleKey, ...LocaleKey[]];

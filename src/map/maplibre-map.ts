@@ -46,14 +46,21 @@ export function styleUrlOf(config: PinmapConfig, theme: Theme = themeOf(config))
 /**
  * The embedded basemap is built next to the code (dist/basemap beside dist/assets and
  * dist/lib), so it is found from the bundle's own URL wherever a page loads it from; the
- * development server serves it at the site root.
+ * development server serves it at the site root. In an app that bundles the library, the code
+ * is in the app's assets folder and `pinmap/vite` puts the basemap beside it (README, "Using the
+ * library"). The path is not written as `new URL('…', import.meta.url)`: a host's bundler would
+ * take that for one file of its own to copy (or, as a template, for a glob), while the basemap is
+ * a folder whose files the style names relative to itself.
  */
 function embeddedStyleUrl(theme: Theme): string {
   const file = theme === 'dark' ? EMBEDDED_DARK_STYLE_PATH : EMBEDDED_STYLE_PATH;
-  // A variable, not a template literal inside `new URL(…, import.meta.url)`: Vite would take that
-  // for an asset pattern of its own and rewrite it.
-  const fromBundle = `../${file}`;
-  return import.meta.env.DEV ? new URL(file, document.baseURI).href : new URL(fromBundle, import.meta.url).href;
+  return import.meta.env.DEV ? new URL(file, document.baseURI).href : relativeToBundle(`../${file}`);
+}
+
+/** `path` resolved against the URL of the bundle this code is in. */
+function relativeToBundle(path: string): string {
+  const bundle: string = import.meta.url;
+  return new URL(path, bundle).href;
 }
 
 /** The style as MapLibre takes it (in `theme`): the URL, or the inline style object. */

@@ -67,8 +67,8 @@ export const pinOptionsSchema = z.strictObject(
   { error: 'must be an object of pin options' },
 );
 
-/** Pin options as written in config or pin data, every one optional. */
-export type PinOptionsInput = z.input<typeof pinOptionsSchema>;
-/** Pin options after validation (a label is always a string). */
-export type PinOptions = z.output<typeof pinOptionsSchema>;
+/** The schema's own types; config-types.ts has the documented `PinOptionsInput` and `PinOptions`, kept equal to these. */
+export type PinOptionsSchemaInput = z.input<typeof pinOptionsSchema>;
+export type PinOptionsSchemaOutput = z.output<typeof pinOptionsSchema>;
+export type { PinOptions, PinOptionsInput } from './config-types.ts';
 export type PinOptionName = keyof typeof pinOptionsShape;

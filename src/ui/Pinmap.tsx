@@ -18,6 +18,7 @@ import { useTheme } from './use-theme.ts';
 import { cameraOf, configCameraOf, showsViewState, viewStateOf, type ViewState } from './view-state.ts';
 import './pinmap.css';
 
+/** Told the map's status (`loading`, `idle`, `error`) each time it changes; with the error's text when it fails. */
 export type StatusListener = (status: MapStatus, error?: string) => void;
 
 /**
@@ -53,12 +54,14 @@ export interface PinmapRef {
 
 /** What a pin event names: the pin's id. */
 export interface PinEvent {
+  /** The pin's id (its feature id or `properties.id`). */
   id: string;
 }
 
 /** The config keys that `<Pinmap/>` also takes as props of their own (a prop wins over the config's key). */
 export type PinmapDataProps = Pick<PinmapConfigInput, 'pins' | 'pinStyles' | 'controls' | 'theme'>;
 
+/** The props of `<Pinmap/>`: its config, the camera (uncontrolled or controlled), events as props and the ref. */
 export interface PinmapProps extends PinmapDataProps {
   /**
    * The map's config (see the README's option table); validated here, with its errors shown in
@@ -93,6 +96,7 @@ export interface PinmapProps extends PinmapDataProps {
   onPopupClose?: (event: PinEvent) => void;
   /** Told every time the map's status changes; with the error's text when it fails. */
   onStatusChange?: StatusListener;
+  /** Classes added to the map's root element (beside `pinmap`). */
   className?: string;
   /** The imperative handle (see `PinmapRef`). */
   ref?: Ref<PinmapRef>;

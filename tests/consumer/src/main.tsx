@@ -1,0 +1,45 @@
+import { Pinmap, type PinmapConfigInput, type PinmapRef } from 'pinmap';
+import 'pinmap/style.css';
+import { StrictMode, useRef } from 'react';
+import { createRoot } from 'react-dom/client';
+import './app.css';
+
+/** Three pins in Europe, two of them with their category's look. */
+const config: PinmapConfigInput = {
+  center: [8, 48],
+  zoom: 3,
+  pins: {
+    type: 'FeatureCollection',
+    features: [
+      { type: 'Feature', id: 'paris', geometry: { type: 'Point', coordinates: [2.35, 48.86] }, properties: { title: 'Paris', description: 'Capital of France', category: 'capital' } },
+      { type: 'Feature', id: 'berlin', geometry: { type: 'Point', coordinates: [13.4, 52.52] }, properties: { title: 'Berlin', category: 'capital' } },
+      { type: 'Feature', id: 'zurich', geometry: { type: 'Point', coordinates: [8.54, 47.37] }, properties: { title: 'Zürich' } },
+    ],
+  },
+  pinStyles: { capital: { markerColor: '#C62828', iconClasses: 'fa-solid fa-landmark-flag' } },
+  units: 'metric',
+};
+
+/** The map, with a ref and two of its events, as an app uses them: the page records what they say. */
+function App() {
+  const map = useRef<PinmapRef>(null);
+  return (
+    <Pinmap
+      ref={map}
+      config={config}
+      onLoad={({ target }) => {
+        document.body.dataset.loadedZoom = String(Math.round(target.getViewState().zoom));
+        document.body.dataset.mapCanvas = String(target.getMap()?.getCanvas() instanceof HTMLCanvasElement);
+      }}
+      onPinClick={({ id }) => {
+        document.body.dataset.clickedPin = id;
+      }}
+    />
+  );
+}
+
+createRoot(document.getElementById('root')!).render(
+  <StrictMode>
+    <App />
+  </StrictMode>,
+);
