@@ -563,7 +563,8 @@ function rtlStyle(): { version: 8; sources: Record<string, unknown>; layers: unk
   return {
     ...basemap,
     sources: {
-      basemap: { ...basemap.sources.basemap, tiles: basemap.sources.basemap.tiles.map((url) => `basemap/${url}`) },
+      // The embedded style's tile URLs are relative to it (`pmtiles://basemap.pmtiles/…`); this style is the page's.
+      basemap: { ...basemap.sources.basemap, tiles: basemap.sources.basemap.tiles.map((url) => url.replace(/^(pmtiles:\/\/)?/, '$1basemap/')) },
       names: {
         type: 'geojson',
         data: {
