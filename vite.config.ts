@@ -7,7 +7,9 @@ import { CONTENT_SECURITY_POLICY } from './src/csp.ts';
  * - default: the app (index.html) into dist/, with the embedded basemap and other fixtures from
  *   fixtures/ served and copied as static files;
  * - `--mode lib`: dist/lib/pinmap.js, the library for React apps (React stays the host's);
- * - `--mode embed`: dist/lib/pinmap-embed.js, self-contained for any page (`createPinmap`).
+ * - `--mode embed`: dist/lib/pinmap-embed.js, self-contained for any page (`createPinmap`);
+ * - `--mode cli`: dist/cli/pinmap-tile-pins.js, the pin tiler for Node (the package's bin), its
+ *   dependencies imported from node_modules.
  */
 export default defineConfig(({ mode }): UserConfig => {
   const base: UserConfig = {
@@ -22,6 +24,19 @@ export default defineConfig(({ mode }): UserConfig => {
     server: { host: '127.0.0.1', port: 5173 },
     build: { sourcemap: true, chunkSizeWarningLimit: 1500 },
   };
+  if (mode === 'cli') {
+    return {
+      build: {
+        ssr: 'src/tiler/bin.ts',
+        outDir: 'dist/cli',
+        emptyOutDir: true,
+        copyPublicDir: false,
+        target: 'node20',
+        minify: false,
+        rollupOptions: { output: { entryFileNames: 'pinmap-tile-pins.js', banner: '#!/usr/bin/env node' } },
+      },
+    };
+  }
   if (mode !== 'lib' && mode !== 'embed') return base;
   const embed = mode === 'embed';
   return {

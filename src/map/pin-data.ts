@@ -1,3 +1,4 @@
+import type { PinArchive } from './pin-archive.ts';
 import { pinOptionsShape, type PinOptionName, type PinOptions } from './pin-options.ts';
 
 /**
@@ -56,6 +57,8 @@ export interface PinSet {
   attribution?: string;
   /** Category → pin options: the file's `pinStyles` with config's over them, per category and field. */
   pinStyles: Record<string, PinOptions>;
+  /** Pre-tiled pins (`pins: "pmtiles://…"`): the archive they are drawn from; `pins` is then empty. */
+  archive?: PinArchive;
 }
 
 /** Thrown when pin data is not a GeoJSON FeatureCollection at all; the message says what it was. */
@@ -337,6 +340,8 @@ export class PinChecker {
     private readonly styles: Record<string, PinOptions>,
     private readonly ids: IdRegistry = new Map<string, number>(),
     private readonly keep = Infinity,
+    /** Told of every skipped feature, kept or not (the pin tiler writes them all to a file). */
+    private readonly onSkipped?: (skipped: SkippedFeature) => void,
   ) {}
 
   /** Adds warnings (counted, the first `keep` kept). */
@@ -351,7 +356,12 @@ export class PinChecker {
   check(feature: unknown, index: number): CheckedPin | undefined {
     const problem = (text: string, id?: string): undefined => {
       this.skippedCount++;
-      if (this.skipped.length < this.keep) skip(this.skipped, index, text, id);
+      if (this.skipped.length < this.keep || this.onSkipped) {
+        const record: SkippedFeature[] = [];
+        skip(record, index, text, id);
+        if (this.skipped.length < this.keep) this.skipped.push(record[0]!);
+        this.onSkipped?.(record[0]!);
+      }
       return undefined;
     };
     if (!isRecord(feature)) return problem(`must be a GeoJSON Feature object (got ${describeValue(feature)})`);
