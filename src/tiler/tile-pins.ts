@@ -215,6 +215,8 @@ export async function tilePins(input: Readable, output: string, options: TilePin
   const grouping = new PinGrouping(points);
   /** Bit z: the pin stands alone at zoom z. */
   const alone = new Uint16Array(count);
+  /** Each lone pin's place among the groups of the zoom being written. */
+  const rank = new Uint32Array(count);
 
   const writer = new PmtilesWriter();
   let west = 180;
@@ -233,10 +235,11 @@ export async function tilePins(input: Readable, output: string, options: TilePin
   try {
     for (let zoom = 0; zoom <= PIN_ARCHIVE.maxZoom; zoom++) {
       progress(`zoom ${zoom}: grouping`);
-      const clusters = zoom <= CLUSTER_MAX_ZOOM ? groupsAt(grouping, zoom, alone) : [];
-      if (zoom <= CLUSTER_MAX_ZOOM && (zoom === CLUSTER_MAX_ZOOM || grouping.rangeOf(zoom)[1] === zoom)) grouping.forget(zoom);
+      // Above the grouping's last zoom every pin stands alone, in the order of its last index's pins.
+      const clusters = groupsAt(grouping, zoom, alone, rank);
+      if (zoom === PIN_ARCHIVE.maxZoom || (zoom < CLUSTER_MAX_ZOOM && grouping.rangeOf(zoom)[1] === zoom)) grouping.forget(zoom);
       progress(`zoom ${zoom}: ${clusters.length.toLocaleString('en-US')} bubbles; writing tiles`);
-      writeZoom(writer, zoom, clusters, { coordinates, records, order, place, alone });
+      writeZoom(writer, zoom, clusters, { coordinates, records, order, place, alone, rank });
     }
     progress('writing the archive');
     const metadata = archiveMetadata(options.name ?? 'pins', count, members, looks, count <= PIN_ARCHIVE.indexInMetadataMax ? pinIndex(count, coordinates, records, alone) : undefined);
@@ -278,24 +281,24 @@ interface Bubble {
 }
 
 /**
- * The bubbles at a zoom, and the pins alone at it marked in `alone`: the whole world, asked a
- * band of longitudes at a time so no more than a band's groups are objects at once.
+ * The bubbles at a zoom, in the order the grouping gives them, and the pins alone at it: marked
+ * in `alone`, with their place in that order in `rank`. The page's GPU pins put their features
+ * in this order too (bubbles, then pins), and MapLibre breaks ties in drawing order by it, so
+ * each tile keeps it.
  */
-function groupsAt(grouping: PinGrouping<{ i: number }>, zoom: number, alone: Uint16Array): Bubble[] {
+function groupsAt(grouping: PinGrouping<{ i: number }>, zoom: number, alone: Uint16Array, rank: Uint32Array): Bubble[] {
   const bubbles: Bubble[] = [];
-  const seen = new Set<number>();
   const bit = 1 << zoom;
-  for (let west = -180; west < 180; west += 30) {
-    for (const feature of grouping.getClusters([west, -90, west + 30, 90], zoom)) {
+  let position = 0;
+  for (const feature of grouping.getClusters([-180, -90, 180, 90], zoom)) {
+    {
       const properties = feature.properties as Partial<Supercluster.ClusterProperties> & { i?: number };
       if (!properties.cluster) {
         alone[properties.i!]! |= bit;
+        rank[properties.i!] = position++;
         continue;
       }
       const id = properties.cluster_id!;
-      // A bubble on the edge of two bands is found twice.
-      if (seen.has(id)) continue;
-      seen.add(id);
       const [lng, lat] = feature.geometry.coordinates as [number, number];
       bubbles.push({
         lng,
@@ -320,6 +323,7 @@ interface PinColumns {
   order: Uint32Array;
   place: Uint32Array;
   alone: Uint16Array;
+  rank: Uint32Array;
 }
 
 /** Cuts one zoom's bubbles and lone pins into tiles and adds them to the archive in tile id order. */
@@ -350,8 +354,10 @@ function writeZoom(writer: PmtilesWriter, zoom: number, bubbles: Bubble[], pins:
       const bubble = bubbles[bubbleOrder[b++]!]!;
       features.push({ type: 'Feature', geometry: { type: 'Point', coordinates: [tileLng(bubble.lng), bubble.lat] }, properties: bubble.properties });
     }
-    while (nextPin() === tile) {
-      const i = pins.order[p++]!;
+    const here: number[] = [];
+    while (nextPin() === tile) here.push(pins.order[p++]!);
+    here.sort((a, c) => pins.rank[a]! - pins.rank[c]!);
+    for (const i of here) {
       const [id, title, description, url, category, look] = JSON.parse(pins.records.get(i)) as PinRecord;
       const properties: PinTileProperties = { id, title, look };
       if (description !== '') properties.description = description;
