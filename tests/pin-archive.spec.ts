@@ -111,6 +111,12 @@ test.describe('pre-tiled pins', () => {
     expect(new URL(page.url()).searchParams.get('pin')).toBe('rome-it');
   });
 
+  test('the hybrid view says that pre-tiled pins show in the Map view, and works', async ({ page }) => {
+    await openApp(page, { ...still, pins: ARCHIVE }, '&view=hybrid');
+    await expect(page.locator('.pinmap-notice')).toContainText('Pre-tiled pins show in the Map view only');
+    await expect(page.locator('.pinmap-error')).toHaveCount(0);
+  });
+
   test('an archive that answers 404 is the pin-file alert naming its URL, with Retry; the basemap works meanwhile', async ({ page, baseURL }) => {
     const archive = readFileSync('fixtures/pins/cities.pmtiles');
     let fail = true;

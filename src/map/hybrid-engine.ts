@@ -217,7 +217,13 @@ export function createHybridEngine(parent: HTMLElement, config: PinmapConfig, ev
       busy();
       return request
         .then((set) => {
-          if (!destroyed) pins.setPins(set);
+          if (destroyed) return;
+          // Pre-tiled pins are drawn by the vector view's GPU layers; here the page says so.
+          if (set.archive) {
+            console.warn(`Pinmap: ${locale['PinLayer.PreTiledVectorOnly']} (${set.archive.url})`);
+            events.onNotice?.(locale['PinLayer.PreTiledVectorOnly']);
+          }
+          pins.setPins(set);
         })
         .catch(() => {}) // the caller shows why; the map goes on without these pins
         .finally(() => {

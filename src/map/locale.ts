@@ -29,6 +29,7 @@ export const DEFAULT_LOCALE = {
   'PinLayer.Cluster': '{count} pins: zoom in',
   'PinLayer.Dismiss': 'Dismiss',
   'PinLayer.Retry': 'Retry',
+  'PinLayer.PreTiledVectorOnly': 'Pre-tiled pins show in the Map view only',
 } as const;
 
 export type LocaleKey = keyof typeof DEFAULT_LOCALE;
