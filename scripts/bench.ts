@@ -8,6 +8,7 @@
  *   npm run bench -- --update-readme                # also put the report into README.md
  *   npm run bench -- --trace pinmap:100000          # also write a Chrome trace of one load
  *   PINMAP_BENCH_APP_DIR=dist npm run bench         # measure an existing app build
+ *   npm run bench -- --pretiled                     # only the pre-tiled pin rows (1M pins tiled, then loaded)
  *
  * Exits 0 whatever the figures (it is not a test); 1 only when it could not measure at all.
  */
@@ -25,6 +26,7 @@ import { startStaticServer, type StaticServer } from './bench/server.ts';
 import { replaceBetweenMarkers } from './bench/readme.ts';
 import { summariseTrace, traceCategories } from './bench/trace.ts';
 import { generatePins } from './synthetic-pins.ts';
+import { measurePretiled, renderPretiled, tileForBench } from './bench/pretiled.ts';
 
 const ROOT = resolve(import.meta.dirname, '..');
 const RESULTS = join(ROOT, 'bench/results');
@@ -47,6 +49,7 @@ function usage(): string {
     '  --dom-cap        seconds for the one attempt of a DOM baseline above 10k pins (default 10; 0 skips it)',
     '  --update-readme  also copy the report into README.md (between the bench markers)',
     '  --no-pins        skip the page loads (cold load, pins, size): only the mount/destroy cycles (and --trace)',
+    '  --pretiled       only the pre-tiled pin rows: 1M pins tiled by pinmap-tile-pins (time, memory, size), then the map with them (also part of a full run)',
     `  --trace          also record a Chrome trace of one load of a row (${Object.keys(RENDERER_LABELS).join(', ')}) and print where the time went`,
     'Env: PINMAP_BENCH_APP_DIR=<dir> measures an existing app build; PINMAP_CHROMIUM=<path> picks the browser.',
   ].join('\n');
@@ -62,6 +65,7 @@ function parseCli() {
       'dom-cap': { type: 'string', default: '10' },
       'update-readme': { type: 'boolean', default: false },
       'no-pins': { type: 'boolean', default: false },
+      pretiled: { type: 'boolean', default: false },
       trace: { type: 'string' },
       'out-dir': { type: 'string', default: RESULTS },
       help: { type: 'boolean', short: 'h', default: false },
@@ -91,6 +95,7 @@ function parseCli() {
     domCapMs: whole('dom-cap', values['dom-cap'], 0) * 1000,
     updateReadme: values['update-readme'],
     pageLoads: !values['no-pins'],
+    pretiledOnly: values.pretiled,
     trace,
     outDir: resolve(values['out-dir']),
   };
@@ -245,8 +250,27 @@ async function main(): Promise<number> {
     const built = await buildAll(tmp);
     // The library at /lib/ beside /basemap/, as `npm run build` lays out dist/: it finds its basemap at ../basemap.
     server = await startStaticServer({ '/': built.appDir, '/__bench/pages/': built.pagesDir, '/lib/': built.libDir });
-    const urlOf = publishInputs(server, counts);
     browser = activeBrowser = await launch();
+    // The pre-tiled pin rows: the pins are tiled first (the browser idle meanwhile), then loaded.
+    let configs = 0;
+    const appWith = (config: object) => {
+      const path = `/__bench/data/config-pretiled-${configs++}.json`;
+      server!.put(path, JSON.stringify(config));
+      return `${server!.origin}/?config=${encodeURIComponent(path)}`;
+    };
+    const pretiledSection = async () => {
+      const tiling = await tileForBench(tmp, log);
+      return renderPretiled(await measurePretiled(browser!, appWith, CAMERA, FADE_DURATION, tiling, runs, loadCapMs, log));
+    };
+    if (options.pretiledOnly) {
+      const section = await pretiledSection();
+      console.log(`\n${section}\n`);
+      mkdirSync(options.outDir, { recursive: true });
+      writeFileSync(join(options.outDir, 'pretiled.md'), `${section}\n`);
+      log(`Written: ${join(options.outDir, 'pretiled.md')}`);
+      return 0;
+    }
+    const urlOf = publishInputs(server, counts);
     const chromiumVersion = browser.version();
     const renderer = await webglRenderer(browser);
     const rows = planRows(counts);
@@ -364,7 +388,7 @@ async function main(): Promise<number> {
       `Benchmark time: ${elapsed.toFixed(0)} s in all (page loads ${pinsSeconds.toFixed(0)} s, mount/destroy cycles ${cycleSeconds.toFixed(0)} s, the rest building and warming up).`,
     ];
     const data: BenchData = { rows, runs, ...(size ? { size } : {}), cycles: cycleFigures, cycleFailures, info };
-    const markdown = renderMarkdown(data);
+    const markdown = `${renderMarkdown(data)}\n\n${options.pageLoads ? await pretiledSection() : ''}`.trimEnd();
     console.log(`\n${markdown}\n`);
     mkdirSync(options.outDir, { recursive: true });
     writeFileSync(join(options.outDir, 'latest.md'), `${markdown}\n`);
