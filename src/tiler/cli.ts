@@ -75,8 +75,9 @@ export async function main(args: string[], out: (line: string) => void = console
 
 function report(result: TilePinsResult, output: string, seconds: number, out: (line: string) => void, err: (line: string) => void): void {
   const n = (value: number) => value.toLocaleString('en-US');
+  const plural = (value: number, noun: string) => `${n(value)} ${noun}${value === 1 ? '' : 's'}`;
   out(
-    `${output}: ${n(result.pins)} pins of ${n(result.features)} features, ${n(result.tiles)} tiles, ${n(result.looks)} pin looks, ` +
+    `${output}: ${plural(result.pins, 'pin')} of ${plural(result.features, 'feature')}, ${plural(result.tiles, 'tile')}, ${plural(result.looks, 'pin look')}, ` +
       `${(result.bytes / 1024 / 1024).toFixed(1)} MB, ${seconds.toFixed(1)} s`,
   );
   if (result.skippedCount > 0) {

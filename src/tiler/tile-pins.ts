@@ -184,7 +184,7 @@ export async function tilePins(input: Readable, output: string, options: TilePin
 
   const coordinates = lngLats.view();
   const count = coordinates.length / 2;
-  progress(`${count.toLocaleString('en-US')} pins; sorting them along the tiles`);
+  progress(`${count.toLocaleString('en-US')} ${count === 1 ? 'pin' : 'pins'}; sorting them along the tiles`);
 
   // Each pin's place along the Hilbert curve of the highest zoom; sorted once, read in that order at every zoom.
   const sortBase = firstTileId(SORT_ZOOM);
@@ -238,7 +238,7 @@ export async function tilePins(input: Readable, output: string, options: TilePin
       // Above the grouping's last zoom every pin stands alone, in the order of its last index's pins.
       const clusters = groupsAt(grouping, zoom, alone, rank);
       if (zoom === PIN_ARCHIVE.maxZoom || (zoom < CLUSTER_MAX_ZOOM && grouping.rangeOf(zoom)[1] === zoom)) grouping.forget(zoom);
-      progress(`zoom ${zoom}: ${clusters.length.toLocaleString('en-US')} bubbles; writing tiles`);
+      progress(`zoom ${zoom}: ${clusters.length.toLocaleString('en-US')} ${clusters.length === 1 ? 'bubble' : 'bubbles'}; writing tiles`);
       writeZoom(writer, zoom, clusters, { coordinates, records, order, place, alone, rank });
     }
     progress('writing the archive');
