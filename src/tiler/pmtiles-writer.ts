@@ -95,6 +95,14 @@ function directoryBytes(entries: Entries, from: number, to: number, offsetOf: (i
   return gzipSync(Buffer.from(out));
 }
 
+/** Writers with a temporary file still open, so a stopped command can remove their files. */
+const openWriters = new Set<PmtilesWriter>();
+
+/** Removes the temporary files of every writer not yet finished (the command was stopped). */
+export function abandonOpenWriters(): void {
+  for (const writer of [...openWriters]) writer.abandon();
+}
+
 export class PmtilesWriter {
   private readonly folder: string;
   private readonly dataPath: string;
@@ -108,6 +116,7 @@ export class PmtilesWriter {
     this.folder = mkdtempSync(join(tmpdir(), 'pinmap-pmtiles-'));
     this.dataPath = join(this.folder, 'tiles.bin');
     this.fd = openSync(this.dataPath, 'w+');
+    openWriters.add(this);
   }
 
   /** Adds one tile's bytes (already compressed as the header will say); tile ids must increase. */
@@ -150,6 +159,7 @@ export class PmtilesWriter {
   abandon(): void {
     if (this.finished) return;
     this.finished = true;
+    openWriters.delete(this);
     closeSync(this.fd);
     rmSync(this.folder, { recursive: true, force: true });
   }
@@ -158,6 +168,7 @@ export class PmtilesWriter {
   finish(path: string, info: ArchiveInfo, metadata: unknown): { bytes: number; tiles: number } {
     if (this.finished) throw new Error('the archive is already finished');
     this.finished = true;
+    openWriters.delete(this);
     try {
       this.flush();
       return this.write(path, info, metadata);
