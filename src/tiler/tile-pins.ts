@@ -143,12 +143,14 @@ export async function tilePins(input: Readable, output: string, options: TilePin
   const lookIds = new Map<string, number>();
   const looks: PinLook[] = [];
   let checker: PinChecker | undefined;
+  /** Every id seen, for duplicates: needed only while reading. */
+  const ids = new Map<string, number>();
 
   progress('reading and checking the pins');
   const read = await readFeatureCollection(input, (feature, index, members) => {
     // The file's pinStyles, when they come before the features (as they usually do), give the
     // pins their category's style in warnings; either way the archive carries them for the page.
-    checker ??= new PinChecker(readCollectionMembers(members).pinStyles, new Map(), keep, options.onSkipped);
+    checker ??= new PinChecker(readCollectionMembers(members).pinStyles, ids, keep, options.onSkipped);
     const checked = checker.check(feature, index);
     if (!checked) return;
     const { pin, own } = checked;
@@ -170,6 +172,7 @@ export async function tilePins(input: Readable, output: string, options: TilePin
     records.add(JSON.stringify(record));
   });
 
+  ids.clear();
   try {
     assertFeatureCollection(read.members);
   } catch (error) {
