@@ -2,7 +2,6 @@ import { PMTiles } from 'pmtiles';
 import { PIN_ARCHIVE, type PinArchiveMetadata, type PinIndexEntry, type PinTileProperties } from './pin-archive-format.ts';
 import { describeValue, isHttpUrl, mergeStyles, type Pin } from './pin-data.ts';
 import type { PinOptions } from './pin-options.ts';
-import { registerPmtilesProtocol } from './pmtiles.ts';
 
 /**
  * A pre-tiled pin archive as the page uses it (README, "Pre-tiled pins"): its header and metadata
@@ -34,8 +33,8 @@ export const isPinArchiveUrl = (pins: unknown): pins is string => typeof pins ==
 
 /**
  * Opens the archive at `pins` (`pmtiles://<URL or path>`, resolved against `baseUrl`): reads its
- * header and metadata, and registers it with the `pmtiles://` protocol so the map's source reads
- * the same copy. Rejects with the fetch's reason (an HTTP status, no network, not an archive), or
+ * header and metadata here; the map's source then reads its tiles through the `pmtiles://`
+ * protocol (`pmtiles.ts`), which every map has. Rejects with the fetch's reason (an HTTP status, no network, not an archive), or
  * a `PinArchiveError` naming what the metadata lacks.
  */
 export async function openPinArchive(pins: string, pinStyles: Record<string, PinOptions>, baseUrl: string): Promise<PinArchive> {
@@ -45,7 +44,6 @@ export async function openPinArchive(pins: string, pinStyles: Record<string, Pin
   if (header.tileType !== 1) throw new PinArchiveError(`${href} holds no vector tiles (its tile type is ${header.tileType}); pins need an archive made by pinmap-tile-pins`);
   const raw = (await archive.getMetadata()) as Record<string, unknown> | null;
   const metadata = checkMetadata(raw, href);
-  registerPmtilesProtocol().add(archive);
 
   const styles = mergeStyles(metadata.pinStyles, pinStyles, []);
   const looks = metadata.looks.map((look) => Object.freeze({ ...(look.category === undefined ? {} : styles[look.category]), ...look.pin }));
