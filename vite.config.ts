@@ -7,7 +7,9 @@ import { CONTENT_SECURITY_POLICY } from './src/csp.ts';
  * - default: the app (index.html) into dist/, with the embedded basemap and other fixtures from
  *   fixtures/ served and copied as static files;
  * - `--mode lib`: dist/lib/pinmap.js, the library for React apps (React stays the host's);
- * - `--mode embed`: dist/lib/pinmap-embed.js, self-contained for any page (`createPinmap`).
+ * - `--mode embed`: dist/lib/pinmap-embed.js, self-contained for any page (`createPinmap`);
+ * - `--mode cli`: dist/cli/pinmap-tile-pins.js, the pin tiler for Node (the package's bin), its
+ *   dependencies imported from node_modules.
  */
 /**
  * Vite's library builds inline every asset as a `data:` URL, whatever `assetsInlineLimit` says,
@@ -41,6 +43,22 @@ export default defineConfig(({ mode }): UserConfig => {
     server: { host: '127.0.0.1', port: 5173 },
     build: { sourcemap: true, chunkSizeWarningLimit: 1500 },
   };
+  if (mode === 'cli') {
+    return {
+      // Self-contained like the library: the package's runtime libraries are bundled in, so the
+      // installed bin needs nothing beyond Node.
+      ssr: { noExternal: true },
+      build: {
+        ssr: 'src/tiler/bin.ts',
+        outDir: 'dist/cli',
+        emptyOutDir: true,
+        copyPublicDir: false,
+        target: 'node20',
+        minify: false,
+        rollupOptions: { output: { entryFileNames: 'pinmap-tile-pins.js', banner: '#!/usr/bin/env node' } },
+      },
+    };
+  }
   if (mode !== 'lib' && mode !== 'embed') return base;
   const embed = mode === 'embed';
   // React stays the host app's in the React library (not in the self-contained embed).

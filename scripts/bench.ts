@@ -10,6 +10,7 @@
  *   npm run bench:basemap                           # only the basemap row: one archive against loose files
  *   npm run bench -- --weight                       # only the initial JavaScript and its breakdown (weight.md)
  *   PINMAP_BENCH_APP_DIR=dist npm run bench         # measure an existing app build
+ *   npm run bench -- --pretiled                     # only the pre-tiled pin rows (1M pins tiled, then loaded)
  *
  * Exits 0 whatever the figures (it is not a test); 1 only when it could not measure at all.
  */
@@ -29,6 +30,7 @@ import { replaceBetweenMarkers } from './bench/readme.ts';
 import { summariseTrace, traceCategories } from './bench/trace.ts';
 import { measureBasemapArchive, renderBasemapArchive } from './bench/basemap-archive.ts';
 import { generatePins } from './synthetic-pins.ts';
+import { measurePretiled, renderPretiled, tileForBench } from './bench/pretiled.ts';
 
 const ROOT = resolve(import.meta.dirname, '..');
 const RESULTS = join(ROOT, 'bench/results');
@@ -53,6 +55,7 @@ function usage(): string {
     '  --no-pins        skip the page loads (cold load, pins, size): only the mount/destroy cycles (and --trace)',
     '  --weight         only the weight: one load of the vector, hybrid and bare MapLibre pages, the JavaScript and CSS each loads',
     '                   before its first idle, and the breakdown of the vector view\'s; writes weight.md and weight.json',
+    '  --pretiled       only the pre-tiled pin rows: 1M pins tiled by pinmap-tile-pins (time, memory, size), then the map with them (also part of a full run)',
     `  --trace          also record a Chrome trace of one load of a row (${Object.keys(RENDERER_LABELS).join(', ')}) and print where the time went`,
     'Env: PINMAP_BENCH_APP_DIR=<dir> measures an existing app build; PINMAP_CHROMIUM=<path> picks the browser.',
   ].join('\n');
@@ -69,6 +72,7 @@ function parseCli() {
       'update-readme': { type: 'boolean', default: false },
       'no-pins': { type: 'boolean', default: false },
       weight: { type: 'boolean', default: false },
+      pretiled: { type: 'boolean', default: false },
       trace: { type: 'string' },
       'out-dir': { type: 'string', default: RESULTS },
       help: { type: 'boolean', short: 'h', default: false },
@@ -100,6 +104,7 @@ function parseCli() {
     domCapMs: whole('dom-cap', values['dom-cap'], 0) * 1000,
     updateReadme: values['update-readme'] && !weight,
     pageLoads: !values['no-pins'],
+    pretiledOnly: values.pretiled,
     trace,
     outDir: resolve(values['out-dir']),
   };
@@ -254,8 +259,27 @@ async function main(): Promise<number> {
     const built = await buildAll(tmp);
     // The library at /lib/ beside /basemap/, as `npm run build` lays out dist/: it finds its basemap at ../basemap.
     server = await startStaticServer({ '/': built.appDir, '/__bench/pages/': built.pagesDir, '/lib/': built.libDir });
-    const urlOf = publishInputs(server, counts);
     browser = activeBrowser = await launch();
+    // The pre-tiled pin rows: the pins are tiled first (the browser idle meanwhile), then loaded.
+    let configs = 0;
+    const appWith = (config: object) => {
+      const path = `/__bench/data/config-pretiled-${configs++}.json`;
+      server!.put(path, JSON.stringify(config));
+      return `${server!.origin}/?config=${encodeURIComponent(path)}`;
+    };
+    const pretiledSection = async () => {
+      const tiling = await tileForBench(tmp, log);
+      return renderPretiled(await measurePretiled(browser!, appWith, CAMERA, FADE_DURATION, tiling, runs, loadCapMs, log));
+    };
+    if (options.pretiledOnly) {
+      const section = await pretiledSection();
+      console.log(`\n${section}\n`);
+      mkdirSync(options.outDir, { recursive: true });
+      writeFileSync(join(options.outDir, 'pretiled.md'), `${section}\n`);
+      log(`Written: ${join(options.outDir, 'pretiled.md')}`);
+      return 0;
+    }
+    const urlOf = publishInputs(server, counts);
     const chromiumVersion = browser.version();
     const renderer = await webglRenderer(browser);
     const rows = planRows(counts);
@@ -377,7 +401,8 @@ async function main(): Promise<number> {
       `Benchmark time: ${elapsed.toFixed(0)} s in all (page loads ${pinsSeconds.toFixed(0)} s, mount/destroy cycles ${cycleSeconds.toFixed(0)} s, the rest building and warming up).`,
     ];
     const data: BenchData = { rows, runs, ...(size ? { size } : {}), cycles: cycleFigures, cycleFailures, info };
-    const markdown = options.weight ? renderWeight(data) : basemap ? `${renderMarkdown(data)}\n\n${renderBasemapArchive(basemap)}` : renderMarkdown(data);
+    const sections = [renderMarkdown(data), basemap ? renderBasemapArchive(basemap) : '', options.pageLoads ? await pretiledSection() : ''];
+    const markdown = options.weight ? renderWeight(data) : sections.filter((section) => section !== '').join('\n\n');
     console.log(`\n${markdown}\n`);
     mkdirSync(options.outDir, { recursive: true });
     const name = options.weight ? 'weight' : 'latest';

@@ -193,6 +193,7 @@ export const scenes: Scene[] = [
     deviceScaleFactor: 1,
     capture: 'map',
   },
+  ...preTiledPinScenes(),
   {
     name: 'controls-desktop',
     description: 'Every control in its default corner at 800 px: fullscreen, zoom and compass, geolocation, metric scale, full attribution.',
@@ -693,4 +694,25 @@ function pinPanelScenes(): Scene[] {
       capture: 'page',
     },
   ];
+}
+
+/**
+ * The default pins as a pre-tiled archive (`fixtures/pins/cities.pmtiles`, made by
+ * `npm run tile-pins`) at three zooms: the same pixels as the same pins inline as GPU pins
+ * (`tests/pin-archive.spec.ts` compares the two).
+ */
+function preTiledPinScenes(): Scene[] {
+  const views: [string, [number, number], number][] = [
+    ['pretiled-pins-z1', [10, 30], 1],
+    ['pretiled-pins-z3', [10, 48], 3],
+    ['pretiled-pins-z5', [4, 48], 5],
+  ];
+  return views.map(([name, center, zoom]) => ({
+    name,
+    description: `The default pins from their pre-tiled archive (pins: "pmtiles://pins/cities.pmtiles") at zoom ${zoom}: bubbles with counts and pins, as the inline GPU pins draw them.`,
+    config: { center, zoom, pins: 'pmtiles://pins/cities.pmtiles', controls: noControls },
+    viewport: desktop,
+    deviceScaleFactor: 1,
+    capture: 'map' as const,
+  }));
 }

@@ -40,6 +40,10 @@ export interface MeasureOptions {
   loadOnly?: boolean;
   /** Read the JS heap after idle (a forced GC first: it takes time, so only where it is reported). */
   heap?: boolean;
+  /** Told of the page's browser context as soon as it is made (to watch its requests). */
+  onContext?: (context: BrowserContext) => void;
+  /** Told when the page first said idle, in epoch ms (as Playwright's request timings). */
+  idleStamp?: (epochMs: number) => void;
 }
 
 declare global {
@@ -157,9 +161,11 @@ export async function measure(browser: Browser, url: string, options: MeasureOpt
   const consoleErrors: string[] = [];
   page.on('pageerror', (error) => consoleErrors.push(error.message));
   const bodies = options.assets ? collectAssets(context) : undefined;
+  options.onContext?.(context);
   let outcome: Outcome;
   try {
     outcome = await measurePage(page, context, url, options, consoleErrors);
+    if (outcome.ok && options.idleStamp) options.idleStamp((await page.evaluate('performance.timeOrigin + window.__bench.idleAt')) as number);
     if (outcome.ok && bodies) {
       // Playwright's request timing starts in epoch ms; the idle is in the page's clock.
       const idleAt = (await page.evaluate('performance.timeOrigin + window.__bench.idleAt')) as number;

@@ -142,3 +142,13 @@ describe('theme', () => {
     expect(parseConfig({ darkStyle: { version: 8, sources: {}, layers: [] } }).darkStyle).toEqual({ version: 8, sources: {}, layers: [] });
   });
 });
+
+describe('pins as a pre-tiled archive', () => {
+  it('accepts pmtiles:// with an http(s) URL or a path, and refuses pmtiles:// with any other scheme', () => {
+    expect(parseConfig({ pins: 'pmtiles://pins/cities.pmtiles' }).pins).toBe('pmtiles://pins/cities.pmtiles');
+    expect(parseConfig({ pins: 'pmtiles://https://cdn.example.com/pins.pmtiles' }).pins).toBe('pmtiles://https://cdn.example.com/pins.pmtiles');
+    const result = safeParseConfig({ pins: 'pmtiles://javascript:alert(1)' });
+    expect(result.ok).toBe(false);
+    if (!result.ok) expect(result.error.problems).toEqual([{ option: 'pins', message: 'must be an http(s) URL or a path relative to the page' }]);
+  });
+});

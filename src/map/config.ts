@@ -44,6 +44,17 @@ const urlString = z
   .min(1, { error: 'must be a URL string, not empty' })
   .refine(isFetchableUrl, { error: 'must be an http(s) URL or a path relative to the page' });
 
+/**
+ * The pins' URL: a GeoJSON file, or a pre-tiled pin archive (README, "Pre-tiled pins") as
+ * `pmtiles://` and then an http(s) URL or a path relative to the page.
+ */
+const pinsUrl = z
+  .string({ error: 'must be a URL string' })
+  .min(1, { error: 'must be a URL string, not empty' })
+  .refine((value) => (value.startsWith('pmtiles://') ? isFetchableUrl(value.slice('pmtiles://'.length)) : isFetchableUrl(value)), {
+    error: 'must be an http(s) URL or a path relative to the page',
+  });
+
 /** Any http(s) page: a relative path resolves to http(s) against every one of them. */
 const PAGE_BASE = 'https://page.invalid/';
 
@@ -175,7 +186,7 @@ const schema = z
     pixelRatio: finite('device pixels per CSS pixel').positive({ error: 'must be more than 0' }).max(4, { error: 'must be at most 4' }).optional(),
     preserveDrawingBuffer: z.boolean({ error: 'must be true or false' }).default(false),
     hash: z.boolean({ error: 'must be true or false' }).default(false),
-    pins: z.union([urlString, featureCollection], { error: 'must be a GeoJSON URL or a GeoJSON FeatureCollection' }).optional(),
+    pins: z.union([pinsUrl, featureCollection], { error: 'must be a GeoJSON URL or a GeoJSON FeatureCollection' }).optional(),
     pinStyles: z.record(z.string(), pinOptionsSchema, { error: 'must be an object of category → pin options' }).default({}),
     domPinLimit: z
       .int({ error: 'must be a whole number of pins' })

@@ -233,6 +233,11 @@ export function createHybridEngine(parent: HTMLElement, config: PinmapConfig, ev
       return request
         .then((set) => {
           if (destroyed) return;
+          // Pre-tiled pins are drawn by the vector view's GPU layers; here the page says so.
+          if (set.archive) {
+            console.warn(`Pinmap: ${locale['PinLayer.PreTiledVectorOnly']} (${set.archive.url})`);
+            events.onNotice?.(locale['PinLayer.PreTiledVectorOnly']);
+          }
           pins.setPins(set);
           pinSetListeners.forEach((listener) => listener());
         })

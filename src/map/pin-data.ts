@@ -1,3 +1,4 @@
+import type { PinArchive } from './pin-archive.ts';
 import { pinOptionsShape, type PinOptionName, type PinOptions } from './pin-options.ts';
 
 /**
@@ -61,6 +62,8 @@ export interface PinSet {
   attribution?: string;
   /** Category → pin options: the file's `pinStyles` with config's over them, per category and field. */
   pinStyles: Record<string, PinOptions>;
+  /** Pre-tiled pins (`pins: "pmtiles://…"`): the archive they are drawn from; `pins` is then empty. */
+  archive?: PinArchive;
 }
 
 /** Thrown when pin data is not a GeoJSON FeatureCollection at all; the message says what it was. */
@@ -179,7 +182,7 @@ function lenientOptions(input: unknown, target: Record<string, unknown>, owner: 
  * Checks the collection's own `pinStyles` (warnings for bad parts) and lays config's validated
  * `pinStyles` over it, per category and per field.
  */
-function mergeStyles(fileStyles: unknown, configStyles: Record<string, PinOptions>, warnings: string[]): Record<string, PinOptions> {
+export function mergeStyles(fileStyles: unknown, configStyles: Record<string, PinOptions>, warnings: string[]): Record<string, PinOptions> {
   // No prototype: categories such as "constructor" or "__proto__" are plain keys.
   const merged = Object.create(null) as Record<string, PinOptions>;
   if (fileStyles !== undefined) {
@@ -276,6 +279,174 @@ export function isHttpUrl(value: string): boolean {
 }
 
 /**
+ * Reads a collection's foreign members: its `attribution` (a non-blank string) and its own
+ * `pinStyles`, checked (a bad part is dropped with a warning), with config's `pinStyles` laid
+ * over them per category and field. `parsePins` starts with it; the pin tiler reads the members
+ * as they stream past.
+ */
+export function readCollectionMembers(
+  members: { attribution?: unknown; pinStyles?: unknown },
+  pinStyles: Record<string, PinOptions> = {},
+): { attribution?: string; pinStyles: Record<string, PinOptions>; warnings: string[] } {
+  const warnings: string[] = [];
+  let attribution: string | undefined;
+  if (typeof members.attribution === 'string') {
+    if (members.attribution.trim() !== '') attribution = members.attribution;
+  } else if (members.attribution !== undefined && members.attribution !== null) {
+    warnings.push(`pins: attribution must be a string (got ${describeValue(members.attribution)}); it is ignored`);
+  }
+  const styles = mergeStyles(members.pinStyles, pinStyles, warnings);
+  return attribution === undefined ? { pinStyles: styles, warnings } : { attribution, pinStyles: styles, warnings };
+}
+
+/** Throws a `PinDataError` unless `input` is a FeatureCollection object (its `features` are not looked at). */
+export function assertFeatureCollection(input: unknown): asserts input is Record<string, unknown> {
+  if (!isRecord(input)) throw new PinDataError(`pins must be a GeoJSON FeatureCollection (got ${describeValue(input)})`);
+  if (input.type !== 'FeatureCollection') {
+    throw new PinDataError(
+      `pins must be a GeoJSON FeatureCollection (got ${typeof input.type === 'string' ? `type ${quote(input.type)}` : 'an object without "type": "FeatureCollection"'})`,
+    );
+  }
+}
+
+/** The ids seen so far and the feature each came from: a `Map` does; the pin tiler keeps a leaner one. */
+export interface IdRegistry {
+  get(id: string): number | undefined;
+  set(id: string, index: number): unknown;
+}
+
+/** A pin as `PinChecker.check` finds it: the pin, and the options of its own that were valid (without its category's). */
+export interface CheckedPin {
+  pin: Pin;
+  own: PinOptions | undefined;
+}
+
+/**
+ * The checks of one feature after another, as `parsePins` makes them (its rules are in its
+ * comment), for a collection read whole or streamed a feature at a time (the pin tiler).
+ * Skipped features and warnings are counted; the first `keep` of each are kept with their reasons.
+ */
+export class PinChecker {
+  /** The first `keep` skipped features, with their reasons. */
+  readonly skipped: SkippedFeature[] = [];
+  /** The first `keep` warnings. */
+  readonly warnings: string[] = [];
+  skippedCount = 0;
+  warningCount = 0;
+  private readonly optionCache: OptionCache = new Map();
+  /** Category (or none) → the options object shared by its pins that have none of their own. */
+  private readonly categoryOptions = new Map<string | undefined, PinOptions>();
+  /** Other properties each pin keeps as text (`Pin.fields`): the config's `searchFields`. */
+  private extraFields: readonly string[] = [];
+
+  /**
+   * `styles`: category → pin options (`readCollectionMembers`' `pinStyles`); `ids`: where ids are
+   * remembered to find duplicates; `keep`: how many reasons and warnings to keep.
+   */
+  constructor(
+    private readonly styles: Record<string, PinOptions>,
+    private readonly ids: IdRegistry = new Map<string, number>(),
+    private readonly keep = Infinity,
+    /** Told of every skipped feature, kept or not (the pin tiler writes them all to a file). */
+    private readonly onSkipped?: (skipped: SkippedFeature) => void,
+  ) {}
+
+  /** Keeps these properties of each pin as text (`Pin.fields`), besides the ones every pin keeps. */
+  keepFields(names: readonly string[]): this {
+    this.extraFields = names.filter((name) => !PIN_FIELDS.has(name));
+    return this;
+  }
+
+  /** Adds warnings (counted, the first `keep` kept). */
+  warn(...messages: string[]): void {
+    for (const message of messages) {
+      this.warningCount++;
+      if (this.warnings.length < this.keep) this.warnings.push(message);
+    }
+  }
+
+  /** The pin the feature at `index` makes, or undefined when it is skipped (its reason is recorded). */
+  check(feature: unknown, index: number): CheckedPin | undefined {
+    const problem = (text: string, id?: string): undefined => {
+      this.skippedCount++;
+      if (this.skipped.length < this.keep || this.onSkipped) {
+        const record: SkippedFeature[] = [];
+        skip(record, index, text, id);
+        if (this.skipped.length < this.keep) this.skipped.push(record[0]!);
+        this.onSkipped?.(record[0]!);
+      }
+      return undefined;
+    };
+    if (!isRecord(feature)) return problem(`must be a GeoJSON Feature object (got ${describeValue(feature)})`);
+    const rawProperties = feature.properties;
+    const properties = isRecord(rawProperties) ? rawProperties : undefined;
+    const idResult = readId(feature, properties);
+    const knownId = typeof idResult === 'string' ? idResult : undefined;
+
+    if (feature.type !== 'Feature') return problem(`type must be "Feature" (got ${describeValue(feature.type)})`, knownId);
+    if (typeof idResult !== 'string') return problem(idResult.problem);
+    const id = idResult;
+    const position = readPosition(feature.geometry);
+    if (typeof position === 'string') return problem(position, id);
+    if (properties === undefined) {
+      return problem(
+        rawProperties === undefined || rawProperties === null
+          ? 'has no properties (a pin needs properties.title)'
+          : `properties must be an object (got ${describeValue(rawProperties)})`,
+        id,
+      );
+    }
+
+    const title = properties.title;
+    if (typeof title !== 'string') {
+      return problem(title === undefined || title === null ? 'has no properties.title' : `properties.title must be a string (got ${describeValue(title)})`, id);
+    }
+    if (title.trim() === '') return problem('properties.title must not be empty', id);
+    const description = optionalString(properties, 'description');
+    const url = optionalString(properties, 'url');
+    const category = optionalString(properties, 'category');
+    if (description instanceof Problem || url instanceof Problem || category instanceof Problem) {
+      const wrong = [description, url, category].find((v) => v instanceof Problem);
+      return problem(wrong?.problem ?? 'has a property of the wrong type', id);
+    }
+
+    const first = this.ids.get(id);
+    if (first !== undefined) return problem(`duplicate id ${quote(id)} (feature ${first} has it and is shown)`, id);
+    this.ids.set(id, index);
+
+    const categoryStyle = category === undefined ? undefined : this.styles[category];
+    const ownOptions = properties.pin;
+    let options: PinOptions;
+    let own: PinOptions | undefined;
+    if (ownOptions !== undefined && ownOptions !== null) {
+      const valid: Record<string, unknown> = {};
+      const warnings: string[] = [];
+      lenientOptions(ownOptions, valid, { pinId: id, category, categoryStyle }, warnings, this.optionCache);
+      this.warn(...warnings);
+      own = valid as PinOptions;
+      options = { ...categoryStyle, ...own };
+    } else {
+      // Pins with no options of their own share one (frozen) object per category, so the
+      // renderers resolve and key each category's style once, not once per pin.
+      options =
+        this.categoryOptions.get(category) ?? this.categoryOptions.set(category, Object.freeze({ ...categoryStyle })).get(category)!;
+    }
+
+    const pin: Pin = { id, title, description: description ?? '', lngLat: position, options };
+    if (url !== undefined) {
+      if (isHttpUrl(url)) pin.url = url;
+      else this.warn(`pin ${quote(id)}: properties.url ${quote(url)} is not an http(s) URL; it is not shown as a link`);
+    }
+    if (category !== undefined) pin.category = category;
+    for (const name of this.extraFields) {
+      const value = Object.hasOwn(properties, name) ? properties[name] : undefined;
+      if (typeof value === 'string' || (typeof value === 'number' && Number.isFinite(value))) (pin.fields ??= {})[name] = String(value);
+    }
+    return { pin, own };
+  }
+}
+
+/**
  * Turns GeoJSON into pins. `input` must be a FeatureCollection (else a `PinDataError` is thrown);
  * it may carry the foreign members `attribution` (a string) and `pinStyles` (category → pin
  * options). `pinStyles` given here (site config's, already validated) override the file's, per
@@ -295,126 +466,21 @@ export function isHttpUrl(value: string): boolean {
  * the category's style or the default applies). A property of the wrong type skips the feature.
  */
 export function parsePins(input: unknown, pinStyles: Record<string, PinOptions> = {}, keepFields: readonly string[] = []): PinSet {
-  const extraFields = keepFields.filter((name) => !PIN_FIELDS.has(name));
-  if (!isRecord(input)) throw new PinDataError(`pins must be a GeoJSON FeatureCollection (got ${describeValue(input)})`);
-  if (input.type !== 'FeatureCollection') {
-    throw new PinDataError(
-      `pins must be a GeoJSON FeatureCollection (got ${typeof input.type === 'string' ? `type ${quote(input.type)}` : 'an object without "type": "FeatureCollection"'})`,
-    );
-  }
+  assertFeatureCollection(input);
   const features = input.features;
   if (!Array.isArray(features)) {
     throw new PinDataError(`pins must be a GeoJSON FeatureCollection whose "features" is an array (got ${describeValue(features)})`);
   }
-
-  const warnings: string[] = [];
-  let attribution: string | undefined;
-  if (typeof input.attribution === 'string') {
-    if (input.attribution.trim() !== '') attribution = input.attribution;
-  } else if (input.attribution !== undefined && input.attribution !== null) {
-    warnings.push(`pins: attribution must be a string (got ${describeValue(input.attribution)}); it is ignored`);
-  }
-  const styles = mergeStyles(input.pinStyles, pinStyles, warnings);
-
+  const members = readCollectionMembers(input, pinStyles);
+  const checker = new PinChecker(members.pinStyles).keepFields(keepFields);
+  checker.warn(...members.warnings);
   const pins: Pin[] = [];
-  const skipped: SkippedFeature[] = [];
-  /** id → index of the feature that has it. */
-  const seen = new Map<string, number>();
-  const optionCache: OptionCache = new Map();
-  /** Category (or none) → the options object shared by its pins that have none of their own. */
-  const categoryOptions = new Map<string | undefined, PinOptions>();
-
   for (let index = 0; index < features.length; index++) {
-    const feature: unknown = features[index];
-
-    if (!isRecord(feature)) {
-      skip(skipped, index, `must be a GeoJSON Feature object (got ${describeValue(feature)})`);
-      continue;
-    }
-    const rawProperties = feature.properties;
-    const properties = isRecord(rawProperties) ? rawProperties : undefined;
-    const idResult = readId(feature, properties);
-    const knownId = typeof idResult === 'string' ? idResult : undefined;
-
-    if (feature.type !== 'Feature') {
-      skip(skipped, index, `type must be "Feature" (got ${describeValue(feature.type)})`, knownId);
-      continue;
-    }
-    if (typeof idResult !== 'string') {
-      skip(skipped, index, idResult.problem);
-      continue;
-    }
-    const id = idResult;
-    const position = readPosition(feature.geometry);
-    if (typeof position === 'string') {
-      skip(skipped, index, position, id);
-      continue;
-    }
-    if (properties === undefined) {
-      skip(
-        skipped,
-        index,
-        rawProperties === undefined || rawProperties === null
-          ? 'has no properties (a pin needs properties.title)'
-          : `properties must be an object (got ${describeValue(rawProperties)})`,
-        id,
-      );
-      continue;
-    }
-
-    const title = properties.title;
-    if (typeof title !== 'string') {
-      skip(skipped, index, title === undefined || title === null ? 'has no properties.title' : `properties.title must be a string (got ${describeValue(title)})`, id);
-      continue;
-    }
-    if (title.trim() === '') {
-      skip(skipped, index, 'properties.title must not be empty', id);
-      continue;
-    }
-    const description = optionalString(properties, 'description');
-    const url = optionalString(properties, 'url');
-    const category = optionalString(properties, 'category');
-    if (description instanceof Problem || url instanceof Problem || category instanceof Problem) {
-      const problem = [description, url, category].find((v) => v instanceof Problem);
-      skip(skipped, index, problem?.problem ?? 'has a property of the wrong type', id);
-      continue;
-    }
-
-    const first = seen.get(id);
-    if (first !== undefined) {
-      skip(skipped, index, `duplicate id ${quote(id)} (feature ${first} has it and is shown)`, id);
-      continue;
-    }
-    seen.set(id, index);
-
-    const categoryStyle = category === undefined ? undefined : styles[category];
-    const ownOptions = properties.pin;
-    let options: PinOptions;
-    if (ownOptions !== undefined && ownOptions !== null) {
-      const own: Record<string, unknown> = { ...categoryStyle };
-      lenientOptions(ownOptions, own, { pinId: id, category, categoryStyle }, warnings, optionCache);
-      options = own as PinOptions;
-    } else {
-      // Pins with no options of their own share one (frozen) object per category, so the
-      // renderers resolve and key each category's style once, not once per pin.
-      options = categoryOptions.get(category) ?? categoryOptions.set(category, Object.freeze({ ...categoryStyle })).get(category)!;
-    }
-
-    const pin: Pin = { id, title, description: description ?? '', lngLat: position, options };
-    if (url !== undefined) {
-      if (isHttpUrl(url)) pin.url = url;
-      else warnings.push(`pin ${quote(id)}: properties.url ${quote(url)} is not an http(s) URL; it is not shown as a link`);
-    }
-    if (category !== undefined) pin.category = category;
-    for (const name of extraFields) {
-      const value = Object.hasOwn(properties, name) ? properties[name] : undefined;
-      if (typeof value === 'string' || (typeof value === 'number' && Number.isFinite(value))) (pin.fields ??= {})[name] = String(value);
-    }
-    pins.push(pin);
+    const checked = checker.check(features[index], index);
+    if (checked) pins.push(checked.pin);
   }
-
-  const set: PinSet = { pins, skipped, warnings, pinStyles: styles };
-  if (attribution !== undefined) set.attribution = attribution;
+  const set: PinSet = { pins, skipped: checker.skipped, warnings: checker.warnings, pinStyles: members.pinStyles };
+  if (members.attribution !== undefined) set.attribution = members.attribution;
   return set;
 }
 

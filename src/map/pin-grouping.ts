@@ -56,6 +56,20 @@ export class PinGrouping<P extends Supercluster.AnyProps> {
     this.indexAt(zoom);
   }
 
+  /**
+   * Lets go of the grouping of the range of zooms `zoom` is in (it is made again if asked for):
+   * the pin tiler goes through the ranges one after another and keeps one at a time.
+   */
+  forget(zoom: number): void {
+    delete this.tierAt(zoom).index;
+  }
+
+  /** The first and last zoom of the range `zoom` is in. */
+  rangeOf(zoom: number): [number, number] {
+    const tier = this.tierAt(zoom);
+    return [tier.minZoom, tier.maxZoom];
+  }
+
   /** How many ranges of zooms have been grouped so far. */
   get grouped(): number {
     return this.tiers.filter((tier) => tier.index).length;
@@ -68,9 +82,13 @@ export class PinGrouping<P extends Supercluster.AnyProps> {
     return zoom;
   }
 
-  private indexAt(zoom: number): Supercluster<P> {
+  private tierAt(zoom: number): Tier<P> {
     const whole = Math.max(0, Math.min(Math.floor(zoom), CLUSTER_MAX_ZOOM));
-    const tier = this.tiers.find((t) => whole >= t.minZoom && whole <= t.maxZoom)!;
+    return this.tiers.find((t) => whole >= t.minZoom && whole <= t.maxZoom)!;
+  }
+
+  private indexAt(zoom: number): Supercluster<P> {
+    const tier = this.tierAt(zoom);
     tier.index ??= new Supercluster<P>({ radius: CLUSTER_RADIUS, minZoom: tier.minZoom, maxZoom: tier.maxZoom }).load(this.points);
     return tier.index;
   }

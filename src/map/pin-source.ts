@@ -1,6 +1,7 @@
 import type { PinOptions } from './pin-options.ts';
 import { parsePins, type PinSet } from './pin-data.ts';
 import { reasonOf } from './errors.ts';
+import { PinArchiveError, isPinArchiveUrl, openPinArchive } from './pin-archive.ts';
 
 /** Pins could not be had at all (the file failed or is not GeoJSON); the map goes on without them. */
 export class PinLoadError extends Error {
@@ -22,6 +23,7 @@ export async function loadPinSet(
   signal?: AbortSignal,
   keepFields: readonly string[] = [],
 ): Promise<PinSet> {
+  if (isPinArchiveUrl(pins)) return loadPinArchive(pins, pinStyles, baseUrl);
   const where = typeof pins === 'string' ? new URL(pins, baseUrl).href : 'the config';
   let data: unknown = pins;
   if (typeof pins === 'string') {
@@ -43,4 +45,23 @@ export async function loadPinSet(
   } catch (error) {
     throw new PinLoadError(`Could not show the pins from ${where}: ${reasonOf(error)}`);
   }
+}
+
+/**
+ * A pre-tiled pin archive (`pmtiles://…`): its header and metadata are read now, its tiles by the
+ * map. Rejects with a `PinLoadError` naming the URL when it cannot be read (an HTTP error, no
+ * network, not an archive), or a `PinArchiveError` when it is not a pin archive of this Pinmap.
+ */
+async function loadPinArchive(pins: string, pinStyles: Record<string, PinOptions>, baseUrl: string): Promise<PinSet> {
+  let archive;
+  try {
+    archive = await openPinArchive(pins, pinStyles, baseUrl);
+  } catch (error) {
+    if (error instanceof PinArchiveError) throw error;
+    const where = new URL(pins.slice('pmtiles://'.length), baseUrl).href;
+    throw new PinLoadError(`Could not load the pins from ${where}: ${reasonOf(error).replace(/^Bad response code: (\d+)$/, 'HTTP $1')}`);
+  }
+  const set: PinSet = { pins: [], skipped: [], warnings: [], pinStyles, archive };
+  if (archive.metadata.attribution !== undefined) set.attribution = archive.metadata.attribution;
+  return set;
 }

@@ -1,4 +1,15 @@
-import { Marker, Popup, type GeoJSONSource, type Map as MapLibreMap, type MapLayerMouseEvent, type MapMouseEvent, type PointLike } from 'maplibre-gl';
+import {
+  Marker,
+  Popup,
+  type ExpressionSpecification,
+  type GeoJSONSource,
+  type Map as MapLibreMap,
+  type GeoJSONFeature,
+  type MapGeoJSONFeature,
+  type MapLayerMouseEvent,
+  type MapMouseEvent,
+  type PointLike,
+} from 'maplibre-gl';
 import { DEFAULTS } from './constants.ts';
 import { pinDrawing, pinStyleKey, resolvePinStyle, type PinStyle } from './pin-icon.ts';
 import { drawPinImage, ensurePinImage } from './pin-image.ts';
@@ -7,6 +18,8 @@ import { PinClusters, abbreviate, clusterButton, clusterDiameter, pinButton, sha
 import { COLLISION_UNIT, collisionBoxes, collisionImage, createLabelCollision } from './label-collision.ts';
 import { PinIndex, startIndexWorker, type PinGroups } from './pin-index.ts';
 import { reasonOf } from './errors.ts';
+import { pinFromTile, type PinArchive } from './pin-archive.ts';
+import { PIN_ARCHIVE, revealZoomOf } from './pin-archive-format.ts';
 import { createPopupContent } from './popup-content.ts';
 import { isShown, visibleMask } from './pin-filter.ts';
 import type { OpenPinOptions } from './adapter.ts';
@@ -93,6 +106,8 @@ export function createVectorPins(map: MapLibreMap, options: PinLayerOptions): Pi
   let openId: string | undefined;
   /** Shows the set again with the current `hidden` categories left out. */
   let applyHidden: (() => void) | undefined;
+  /** The pin with an id: one of `pins`, or for pre-tiled pins one the archive or the loaded tiles know. */
+  let findPin: (id: string) => Pin | undefined = (id) => pins.get(id);
   let styles = new Map<string, PinStyle>();
   let markers = new Map<string, Marker>();
   let domTeardown: (() => void) | undefined;
@@ -135,6 +150,7 @@ export function createVectorPins(map: MapLibreMap, options: PinLayerOptions): Pi
     markers = new Map();
     revealZoom = () => map.getZoom();
     applyHidden = undefined;
+    findPin = (id) => pins.get(id);
     glTeardown?.();
     glTeardown = undefined;
     mode = 'none';
@@ -259,11 +275,17 @@ export function createVectorPins(map: MapLibreMap, options: PinLayerOptions): Pi
     const imageOf = (pin: Pin) => imageIds.get(styles.get(pin.id)!)!;
     const groups = followView(map, index, (groups) => groupFeatures(groups, list, imageOf));
     following.refresh = groups.refresh;
-    const removeLayers = addPinLayers(map, images, clusterFont(map), index, (id) => {
-      const pin = pins.get(id);
-      if (!pin) return;
-      options.onPinClick(pin.id);
-      openPin(pin, undefined);
+    const removeLayers = addPinLayers(map, {
+      images,
+      image: ['get', 'image'],
+      font: clusterFont(map),
+      expansionZoom: (clusterId) => index.expansionZoom(clusterId),
+      onPin: (feature) => {
+        const pin = pins.get(feature.properties.id as string);
+        if (!pin) return;
+        options.onPinClick(pin.id);
+        openPin(pin, undefined);
+      },
     });
     // A style loaded afresh (a theme's style MapLibre could not diff) keeps Pinmap's layers
     // (carryPinmapParts) but not their images: they are added again.
@@ -283,6 +305,67 @@ export function createVectorPins(map: MapLibreMap, options: PinLayerOptions): Pi
     } catch (error) {
       if (isCurrent()) console.error(`Pinmap: the pins could not be grouped: ${reasonOf(error)}`);
     }
+  }
+
+  /**
+   * Pre-tiled pins (`pins: "pmtiles://…"`): the archive's tiles are the source of the same layers
+   * and pin images as the GPU pins above; the bubbles, their counts and where they split are in
+   * the tiles, so nothing is grouped here. Each look of the archive is one pin style (one image).
+   */
+  async function addTiledLayer(archive: PinArchive, isCurrent: () => boolean) {
+    const pixelRatio = map.getPixelRatio();
+    const byKey = new Map<string, PinStyle>();
+    const lookImages = archive.looks.map((options) => {
+      const style = resolvePinStyle(options);
+      const key = pinStyleKey(style);
+      if (!byKey.has(key)) byKey.set(key, style);
+      return key;
+    });
+    for (const style of byKey.values()) drawPinImage(map, style, pixelRatio).catch(() => {}); // heard below
+    revealZoom = (id) => {
+      const found = archive.find(id);
+      return found ? revealZoomOf(found.aloneMask, map.getZoom()) : map.getZoom();
+    };
+    findPin = (id) => archive.find(id)?.pin ?? loadedPin(id);
+    const loadedPin = (id: string): Pin | undefined => {
+      for (const feature of map.getSource(PIN_SOURCE) ? map.querySourceFeatures(PIN_SOURCE, { sourceLayer: PIN_ARCHIVE.layer, filter: ['==', ['get', 'id'], id] }) : []) {
+        const pin = tilePin(feature);
+        if (pin) return pin;
+      }
+      return undefined;
+    };
+    const tilePin = (feature: GeoJSONFeature): Pin | undefined => {
+      const lngLat = feature.geometry.type === 'Point' ? (feature.geometry.coordinates as [number, number]) : undefined;
+      const pin = lngLat ? pinFromTile(feature.properties, lngLat, archive) : 'a pin feature without a point';
+      if (typeof pin !== 'string') return pin;
+      console.warn(`Pinmap: ${pin}; it cannot be opened`);
+      return undefined;
+    };
+    await whenStyleLoaded();
+    if (!isCurrent() || byKey.size === 0) return;
+    map.addSource(PIN_SOURCE, { type: 'vector', url: archive.url, ...(archive.metadata.attribution ? { attribution: archive.metadata.attribution } : {}) });
+    glTeardown = () => removePinLayers(map);
+    const images = (await Promise.all([...byKey.values()].map((style) => ensurePinImage(map, style, pixelRatio)))).map((image) => ({
+      id: image.id,
+      offset: image.iconOffset,
+    }));
+    if (!isCurrent()) return;
+    glTeardown = addPinLayers(map, {
+      images,
+      image: ['match', ['get', 'look'], ...lookImages.flatMap((key, look) => [look, key]), ''] as unknown as ExpressionSpecification,
+      font: clusterFont(map),
+      sourceLayer: PIN_ARCHIVE.layer,
+      expansionZoom: (_, properties) => {
+        const zoom = properties.expansion_zoom;
+        return typeof zoom === 'number' ? Promise.resolve(zoom) : Promise.reject(new Error('the bubble has no expansion_zoom'));
+      },
+      onPin: (feature) => {
+        const pin = tilePin(feature);
+        if (!pin) return;
+        options.onPinClick(pin.id);
+        openPin(pin, undefined);
+      },
+    });
   }
 
   return {
@@ -319,6 +402,12 @@ export function createVectorPins(map: MapLibreMap, options: PinLayerOptions): Pi
       pinStyles = set.pinStyles;
       attribution = set.attribution;
       styles = sharedStyles(set.pins);
+      if (set.archive) {
+        takeSpareWorker()?.terminate();
+        mode = 'gl';
+        await addTiledLayer(set.archive, () => current === generation);
+        return;
+      }
       if (set.pins.length === 0) return;
       if (set.pins.length <= options.domPinLimit) {
         mode = 'dom';
@@ -329,7 +418,7 @@ export function createVectorPins(map: MapLibreMap, options: PinLayerOptions): Pi
       await addSymbolLayer(set.pins, set.attribution, () => current === generation);
     },
     open(id, openOptions) {
-      const pin = pins.get(id);
+      const pin = findPin(id);
       if (!pin) return false;
       openPin(pin, undefined, openOptions?.byKeyboard ?? false, openOptions?.pan ?? true, openOptions?.returnFocus);
       return true;
@@ -349,7 +438,7 @@ export function createVectorPins(map: MapLibreMap, options: PinLayerOptions): Pi
       applyHidden?.();
     },
     async viewOf(id) {
-      const pin = pins.get(id);
+      const pin = findPin(id);
       if (!pin) return undefined;
       const zoom = await revealZoom(id);
       return { center: pin.lngLat, zoom: Math.max(map.getZoom(), zoom) };
@@ -537,22 +626,33 @@ function removePinLayers(map: MapLibreMap): void {
   if (map.getSource(PIN_SOURCE)) map.removeSource(PIN_SOURCE);
 }
 
+/** What the GPU pin layers draw, from the inline pins' GeoJSON source or an archive's tiles. */
+interface PinLayerDrawing {
+  /** The pin images and their icon offsets. */
+  images: { id: string; offset: [number, number] }[];
+  /** A pin feature's image id. */
+  image: ExpressionSpecification;
+  /** The cluster counts' font. */
+  font: string[];
+  /** The layer of the source's vector tiles (pre-tiled pins); none for the GeoJSON source. */
+  sourceLayer?: string;
+  /** The zoom at which a bubble splits. */
+  expansionZoom: (clusterId: number, properties: Record<string, unknown>) => Promise<number>;
+  /** A click on a pin. */
+  onPin: (feature: MapGeoJSONFeature) => void;
+}
+
 /**
- * The GPU pin layers on the pins' source (`addPinSource`): cluster bubbles with counts, and the
+ * The GPU pin layers on the pins' source (`addPinSource`, or an archive's vector source): cluster bubbles with counts, and the
  * pins as symbols. A click on a bubble zooms to where it splits; a click on a pin calls `onPin`.
  * Returns what removes them, and the source, again.
  */
-function addPinLayers(
-  map: MapLibreMap,
-  images: { id: string; offset: [number, number] }[],
-  font: string[],
-  index: PinIndex,
-  onPin: (id: string) => void,
-): () => void {
+function addPinLayers(map: MapLibreMap, { images, image, font, sourceLayer, expansionZoom, onPin }: PinLayerDrawing): () => void {
+  const fromSource = sourceLayer === undefined ? { source: PIN_SOURCE } : { source: PIN_SOURCE, 'source-layer': sourceLayer };
   map.addLayer({
     id: PIN_LAYERS.clusters,
     type: 'circle',
-    source: PIN_SOURCE,
+    ...fromSource,
     filter: ['has', 'point_count'],
     paint: {
       'circle-color': DEFAULT_CLUSTER_COLOUR,
@@ -565,7 +665,7 @@ function addPinLayers(
   map.addLayer({
     id: PIN_LAYERS.clusterCounts,
     type: 'symbol',
-    source: PIN_SOURCE,
+    ...fromSource,
     filter: ['has', 'point_count'],
     layout: {
       'text-field': ['get', 'point_count_abbreviated'],
@@ -584,13 +684,13 @@ function addPinLayers(
   map.addLayer({
     id: PIN_LAYERS.pins,
     type: 'symbol',
-    source: PIN_SOURCE,
+    ...fromSource,
     filter: ['!', ['has', 'point_count']],
     layout: {
-      'icon-image': ['get', 'image'],
+      'icon-image': image,
       'icon-anchor': 'bottom',
       // Each image's own offset (an image with room for a shadow has its tip above its bottom).
-      'icon-offset': ['match', ['get', 'image'], ...images.flatMap((i) => [i.id, ['literal', i.offset]]), ['literal', [0, 0]]] as never,
+      'icon-offset': ['match', image, ...images.flatMap((i) => [i.id, ['literal', i.offset]]), ['literal', [0, 0]]] as never,
       // Pins never hide each other, but labels placed after them (every basemap label: the
       // pins' layers are the top of the style) keep out from under them.
       'icon-allow-overlap': true,
@@ -606,14 +706,14 @@ function addPinLayers(
     // The bubble may be on another copy of the world than its coordinates say: ease to the
     // copy that was clicked, never across the 180° meridian to the other side of the globe.
     const center: [number, number] = [lng + 360 * Math.round((event.lngLat.lng - lng) / 360), lat];
-    index.expansionZoom(clusterId).then(
+    expansionZoom(clusterId, feature.properties).then(
       (zoom) => map.easeTo({ center, zoom }),
       () => {},
     );
   };
   const onPinClick = (event: MapLayerMouseEvent) => {
-    const id = event.features?.[0]?.properties?.id;
-    if (typeof id === 'string') onPin(id);
+    const feature = event.features?.[0];
+    if (feature) onPin(feature);
   };
   const pointer = () => (map.getCanvas().style.cursor = 'pointer');
   const noPointer = () => (map.getCanvas().style.cursor = '');

@@ -1,0 +1,234 @@
+import { spawnSync } from 'node:child_process';
+import { createWriteStream, existsSync, openSync, readSync, closeSync, statSync } from 'node:fs';
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { join, resolve } from 'node:path';
+import type { Browser, BrowserContext } from '@playwright/test';
+import { generatePins } from '../synthetic-pins.ts';
+import { measure, VIEWPORT } from './measure.ts';
+import { median } from './stats.ts';
+
+/**
+ * The pre-tiled pin rows of `npm run bench` (README "Pre-tiled pins"; `--pretiled` runs only
+ * these): 1M synthetic pins are tiled with the pin tiler at bench time (its time, peak memory and
+ * archive size), the archive is served with range requests, and the vector view with it is
+ * measured beside the same view without pins: time to idle and pan p95 as ratios, and the bytes
+ * fetched before the first idle.
+ */
+
+const ROOT = resolve(import.meta.dirname, '../..');
+export const PRETILED_COUNT = 1_000_000;
+/** The targets of issue 15. */
+const TARGETS = { idleRatio: 1.2, panRatio: 1.2, firstIdleBytes: 2 * 1024 * 1024, tilingSeconds: 60, peakBytes: 2 * 1024 ** 3 };
+
+export interface TilingFigures {
+  seconds: number;
+  /** User + system CPU seconds, when /usr/bin/time could say. */
+  cpuSeconds?: number;
+  peakBytes?: number;
+  archiveBytes: number;
+  inputBytes: number;
+}
+
+/** Writes `count` synthetic pins (generatePins, seed 1) as a GeoJSON file, a feature at a time. */
+async function writePins(path: string, count: number): Promise<void> {
+  const { features, pinStyles } = generatePins(count, 1);
+  const out = createWriteStream(path);
+  const write = (text: string) => (out.write(text) ? Promise.resolve() : new Promise<void>((done) => out.once('drain', () => done())));
+  await write(`{"type":"FeatureCollection","pinStyles":${JSON.stringify(pinStyles)},"features":[\n`);
+  let chunk = '';
+  for (let i = 0; i < features.length; i++) {
+    chunk += `${i ? ',\n' : ''}${JSON.stringify(features[i])}`;
+    if (chunk.length > 1 << 20) {
+      await write(chunk);
+      chunk = '';
+    }
+  }
+  await write(`${chunk}]}\n`);
+  await new Promise<void>((done) => out.end(() => done()));
+}
+
+/** Tiles the pins with the command (`pinmap-tile-pins`, run from source), under /usr/bin/time -v where there is one. */
+export async function tileForBench(tmp: string, log: (message: string) => void): Promise<{ archive: string; figures: TilingFigures }> {
+  const input = join(tmp, 'pins-1m.geojson');
+  const archive = join(tmp, 'pins-1m.pmtiles');
+  log(`Writing ${PRETILED_COUNT.toLocaleString('en-US')} pins as GeoJSON …`);
+  await writePins(input, PRETILED_COUNT);
+  log('Tiling them with pinmap-tile-pins …');
+  const command = [process.execPath, '--import', 'tsx', join(ROOT, 'src/tiler/bin.ts'), input, '-o', archive, '--quiet'];
+  const timed = existsSync('/usr/bin/time');
+  const started = Date.now();
+  const run = spawnSync(timed ? '/usr/bin/time' : command[0]!, timed ? ['-v', ...command] : command.slice(1), { cwd: ROOT, encoding: 'utf8', maxBuffer: 64 * 1024 * 1024 });
+  const seconds = (Date.now() - started) / 1000;
+  if (run.status !== 0) throw new Error(`pinmap-tile-pins failed: ${run.stderr.slice(-2000)}`);
+  const figures: TilingFigures = { seconds, archiveBytes: statSync(archive).size, inputBytes: statSync(input).size };
+  const rss = /Maximum resident set size \(kbytes\): (\d+)/.exec(run.stderr);
+  if (rss) figures.peakBytes = Number(rss[1]) * 1024;
+  const user = /User time \(seconds\): ([\d.]+)/.exec(run.stderr);
+  const system = /System time \(seconds\): ([\d.]+)/.exec(run.stderr);
+  if (user && system) figures.cpuSeconds = Number(user[1]) + Number(system[1]);
+  log(`  ${seconds.toFixed(1)} s, archive ${(figures.archiveBytes / 2 ** 20).toFixed(1)} MB${figures.peakBytes ? `, peak RSS ${(figures.peakBytes / 2 ** 20).toFixed(0)} MB` : ''}`);
+  return { archive, figures };
+}
+
+/**
+ * A server of one file with HTTP range requests and CORS, as a static host or CDN serves an
+ * archive (the bench's own server sends whole files). Counts the bytes it sends.
+ */
+export async function serveArchive(path: string): Promise<{ url: string; close(): Promise<void> }> {
+  const size = statSync(path).size;
+  const server: Server = createServer((request, response) => {
+    const headers = { 'access-control-allow-origin': '*', 'access-control-allow-headers': 'range', 'access-control-expose-headers': 'content-range, content-length, etag', 'accept-ranges': 'bytes', 'cache-control': 'no-store' };
+    if (request.method === 'OPTIONS') {
+      response.writeHead(204, headers);
+      response.end();
+      return;
+    }
+    const range = /bytes=(\d+)-(\d*)/.exec(request.headers.range ?? '');
+    const start = range ? Number(range[1]) : 0;
+    const end = range && range[2] ? Math.min(Number(range[2]), size - 1) : size - 1;
+    const body = Buffer.alloc(Math.max(0, end - start + 1));
+    const fd = openSync(path, 'r');
+    readSync(fd, body, 0, body.length, start);
+    closeSync(fd);
+    response.writeHead(range ? 206 : 200, { ...headers, 'content-type': 'application/octet-stream', 'content-length': body.length, ...(range ? { 'content-range': `bytes ${start}-${end}/${size}` } : {}) });
+    response.end(body);
+  });
+  await new Promise<void>((done) => server.listen(0, '127.0.0.1', () => done()));
+  const { port } = server.address() as AddressInfo;
+  return {
+    url: `http://127.0.0.1:${port}/pins-1m.pmtiles`,
+    close: () => new Promise<void>((done) => {
+      server.closeAllConnections();
+      server.close(() => done());
+    }),
+  };
+}
+
+/** One run's figures of a page: time to idle, pan p95, bytes fetched before idle (all, and from the archive). */
+interface PageRun {
+  idleMs: number;
+  panP95: number;
+  bytes: number;
+  archiveBytes: number;
+}
+
+/** Loads `url` once (measure: idle, pan, zoom) and counts the response bytes that ended before its first idle. */
+async function measureWithBytes(browser: Browser, url: string, archiveUrl: string, loadCapMs: number): Promise<PageRun | string> {
+  const counted: { url: string; bytes: number; endedAt: number }[] = [];
+  const pending: Promise<void>[] = [];
+  const watch = (context: BrowserContext) =>
+    context.on('requestfinished', (request) => {
+      pending.push(
+        request.sizes().then(
+          (sizes) => {
+            const timing = request.timing();
+            counted.push({ url: request.url(), bytes: sizes.responseBodySize + sizes.responseHeadersSize, endedAt: timing.startTime + Math.max(0, timing.responseEnd) });
+          },
+          () => {},
+        ),
+      );
+    });
+  let idleAt = 0;
+  const result = await measure(browser, url, { loadCapMs, focus: 'canvas.maplibregl-canvas', onContext: watch, idleStamp: (at) => (idleAt = at) });
+  if (!result.ok) return result.reason;
+  await Promise.all(pending);
+  const before = counted.filter((c) => c.endedAt <= idleAt);
+  return {
+    idleMs: result.sample.idleMs,
+    panP95: result.sample.pan.p95,
+    bytes: before.reduce((sum, c) => sum + c.bytes, 0),
+    archiveBytes: before.filter((c) => c.url.startsWith(archiveUrl)).reduce((sum, c) => sum + c.bytes, 0),
+  };
+}
+
+export interface PretiledFigures {
+  tiling: TilingFigures;
+  runs: number;
+  noPins: PageRun[];
+  pretiled: PageRun[];
+  failures: string[];
+}
+
+/** Measures the no-pin vector view and the vector view with the 1M archive, `runs` times each, alternating. */
+export async function measurePretiled(
+  browser: Browser,
+  pageUrl: (config: object) => string,
+  camera: { center: [number, number]; zoom: number },
+  fadeDuration: number,
+  tiling: { archive: string; figures: TilingFigures },
+  runs: number,
+  loadCapMs: number,
+  log: (message: string) => void,
+): Promise<PretiledFigures> {
+  const served = await serveArchive(tiling.archive);
+  const figures: PretiledFigures = { tiling: tiling.figures, runs, noPins: [], pretiled: [], failures: [] };
+  try {
+    const noPins = pageUrl({ ...camera, fadeDuration });
+    const pretiled = pageUrl({ ...camera, fadeDuration, pins: `pmtiles://${served.url}` });
+    await measureWithBytes(browser, pretiled, served.url, loadCapMs); // warm-up, not counted
+    for (let run = 0; run < runs; run++) {
+      for (const [label, url, into] of [
+        ['no pins', noPins, figures.noPins],
+        ['1M pre-tiled pins', pretiled, figures.pretiled],
+      ] as const) {
+        log(`run ${run + 1}/${runs}: ${label} …`);
+        const result = await measureWithBytes(browser, url, served.url, loadCapMs);
+        if (typeof result === 'string') {
+          figures.failures.push(`${label}: ${result}`);
+          log(`  ${result}`);
+          continue;
+        }
+        into[run] = result;
+        log(`  idle ${result.idleMs.toFixed(0)} ms, pan p95 ${result.panP95.toFixed(0)} ms, ${(result.bytes / 1024).toFixed(0)} KB before idle (${(result.archiveBytes / 1024).toFixed(0)} KB of it from the archive)`);
+      }
+    }
+  } finally {
+    await served.close();
+  }
+  return figures;
+}
+
+/** The report's section of the pre-tiled pin rows. */
+export function renderPretiled(figures: PretiledFigures): string {
+  const ratios = (pick: (run: PageRun) => number) => {
+    const each: number[] = [];
+    figures.pretiled.forEach((run, i) => {
+      const base = figures.noPins[i];
+      if (run && base && pick(base) > 0) each.push(pick(run) / pick(base));
+    });
+    return each.length ? median(each) : Number.NaN;
+  };
+  const med = (list: PageRun[], pick: (run: PageRun) => number) => {
+    const values = list.filter(Boolean).map(pick);
+    return values.length ? median(values) : Number.NaN;
+  };
+  const idleRatio = ratios((r) => r.idleMs);
+  const panRatio = ratios((r) => r.panP95);
+  const archiveBytes = med(figures.pretiled, (r) => r.archiveBytes);
+  const totalBytes = med(figures.pretiled, (r) => r.bytes);
+  const t = figures.tiling;
+  const verdict = (ok: boolean) => (ok ? 'met' : '**missed**');
+  const mb = (bytes: number) => `${(bytes / 2 ** 20).toFixed(2)} MB`;
+  const lines = [
+    `#### Pre-tiled pins (${PRETILED_COUNT.toLocaleString('en-US')} pins, one PMTiles archive)`,
+    '',
+    '| target | measured | |',
+    '|---|---:|---|',
+    `| 1M pre-tiled pins: time to idle ≤ ${TARGETS.idleRatio}× the no-pin map | ${idleRatio.toFixed(2)}× | ${Number.isNaN(idleRatio) ? 'not measured' : verdict(idleRatio <= TARGETS.idleRatio)} |`,
+    `| 1M pre-tiled pins: pan p95 ≤ ${TARGETS.panRatio}× the no-pin map | ${panRatio.toFixed(2)}× | ${Number.isNaN(panRatio) ? 'not measured' : verdict(panRatio <= TARGETS.panRatio)} |`,
+    `| 1M pre-tiled pins: bytes of the archive fetched to first idle ≤ 2 MB | ${mb(archiveBytes)} (the whole page: ${mb(totalBytes)}) | ${Number.isNaN(archiveBytes) ? 'not measured' : verdict(archiveBytes <= TARGETS.firstIdleBytes)} |`,
+    `| Tiling 1M pins < ${TARGETS.tilingSeconds} s | ${t.seconds.toFixed(1)} s${t.cpuSeconds === undefined ? '' : ` (${t.cpuSeconds.toFixed(1)} s of CPU)`} | ${verdict(t.seconds < TARGETS.tilingSeconds)} |`,
+    `| Tiling 1M pins: peak memory < 2 GB | ${t.peakBytes === undefined ? 'not measured (no /usr/bin/time)' : mb(t.peakBytes)} | ${t.peakBytes === undefined ? 'not measured' : verdict(t.peakBytes < TARGETS.peakBytes)} |`,
+    '',
+    '| page | time to idle (ms) | pan p95 (ms) | fetched before idle |',
+    '|---|---:|---:|---:|',
+    `| Pinmap, vector view, no pins | ${med(figures.noPins, (r) => r.idleMs).toFixed(0)} | ${med(figures.noPins, (r) => r.panP95).toFixed(0)} | ${mb(med(figures.noPins, (r) => r.bytes))} |`,
+    `| Pinmap, vector view, 1M pre-tiled pins | ${med(figures.pretiled, (r) => r.idleMs).toFixed(0)} | ${med(figures.pretiled, (r) => r.panP95).toFixed(0)} | ${mb(totalBytes)} (archive ${mb(archiveBytes)}) |`,
+    '',
+    `Tiling: ${(t.inputBytes / 2 ** 20).toFixed(0)} MB of GeoJSON (generatePins(${PRETILED_COUNT}, 1)) into a ${mb(t.archiveBytes)} archive with \`pinmap-tile-pins\` in ${t.seconds.toFixed(1)} s` +
+      `${t.peakBytes === undefined ? '' : `, peak resident memory ${mb(t.peakBytes)}`}. Medians of ${figures.runs} runs, ratios taken run by run; viewport ${VIEWPORT.width}×${VIEWPORT.height}.` +
+      `${figures.failures.length ? ` Failures: ${figures.failures.join('; ')}.` : ''}`,
+  ];
+  return lines.join('\n');
+}

@@ -1,0 +1,79 @@
+import { CLUSTER_MAX_ZOOM } from './constants.ts';
+import type { PinOptions } from './pin-options.ts';
+
+/**
+ * The pre-tiled pin archive (README, "Pre-tiled pins"): what `pinmap-tile-pins` writes and the
+ * vector view reads. One PMTiles v3 archive of gzipped vector tiles with one layer, `pins`: at
+ * each zoom up to `CLUSTER_MAX_ZOOM` the bubbles and lone pins of the same grouping as inline
+ * pins (`PinGrouping`), and at the zoom above it every pin. The archive's JSON metadata carries
+ * `pinmap` (`PinArchiveMetadata`): what the page needs besides the tiles.
+ */
+export const PIN_ARCHIVE = {
+  /** The vector tile layer of the pins and bubbles. */
+  layer: 'pins',
+  /** The version of this format; the page refuses other versions. */
+  version: 1,
+  /** Tile extent: MapLibre's own (GeoJSON sources are tiled at it), so positions round alike. */
+  extent: 8192,
+  /** Tiles go up to the first zoom at which no pin is in a bubble; MapLibre zooms in on it above. */
+  maxZoom: CLUSTER_MAX_ZOOM + 1,
+  /** Sets of up to this many pins carry their pins' places (for `?pin=`) in the metadata. */
+  indexInMetadataMax: 20_000,
+  /** At most this many distinct pin looks (one GL image each). */
+  maxLooks: 1000,
+} as const;
+
+/** One look of pins: a category and the options pins of it have of their own. */
+export interface PinLook {
+  category?: string;
+  pin?: PinOptions;
+}
+
+/**
+ * Where one pin is and what its popup shows: id, longitude, latitude, the zooms at which it
+ * stands alone (bit z for zoom z, up to `CLUSTER_MAX_ZOOM`), title, description, url (or null),
+ * category (or null), look.
+ */
+export type PinIndexEntry = [string, number, number, number, string, string, string | null, string | null, number];
+
+/** The `pinmap` member of the archive's metadata. */
+export interface PinArchiveMetadata {
+  version: number;
+  /** How many pins the archive holds. */
+  count: number;
+  /** The source file's `attribution`. */
+  attribution?: string;
+  /** The source file's `pinStyles`, checked. */
+  pinStyles: Record<string, PinOptions>;
+  /** The distinct looks; each pin feature's `look` is an index into it. */
+  looks: PinLook[];
+  /** Every pin's place, for sets of up to `PIN_ARCHIVE.indexInMetadataMax` pins. */
+  index?: PinIndexEntry[];
+}
+
+/** Properties of a bubble feature in the `pins` layer (as the inline GPU pins' bubbles, plus where it splits). */
+export interface ClusterTileProperties {
+  cluster: true;
+  cluster_id: number;
+  point_count: number;
+  point_count_abbreviated: string;
+  /** The zoom at which it splits (as `PinGrouping.getClusterExpansionZoom`). */
+  expansion_zoom: number;
+}
+
+/** Properties of a pin feature in the `pins` layer. */
+export interface PinTileProperties {
+  id: string;
+  title: string;
+  /** Absent when empty. */
+  description?: string;
+  url?: string;
+  category?: string;
+  look: number;
+}
+
+/** The lowest whole zoom from `fromZoom` up at which a pin with these alone-zoom bits stands alone. */
+export function revealZoomOf(aloneMask: number, fromZoom: number): number {
+  for (let zoom = Math.max(0, Math.floor(fromZoom)); zoom <= CLUSTER_MAX_ZOOM; zoom++) if (aloneMask & (1 << zoom)) return zoom;
+  return CLUSTER_MAX_ZOOM + 1;
+}

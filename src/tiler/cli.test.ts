@@ -1,0 +1,54 @@
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { main } from './cli.ts';
+
+const folder = mkdtempSync(join(tmpdir(), 'pinmap-cli-test-'));
+afterAll(() => rmSync(folder, { recursive: true, force: true }));
+
+/** Runs the command; resolves with its exit code and what it printed. */
+async function run(args: string[]) {
+  const out: string[] = [];
+  const err: string[] = [];
+  const code = await main(args, (line) => out.push(line), (line) => err.push(line));
+  return { code, out: out.join('\n'), err: err.join('\n') };
+}
+
+describe('pinmap-tile-pins', () => {
+  it('tiles a file, reports skipped features with index and reason, and writes all of them with --skipped', async () => {
+    const input = join(folder, 'pins.geojson');
+    writeFileSync(
+      input,
+      JSON.stringify({
+        type: 'FeatureCollection',
+        features: [
+          { type: 'Feature', id: 'ok', geometry: { type: 'Point', coordinates: [2, 48] }, properties: { title: 'Ok' } },
+          { type: 'Feature', id: 'far', geometry: { type: 'Point', coordinates: [2, 95] }, properties: { title: 'Far' } },
+          { type: 'Feature', geometry: { type: 'Point', coordinates: [2, 45] }, properties: { title: 'No id' } },
+        ],
+      }),
+    );
+    const skipped = join(folder, 'skipped.jsonl');
+    const result = await run([input, '-o', join(folder, 'pins.pmtiles'), '--skipped', skipped, '--quiet']);
+    expect(result.code).toBe(0);
+    expect(result.err).toContain('2 features were skipped:');
+    expect(result.err).toContain('feature 1 ("far"): latitude 95 is outside -90..90');
+    expect(result.err).toContain('feature 2: has no id');
+    expect(readFileSync(skipped, 'utf8').trim().split('\n').map((line) => (JSON.parse(line) as { index: number }).index)).toEqual([1, 2]);
+    expect(readFileSync(join(folder, 'pins.pmtiles')).subarray(0, 7).toString()).toBe('PMTiles');
+  });
+
+  it('exits with 1 and names the file and the problem when the input is not a FeatureCollection, with 2 for a usage mistake', async () => {
+    const input = join(folder, 'feature.geojson');
+    writeFileSync(input, JSON.stringify({ type: 'Feature', geometry: null, properties: {} }));
+    const bad = await run([input, '-o', join(folder, 'bad.pmtiles')]);
+    expect(bad.code).toBe(1);
+    expect(bad.err).toContain(`pinmap-tile-pins: ${input}: pins must be a GeoJSON FeatureCollection (got type "Feature")`);
+    expect((await run([input])).code).toBe(2);
+    expect((await run([input, '-o', 'x.pmtiles', '--bogus'])).code).toBe(2);
+    const help = await run(['--help']);
+    expect(help.code).toBe(0);
+    expect(help.out).toContain('Usage: pinmap-tile-pins <pins.geojson | -> -o <pins.pmtiles>');
+  });
+});

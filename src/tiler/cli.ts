@@ -1,0 +1,93 @@
+import { createReadStream, createWriteStream, type WriteStream } from 'node:fs';
+import { basename } from 'node:path';
+import { parseArgs } from 'node:util';
+import { tilePins, type TilePinsResult } from './tile-pins.ts';
+
+/**
+ * `pinmap-tile-pins pins.geojson -o pins.pmtiles` (also `npm run tile-pins -- …`): the pin
+ * tiler's command line. Prints what it did, the first reasons for skipped features (each with
+ * the feature's index) and the first warnings; `--skipped <file>` writes every reason, one JSON
+ * line per feature. Exits with 1 when nothing could be written, 2 for a usage mistake.
+ */
+
+const USAGE = `Usage: pinmap-tile-pins <pins.geojson | -> -o <pins.pmtiles> [options]
+
+Reads a GeoJSON FeatureCollection of pins (a file, or - for standard input) as a stream, checks
+every pin as the map does, groups them per zoom as the map does, and writes one PMTiles archive
+of vector tiles for \`pins: "pmtiles://…/pins.pmtiles"\`.
+
+Options:
+  -o, --output <file>    the archive to write (required)
+      --name <text>      the archive's name in its metadata (default: the output file's name)
+      --skipped <file>   write every skipped feature's index and reason there, one JSON line each
+      --quiet            print only problems
+  -h, --help             this text`;
+
+/** Runs the command with `args` (without node and the script); resolves with the exit code. */
+export async function main(args: string[], out: (line: string) => void = console.log, err: (line: string) => void = console.error): Promise<number> {
+  let parsed;
+  try {
+    parsed = parseArgs({
+      args,
+      allowPositionals: true,
+      options: {
+        output: { type: 'string', short: 'o' },
+        name: { type: 'string' },
+        skipped: { type: 'string' },
+        quiet: { type: 'boolean' },
+        help: { type: 'boolean', short: 'h' },
+      },
+    });
+  } catch (error) {
+    err(`pinmap-tile-pins: ${(error as Error).message}\n\n${USAGE}`);
+    return 2;
+  }
+  const { values, positionals } = parsed;
+  if (values.help) {
+    out(USAGE);
+    return 0;
+  }
+  if (positionals.length !== 1 || !values.output) {
+    err(`pinmap-tile-pins: ${positionals.length !== 1 ? 'give one GeoJSON file (or -)' : 'give the archive to write with -o'}\n\n${USAGE}`);
+    return 2;
+  }
+  const inputPath = positionals[0]!;
+  const output = values.output;
+  const started = performance.now();
+  let skippedFile: WriteStream | undefined;
+  try {
+    skippedFile = values.skipped ? createWriteStream(values.skipped) : undefined;
+    const input = inputPath === '-' ? process.stdin : createReadStream(inputPath);
+    const result = await tilePins(input, output, {
+      name: values.name ?? basename(output).replace(/\.pmtiles$/i, ''),
+      ...(skippedFile ? { onSkipped: (skipped) => skippedFile!.write(`${JSON.stringify(skipped)}\n`) } : {}),
+      ...(values.quiet ? {} : { onProgress: (message: string) => out(`  ${message}`) }),
+    });
+    report(result, output, (performance.now() - started) / 1000, values.quiet ? () => {} : out, err);
+    return 0;
+  } catch (error) {
+    err(`pinmap-tile-pins: ${inputPath}: ${(error as Error).message}`);
+    return 1;
+  } finally {
+    await new Promise<void>((resolve) => (skippedFile ? skippedFile.end(resolve) : resolve()));
+  }
+}
+
+function report(result: TilePinsResult, output: string, seconds: number, out: (line: string) => void, err: (line: string) => void): void {
+  const n = (value: number) => value.toLocaleString('en-US');
+  const plural = (value: number, noun: string) => `${n(value)} ${noun}${value === 1 ? '' : 's'}`;
+  out(
+    `${output}: ${plural(result.pins, 'pin')} of ${plural(result.features, 'feature')}, ${plural(result.tiles, 'tile')}, ${plural(result.looks, 'pin look')}, ` +
+      `${(result.bytes / 1024 / 1024).toFixed(1)} MB, ${seconds.toFixed(1)} s`,
+  );
+  if (result.skippedCount > 0) {
+    err(`${n(result.skippedCount)} ${result.skippedCount === 1 ? 'feature was' : 'features were'} skipped:`);
+    for (const skipped of result.skipped) err(`  ${skipped.reason}`);
+    if (result.skippedCount > result.skipped.length) err(`  … and ${n(result.skippedCount - result.skipped.length)} more`);
+  }
+  if (result.warningCount > 0) {
+    err(`${n(result.warningCount)} ${result.warningCount === 1 ? 'warning' : 'warnings'}:`);
+    for (const warning of result.warnings) err(`  ${warning}`);
+    if (result.warningCount > result.warnings.length) err(`  … and ${n(result.warningCount - result.warnings.length)} more`);
+  }
+}

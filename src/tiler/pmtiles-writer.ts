@@ -1,0 +1,266 @@
+import { closeSync, openSync, readSync, rmSync, writeSync, mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { gzipSync } from 'node:zlib';
+
+/**
+ * A writer of PMTiles v3 archives (https://github.com/protomaps/PMTiles/blob/main/spec/v3/spec.md)
+ * for the pin tiler: tiles are added in increasing tile id order (zoom by zoom, each zoom along
+ * the Hilbert curve: `zxyToTileId` of the `pmtiles` package), their bytes go to a temporary file
+ * at once, and only four numbers per tile stay in memory (typed arrays). `finish` writes the
+ * header, the root directory, the metadata, the leaf directories and then the tile data, so the
+ * archive is "clustered". Directories and metadata are gzip-compressed; the tiles are stored as
+ * given (the caller says how they are compressed). Identical input gives identical bytes.
+ *
+ * Written for Pinmap because the well-kept writers it could use cannot take tiles one by one
+ * from JavaScript with metadata of its own (see README, "Pre-tiled pins"); its output is read
+ * back with the `pmtiles` reader in `pmtiles-writer.test.ts`.
+ */
+
+/** The header's compression codes (spec: 0 unknown, 1 none, 2 gzip, 3 brotli, 4 zstd). */
+export const COMPRESSION = { none: 1, gzip: 2 } as const;
+/** The header's tile type codes (1: Mapbox Vector Tiles). */
+export const TILE_TYPE = { mvt: 1 } as const;
+
+const HEADER_BYTES = 127;
+/** The root directory must fit in the first 16 KiB together with the header. */
+const ROOT_MAX_BYTES = 16384 - HEADER_BYTES;
+
+/** What the header says about the archive's tiles, besides where things are. */
+export interface ArchiveInfo {
+  tileCompression: number;
+  tileType: number;
+  minZoom: number;
+  maxZoom: number;
+  /** [west, south, east, north] in degrees. */
+  bounds: [number, number, number, number];
+  /** [longitude, latitude, zoom]. */
+  center: [number, number, number];
+}
+
+/** A growable set of directory entries in typed arrays (tile id, offset, length, run length). */
+class Entries {
+  tileIds = new Float64Array(1024);
+  offsets = new Float64Array(1024);
+  lengths = new Uint32Array(1024);
+  runLengths = new Uint32Array(1024);
+  count = 0;
+
+  push(tileId: number, offset: number, length: number): void {
+    if (this.count === this.tileIds.length) {
+      const grow = <T extends Float64Array | Uint32Array>(array: T): T => {
+        const next = new (array.constructor as new (n: number) => T)(array.length * 2);
+        next.set(array);
+        return next;
+      };
+      this.tileIds = grow(this.tileIds);
+      this.offsets = grow(this.offsets);
+      this.lengths = grow(this.lengths);
+      this.runLengths = grow(this.runLengths);
+    }
+    this.tileIds[this.count] = tileId;
+    this.offsets[this.count] = offset;
+    this.lengths[this.count] = length;
+    this.runLengths[this.count] = 1;
+    this.count++;
+  }
+}
+
+/** Unsigned LEB128 varints, as the spec's directories use, for numbers up to 2^53. */
+function pushVarint(out: number[], value: number): void {
+  let v = value;
+  while (v >= 0x80) {
+    out.push((v % 0x80) | 0x80);
+    v = Math.floor(v / 0x80);
+  }
+  out.push(v);
+}
+
+/** One directory (entries `from` to `to`, exclusive), serialised as the spec says and gzipped. */
+function directoryBytes(entries: Entries, from: number, to: number, offsetOf: (i: number) => number, lengthOf: (i: number) => number, runOf: (i: number) => number): Buffer {
+  const out: number[] = [];
+  pushVarint(out, to - from);
+  let last = 0;
+  for (let i = from; i < to; i++) {
+    pushVarint(out, entries.tileIds[i]! - last);
+    last = entries.tileIds[i]!;
+  }
+  for (let i = from; i < to; i++) pushVarint(out, runOf(i));
+  for (let i = from; i < to; i++) pushVarint(out, lengthOf(i));
+  for (let i = from; i < to; i++) {
+    // 0: this entry's data follows the previous entry's; else the offset + 1.
+    const contiguous = i > from && offsetOf(i) === offsetOf(i - 1) + lengthOf(i - 1);
+    pushVarint(out, contiguous ? 0 : offsetOf(i) + 1);
+  }
+  return gzipSync(Buffer.from(out));
+}
+
+/** Writers with a temporary file still open, so a stopped command can remove their files. */
+const openWriters = new Set<PmtilesWriter>();
+
+/** Removes the temporary files of every writer not yet finished (the command was stopped). */
+export function abandonOpenWriters(): void {
+  for (const writer of [...openWriters]) writer.abandon();
+}
+
+export class PmtilesWriter {
+  private readonly folder: string;
+  private readonly dataPath: string;
+  private readonly fd: number;
+  private readonly entries = new Entries();
+  private dataLength = 0;
+  private lastTileId = -1;
+  private finished = false;
+
+  constructor() {
+    this.folder = mkdtempSync(join(tmpdir(), 'pinmap-pmtiles-'));
+    this.dataPath = join(this.folder, 'tiles.bin');
+    this.fd = openSync(this.dataPath, 'w+');
+    openWriters.add(this);
+  }
+
+  /** Adds one tile's bytes (already compressed as the header will say); tile ids must increase. */
+  addTile(tileId: number, data: Uint8Array): void {
+    if (this.finished) throw new Error('the archive is already finished');
+    if (!(tileId > this.lastTileId)) throw new Error(`tiles must be added in increasing tile id order (${tileId} after ${this.lastTileId})`);
+    if (data.length === 0) throw new Error(`tile ${tileId} is empty`);
+    this.lastTileId = tileId;
+    if (this.pendingLength + data.length > this.pending.length) this.flush();
+    if (data.length > this.pending.length) writeSync(this.fd, data, 0, data.length, this.dataLength);
+    else {
+      this.pending.set(data, this.pendingLength);
+      this.pendingLength += data.length;
+    }
+    this.entries.push(tileId, this.dataLength, data.length);
+    this.dataLength += data.length;
+  }
+
+  /** Tiles not yet written to the temporary file: written a few MB at a time, not one call per tile. */
+  private readonly pending = Buffer.allocUnsafe(4 * 1024 * 1024);
+  private pendingLength = 0;
+
+  private flush(): void {
+    if (this.pendingLength === 0) return;
+    writeSync(this.fd, this.pending, 0, this.pendingLength, this.dataLength - this.pendingLength);
+    this.pendingLength = 0;
+  }
+
+  /** How many tiles were added so far. */
+  get tileCount(): number {
+    return this.entries.count;
+  }
+
+  /** Whether `finish` or `abandon` was called. */
+  get finishedOrFailed(): boolean {
+    return this.finished;
+  }
+
+  /** Gives up: removes the temporary file; nothing is written. */
+  abandon(): void {
+    if (this.finished) return;
+    this.finished = true;
+    openWriters.delete(this);
+    closeSync(this.fd);
+    rmSync(this.folder, { recursive: true, force: true });
+  }
+
+  /** Writes the archive to `path` with `metadata` (JSON) and removes the temporary file. */
+  finish(path: string, info: ArchiveInfo, metadata: unknown): { bytes: number; tiles: number } {
+    if (this.finished) throw new Error('the archive is already finished');
+    this.finished = true;
+    openWriters.delete(this);
+    try {
+      this.flush();
+      return this.write(path, info, metadata);
+    } finally {
+      closeSync(this.fd);
+      rmSync(this.folder, { recursive: true, force: true });
+    }
+  }
+
+  private write(path: string, info: ArchiveInfo, metadata: unknown): { bytes: number; tiles: number } {
+    const entries = this.entries;
+    const count = entries.count;
+    const offsetOf = (i: number) => entries.offsets[i]!;
+    const lengthOf = (i: number) => entries.lengths[i]!;
+    const runOf = (i: number) => entries.runLengths[i]!;
+
+    // The root holds every entry if it fits; else it points at leaf directories of `leafSize` entries.
+    let root = directoryBytes(entries, 0, count, offsetOf, lengthOf, runOf);
+    let leaves: Buffer[] = [];
+    if (root.length > ROOT_MAX_BYTES) {
+      for (let leafSize = 4096; ; leafSize = Math.ceil(leafSize * 1.2)) {
+        leaves = [];
+        const pointers = new Entries();
+        let leafOffset = 0;
+        for (let from = 0; from < count; from += leafSize) {
+          const to = Math.min(count, from + leafSize);
+          const leaf = directoryBytes(entries, from, to, offsetOf, lengthOf, runOf);
+          pointers.push(entries.tileIds[from]!, leafOffset, leaf.length);
+          leafOffset += leaf.length;
+          leaves.push(leaf);
+        }
+        // A leaf pointer has run length 0.
+        root = directoryBytes(pointers, 0, pointers.count, (i) => pointers.offsets[i]!, (i) => pointers.lengths[i]!, () => 0);
+        if (root.length <= ROOT_MAX_BYTES) break;
+      }
+    }
+    const meta = gzipSync(Buffer.from(JSON.stringify(metadata), 'utf8'));
+    const leafLength = leaves.reduce((sum, leaf) => sum + leaf.length, 0);
+
+    const rootOffset = HEADER_BYTES;
+    const metaOffset = rootOffset + root.length;
+    const leafOffset = metaOffset + meta.length;
+    const dataOffset = leafOffset + leafLength;
+
+    const header = Buffer.alloc(HEADER_BYTES);
+    header.write('PMTiles', 0, 'ascii');
+    header.writeUInt8(3, 7);
+    const u64 = (value: number, at: number) => header.writeBigUInt64LE(BigInt(value), at);
+    u64(rootOffset, 8);
+    u64(root.length, 16);
+    u64(metaOffset, 24);
+    u64(meta.length, 32);
+    u64(leafOffset, 40);
+    u64(leafLength, 48);
+    u64(dataOffset, 56);
+    u64(this.dataLength, 64);
+    u64(count, 72); // addressed tiles (no run lengths above 1)
+    u64(count, 80); // tile entries
+    u64(count, 88); // tile contents (no tile shared by two entries)
+    header.writeUInt8(1, 96); // clustered
+    header.writeUInt8(COMPRESSION.gzip, 97); // internal compression
+    header.writeUInt8(info.tileCompression, 98);
+    header.writeUInt8(info.tileType, 99);
+    header.writeUInt8(info.minZoom, 100);
+    header.writeUInt8(info.maxZoom, 101);
+    const e7 = (degrees: number) => Math.round(degrees * 1e7);
+    header.writeInt32LE(e7(info.bounds[0]), 102);
+    header.writeInt32LE(e7(info.bounds[1]), 106);
+    header.writeInt32LE(e7(info.bounds[2]), 110);
+    header.writeInt32LE(e7(info.bounds[3]), 114);
+    header.writeUInt8(info.center[2], 118);
+    header.writeInt32LE(e7(info.center[0]), 119);
+    header.writeInt32LE(e7(info.center[1]), 123);
+
+    const out = openSync(path, 'w');
+    try {
+      let at = 0;
+      for (const part of [header, root, meta, ...leaves]) {
+        writeSync(out, part, 0, part.length, at);
+        at += part.length;
+      }
+      // The tile data, copied from the temporary file in pieces.
+      const piece = Buffer.alloc(8 * 1024 * 1024);
+      for (let done = 0; done < this.dataLength; ) {
+        const read = readSync(this.fd, piece, 0, Math.min(piece.length, this.dataLength - done), done);
+        writeSync(out, piece, 0, read, at);
+        at += read;
+        done += read;
+      }
+      return { bytes: at, tiles: count };
+    } finally {
+      closeSync(out);
+    }
+  }
+}

@@ -1,0 +1,160 @@
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { Readable } from 'node:stream';
+import { VectorTile } from '@mapbox/vector-tile';
+import { PbfReader } from 'pbf';
+import { PMTiles, type Source } from 'pmtiles';
+import { afterAll, describe, expect, it } from 'vitest';
+import { CLUSTER_MAX_ZOOM } from '../map/constants.ts';
+import { PIN_ARCHIVE, type PinArchiveMetadata } from '../map/pin-archive-format.ts';
+import { parsePins } from '../map/pin-data.ts';
+import { feature } from '../map/pin-features.testing.ts';
+import { PinGrouping } from '../map/pin-grouping.ts';
+import { tilePins } from './tile-pins.ts';
+
+const folder = mkdtempSync(join(tmpdir(), 'pinmap-tile-pins-test-'));
+afterAll(() => rmSync(folder, { recursive: true, force: true }));
+
+function memorySource(bytes: Buffer): Source {
+  return {
+    getKey: () => 'memory',
+    getBytes: async (offset, length) => ({ data: bytes.buffer.slice(bytes.byteOffset + offset, bytes.byteOffset + offset + length) as ArrayBuffer }),
+  };
+}
+
+/** Tiles `collection` (streamed from its JSON text) and opens the archive with the `pmtiles` reader. */
+async function tile(collection: unknown, name: string) {
+  const path = join(folder, `${name}.pmtiles`);
+  const result = await tilePins(Readable.from([JSON.stringify(collection)]), path, { name, keep: 1000 });
+  const bytes = readFileSync(path);
+  return { result, bytes, archive: new PMTiles(memorySource(bytes)) };
+}
+
+/** The features of the `pins` layer of one tile, as [properties, tile x, tile y]. */
+async function featuresOf(archive: PMTiles, z: number, x: number, y: number) {
+  const data = await archive.getZxy(z, x, y);
+  if (!data) return [];
+  const layer = new VectorTile(new PbfReader(new Uint8Array(data.data))).layers[PIN_ARCHIVE.layer]!;
+  return Array.from({ length: layer.length }, (_, k) => layer.feature(k)).map((f) => ({ properties: f.properties, point: f.loadGeometry()[0]![0]! }));
+}
+
+/** A deterministic crowd of `count` pins in a box around Europe, in a few categories, some with options of their own. */
+function crowd(count: number) {
+  let state = 7;
+  const random = () => (state = (Math.imul(state, 1103515245) + 12345) >>> 0) / 2 ** 32;
+  const categories = ['cafe', 'museum', 'park'];
+  return {
+    type: 'FeatureCollection',
+    pinStyles: { cafe: { markerColor: '#6D4C41' }, museum: { markerColor: '#8E24AA', iconClasses: 'fa-solid fa-landmark' } },
+    features: Array.from({ length: count }, (_, i) =>
+      feature(`p${i}`, {
+        category: categories[i % 3],
+        description: i % 2 ? `Pin number ${i}` : undefined,
+        url: i % 5 === 0 ? `https://example.com/${i}` : undefined,
+        ...(i % 97 === 0 ? { pin: { label: String(i % 10) } } : {}),
+      }, { geometry: { type: 'Point', coordinates: [-5 + random() * 25, 40 + random() * 15] } }),
+    ),
+  };
+}
+
+describe('pin tiler', () => {
+  it('the committed fixture archive is up to date: tiling fixtures/pins/cities.geojson again gives the same bytes (else run `npm run fixtures:pin-archive`)', async () => {
+    const path = join(folder, 'cities.pmtiles');
+    await tilePins(Readable.from([readFileSync('fixtures/pins/cities.geojson')]), path, { name: 'cities' });
+    expect(readFileSync(path).equals(readFileSync('fixtures/pins/cities.pmtiles'))).toBe(true);
+  });
+
+  it('checks every feature with the page\'s rules: the same features are skipped, with their index and reason, and the rest kept', async () => {
+    const features = [
+      feature('ok-1'),
+      feature('no-title', { title: undefined }),
+      feature('ok-2', { url: 'javascript:alert(1)' }),
+      feature('far', {}, { geometry: { type: 'Point', coordinates: [2, 95] } }),
+      feature('ok-1'),
+      feature(undefined),
+      'not a feature',
+      feature('line', {}, { geometry: { type: 'LineString', coordinates: [[0, 0], [1, 1]] } }),
+      feature('ok-3', { pin: { markerColor: 'not a colour', iconSize: 20 } }),
+    ];
+    const collection = { type: 'FeatureCollection', features };
+    const inPage = parsePins(collection);
+    const { result, archive } = await tile(collection, 'checked');
+    expect(result.skipped).toEqual(inPage.skipped);
+    expect(result.skipped.map((s) => s.index)).toEqual([1, 3, 4, 5, 6, 7]);
+    expect(result.skippedCount).toBe(6);
+    expect(result.warnings).toEqual(inPage.warnings);
+    expect(result.pins).toBe(inPage.pins.length);
+    const meta = (await archive.getMetadata()) as { pinmap: PinArchiveMetadata };
+    expect(meta.pinmap.index!.map((entry) => entry[0])).toEqual(inPage.pins.map((pin) => pin.id));
+    // The bad URL was dropped as the page drops it; the valid option was kept, the bad one not.
+    expect(meta.pinmap.index!.find((entry) => entry[0] === 'ok-2')![6]).toBeNull();
+    expect(meta.pinmap.looks).toContainEqual({ pin: { iconSize: 20 } });
+  });
+
+  it('is an error naming the problem for input that is not a FeatureCollection', async () => {
+    await expect(tile({ type: 'Feature', features: [] }, 'not-a-collection')).rejects.toThrow('pins must be a GeoJSON FeatureCollection (got type "Feature")');
+    await expect(tile({ type: 'FeatureCollection', features: { a: 1 } }, 'no-array')).rejects.toThrow('whose "features" is an array (got an object)');
+    const path = join(folder, 'broken.pmtiles');
+    await expect(tilePins(Readable.from(['{"type": "FeatureCollection", "features": [']), path)).rejects.toThrow();
+  });
+
+  it('at every zoom the tiles hold exactly the bubbles (counts, ids, where they split) and lone pins of the page\'s grouping, in more than one zoom range', async () => {
+    const collection = crowd(10_500);
+    const { pins } = parsePins(collection);
+    const grouping = new PinGrouping(pins.map((pin, i) => ({ type: 'Feature' as const, geometry: { type: 'Point' as const, coordinates: pin.lngLat }, properties: { i } })));
+    const { result, archive } = await tile(collection, 'crowd');
+    expect(result.pins).toBe(10_500);
+    const header = await archive.getHeader();
+    expect([header.minZoom, header.maxZoom]).toEqual([0, PIN_ARCHIVE.maxZoom]);
+
+    for (let zoom = 0; zoom <= PIN_ARCHIVE.maxZoom; zoom++) {
+      const expected: string[] = [];
+      const tiles = new Set<string>();
+      for (const group of grouping.getClusters([-180, -90, 180, 90], zoom)) {
+        const properties = group.properties as { cluster?: boolean; cluster_id?: number; point_count?: number; i?: number };
+        const [lng, lat] = group.geometry.coordinates as [number, number];
+        const size = 2 ** zoom;
+        const sin = Math.sin((lat * Math.PI) / 180);
+        tiles.add(`${Math.floor((lng / 360 + 0.5) * size)}/${Math.floor((0.5 - (0.25 * Math.log((1 + sin) / (1 - sin))) / Math.PI) * size)}`);
+        expected.push(
+          properties.cluster
+            ? `bubble ${properties.cluster_id} of ${properties.point_count} splits at ${grouping.getClusterExpansionZoom(properties.cluster_id!)}`
+            : `pin ${pins[properties.i!]!.id}`,
+        );
+      }
+      const found: string[] = [];
+      for (const key of tiles) {
+        const [x, y] = key.split('/').map(Number) as [number, number];
+        for (const { properties: p } of await featuresOf(archive, zoom, x, y)) {
+          found.push(p.cluster ? `bubble ${String(p.cluster_id)} of ${String(p.point_count)} splits at ${String(p.expansion_zoom)}` : `pin ${String(p.id)}`);
+        }
+      }
+      expect(found.sort(), `zoom ${zoom}`).toEqual(expected.sort());
+      if (zoom <= CLUSTER_MAX_ZOOM && zoom >= 1 && zoom <= 4) expect(expected.some((e) => e.startsWith('bubble')), `zoom ${zoom} has bubbles`).toBe(true);
+    }
+  }, 120_000);
+
+  it('keeps what the popup needs on each pin, and each look once', async () => {
+    const collection = crowd(300);
+    const { archive } = await tile(collection, 'popup');
+    const meta = (await archive.getMetadata()) as { pinmap: PinArchiveMetadata; vector_layers: { id: string }[] };
+    expect(meta.vector_layers.map((layer) => layer.id)).toEqual(['pins']);
+    expect(meta.pinmap.count).toBe(300);
+    expect(meta.pinmap.pinStyles).toEqual(collection.pinStyles);
+    // Three categories without options of their own, and the four labelled pins' looks (pins 0, 97, 194, 291), each once.
+    expect(meta.pinmap.looks).toHaveLength(7);
+    expect(new Set(meta.pinmap.looks.map((look) => JSON.stringify(look))).size).toBe(7);
+    expect(meta.pinmap.looks).toContainEqual({ category: 'museum', pin: { label: '7' } });
+    const entry = meta.pinmap.index!.find((e) => e[0] === 'p5')!;
+    const [, lng, lat] = entry;
+    const z = PIN_ARCHIVE.maxZoom;
+    const size = 2 ** z;
+    const sin = Math.sin((lat * Math.PI) / 180);
+    const x = Math.floor((lng / 360 + 0.5) * size);
+    const y = Math.floor((0.5 - (0.25 * Math.log((1 + sin) / (1 - sin))) / Math.PI) * size);
+    const features = await featuresOf(archive, z, x, y);
+    const pin = features.find((f) => f.properties.id === 'p5')!;
+    expect(pin.properties).toEqual({ id: 'p5', title: 'Pin p5', description: 'Pin number 5', url: 'https://example.com/5', category: 'park', look: meta.pinmap.looks.findIndex((look) => look.category === 'park' && !look.pin) });
+  });
+});
