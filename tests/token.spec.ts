@@ -299,7 +299,10 @@ for (const carrier of ['query', 'header'] as const) {
     // What the browser took from its memory cache (an image shown again) never left it; its URL was checked when it did.
     const unrouted = seen.filter((request) => !routed.has(request));
     const routedUrls = new Set(checked.map((c) => c.url));
-    expect(unrouted.map((request) => request.url()).filter((url) => !routedUrls.has(url)), 'requests that went past the route').toEqual([]);
+    // A tile the map cancelled (out of view again) before the route took it never left the browser either.
+    const cancelled = (request: Request) => request.failure()?.errorText === 'net::ERR_ABORTED';
+    const pastTheRoute = unrouted.filter((request) => !cancelled(request)).map((request) => request.url());
+    expect(pastTheRoute.filter((url) => !routedUrls.has(url)), 'requests that went past the route').toEqual([]);
     expect(toProvider.some((c) => c.url.includes('/style.json'))).toBe(true);
     expect(toProvider.filter((c) => c.url.includes('/tiles/')).length).toBeGreaterThan(10);
     expect(elsewhereChecked.some((c) => c.origin === elsewhere)).toBe(true);
