@@ -41,8 +41,7 @@ const OPT_IN_CONTROLS: readonly ControlName[] = ['list', 'legend', 'search'];
 
 const urlString = z
   .string({ error: 'must be a URL string' })
-  .min(1, { error: 'must be a URL string, not empty' })
-  .refine(isFetchableUrl, { error: 'must be an http(s) URL or a path relative to the page' });
+  .check(z.minLength(1, { error: 'must be a URL string, not empty' }), z.refine(isFetchableUrl, { error: 'must be an http(s) URL or a path relative to the page' }));
 
 /**
  * The pins' URL: a GeoJSON file, or a pre-tiled pin archive (README, "Pre-tiled pins") as
@@ -50,10 +49,12 @@ const urlString = z
  */
 const pinsUrl = z
   .string({ error: 'must be a URL string' })
-  .min(1, { error: 'must be a URL string, not empty' })
-  .refine((value) => (value.startsWith('pmtiles://') ? isFetchableUrl(value.slice('pmtiles://'.length)) : isFetchableUrl(value)), {
-    error: 'must be an http(s) URL or a path relative to the page',
-  });
+  .check(
+    z.minLength(1, { error: 'must be a URL string, not empty' }),
+    z.refine((value) => (value.startsWith('pmtiles://') ? isFetchableUrl(value.slice('pmtiles://'.length)) : isFetchableUrl(value)), {
+      error: 'must be an http(s) URL or a path relative to the page',
+    }),
+  );
 
 /** Any http(s) page: a relative path resolves to http(s) against every one of them. */
 const PAGE_BASE = 'https://page.invalid/';
@@ -79,16 +80,18 @@ function isFetchableUrl(value: string): boolean {
 
 const origin = z
   .string({ error: 'must be an origin such as https://tiles.example.com' })
-  .refine(
-    (value) => {
-      try {
-        const url = new URL(value);
-        return (url.protocol === 'https:' || url.protocol === 'http:') && url.origin === value.replace(/\/$/, '');
-      } catch {
-        return false;
-      }
-    },
-    { error: 'must be an origin such as https://tiles.example.com (scheme, host and port only)' },
+  .check(
+    z.refine(
+      (value) => {
+        try {
+          const url = new URL(value);
+          return (url.protocol === 'https:' || url.protocol === 'http:') && url.origin === value.replace(/\/$/, '');
+        } catch {
+          return false;
+        }
+      },
+      { error: 'must be an origin such as https://tiles.example.com (scheme, host and port only)' },
+    ),
   );
 
 /** A MapLibre style given inline: only its outline is checked here, MapLibre validates the rest. */
@@ -104,38 +107,44 @@ const featureCollection = z.looseObject({
 });
 
 /** A zoom level within PRODUCT.md's range; each check says its own message (else zod uses the type's). */
-const zoomInRange = finite('zoom')
-  .min(LIMITS.minZoom, { error: `must be at least ${LIMITS.minZoom}` })
-  .max(LIMITS.maxZoom, { error: `must be at most ${LIMITS.maxZoom}` });
+const zoomInRange = finite('zoom').check(z.gte(LIMITS.minZoom, { error: `must be at least ${LIMITS.minZoom}` }), z.lte(LIMITS.maxZoom, { error: `must be at most ${LIMITS.maxZoom}` }));
 
-const rasterLayer = z.strictObject({
-  url: z.string({ error: 'must be a tile URL template with {z}, {x} and {y}' }).refine((u) => /\{z\}/.test(u) && /\{x\}/.test(u) && /\{y\}/.test(u) && isFetchableUrl(u), {
-    error: 'must be a tile URL template with {z}, {x} and {y}',
-  }),
-  attribution: z.string({ error: 'must be a string' }).optional(),
-  opacity: finite('0..1').min(0, { error: 'must be between 0 and 1' }).max(1, { error: 'must be between 0 and 1' }).default(1),
-  minZoom: zoomInRange.optional(),
-  maxZoom: zoomInRange.optional(),
-  placement: z.enum(['above', 'below'], { error: 'must be "above" or "below" (the vector layer)' }).default('below'),
-  /** The highest zoom level the server has tiles of (the `{z}` in the URL); above it, they are scaled up. */
-  maxTileZoom: z.int({ error: 'must be a whole tile zoom level' }).min(0, { error: 'must be 0 or more' }).max(30, { error: 'must be at most 30' }).optional(),
-}).refine((l) => l.minZoom === undefined || l.maxZoom === undefined || l.minZoom <= l.maxZoom, {
-  path: ['minZoom'],
-  error: 'must not be greater than maxZoom',
-});
+const rasterLayer = z
+  .strictObject({
+    url: z.string({ error: 'must be a tile URL template with {z}, {x} and {y}' }).check(
+      z.refine((u) => /\{z\}/.test(u) && /\{x\}/.test(u) && /\{y\}/.test(u) && isFetchableUrl(u), {
+        error: 'must be a tile URL template with {z}, {x} and {y}',
+      }),
+    ),
+    attribution: z.optional(z.string({ error: 'must be a string' })),
+    opacity: z._default(finite('0..1').check(z.gte(0, { error: 'must be between 0 and 1' }), z.lte(1, { error: 'must be between 0 and 1' })), 1),
+    minZoom: z.optional(zoomInRange),
+    maxZoom: z.optional(zoomInRange),
+    placement: z._default(z.enum(['above', 'below'], { error: 'must be "above" or "below" (the vector layer)' }), 'below'),
+    /** The highest zoom level the server has tiles of (the `{z}` in the URL); above it, they are scaled up. */
+    maxTileZoom: z.optional(z.int({ error: 'must be a whole tile zoom level' }).check(z.gte(0, { error: 'must be 0 or more' }), z.lte(30, { error: 'must be at most 30' }))),
+  })
+  .check(
+    z.refine((l) => l.minZoom === undefined || l.maxZoom === undefined || l.minZoom <= l.maxZoom, {
+      path: ['minZoom'],
+      error: 'must not be greater than maxZoom',
+    }),
+  );
 
 const vectorLayer = z.strictObject({
-  accessToken: z.string({ error: 'must be a string' }).min(1, { error: 'must not be empty' }).optional(),
-  updateInterval: finite('ms').min(0, { error: 'must be 0 or more (ms)' }).default(DEFAULTS.vectorLayerUpdateInterval),
-  padding: finite('share of the view').min(0, { error: 'must be 0 or more' }).default(DEFAULTS.vectorLayerPadding),
-  interactive: z.boolean({ error: 'must be true or false' }).default(false),
-  pane: z
-    .string({ error: 'must be a Leaflet pane name' })
-    .min(1)
-    // Leaflet keeps panes by name in a plain object, where this one name cannot be a key.
-    .refine((name) => name !== '__proto__', { error: 'must be a Leaflet pane name, not "__proto__"' })
-    .default('tilePane'),
-  className: z.string({ error: 'must be a string of CSS classes' }).optional(),
+  accessToken: z.optional(z.string({ error: 'must be a string' }).check(z.minLength(1, { error: 'must not be empty' }))),
+  updateInterval: z._default(finite('ms').check(z.gte(0, { error: 'must be 0 or more (ms)' })), DEFAULTS.vectorLayerUpdateInterval),
+  padding: z._default(finite('share of the view').check(z.gte(0, { error: 'must be 0 or more' })), DEFAULTS.vectorLayerPadding),
+  interactive: z._default(z.boolean({ error: 'must be true or false' }), false),
+  pane: z._default(
+    z.string({ error: 'must be a Leaflet pane name' }).check(
+      z.minLength(1),
+      // Leaflet keeps panes by name in a plain object, where this one name cannot be a key.
+      z.refine((name) => name !== '__proto__', { error: 'must be a Leaflet pane name, not "__proto__"' }),
+    ),
+    'tilePane',
+  ),
+  className: z.optional(z.string({ error: 'must be a string of CSS classes' })),
 });
 
 const CORNER_MESSAGE = `must be one of ${CORNERS.map((c) => `"${c}"`).join(', ')} or false`;
@@ -145,85 +154,94 @@ const controlPlacement = z.union([z.enum(CORNERS), z.boolean()], { error: CORNER
 /** A pin property the search looks in: a name as GeoJSON properties have them. */
 const searchField = z
   .string({ error: 'must be the name of a pin property' })
-  .min(1, { error: 'must be the name of a pin property, not empty' })
-  .refine((name) => !['pin', '__proto__'].includes(name), { error: 'must be the name of a text property (not "pin" or "__proto__")' });
+  .check(
+    z.minLength(1, { error: 'must be the name of a pin property, not empty' }),
+    z.refine((name) => !['pin', '__proto__'].includes(name), { error: 'must be the name of a text property (not "pin" or "__proto__")' }),
+  );
 /** The themes a config may ask for; `auto` follows the system. */
 const THEMES = ['light', 'dark', 'auto'] as const;
 /** A theme as shown: `auto` resolved to one of these. */
 export type Theme = 'light' | 'dark';
 
 const schema = z
-  .strictObject({
-    style: z.union([urlString, styleObject], { error: 'must be a style URL or a MapLibre style object' }).optional(),
-    accessToken: z.string({ error: 'must be a string' }).min(1, { error: 'must not be empty' }).optional(),
-    providerOrigin: origin.optional(),
-    /** Send the token as this request header instead of the `access_token` query parameter. */
-    accessTokenHeader: z
-      .string({ error: 'must be a header name' })
-      .regex(/^[A-Za-z0-9!#$%&'*+.^_`|~-]+$/, { error: 'must be a header name (letters, digits and - only)' })
-      .optional(),
-    view: z.enum(['vector', 'hybrid'], { error: 'must be "vector" or "hybrid"' }).default('vector'),
-    center: z
-      .tuple(
-        [
-          finite('longitude').min(-180, { error: 'longitude must be between -180 and 180' }).max(180, { error: 'longitude must be between -180 and 180' }),
-          finite('latitude').min(-90, { error: 'latitude must be between -90 and 90' }).max(90, { error: 'latitude must be between -90 and 90' }),
-        ],
-        { error: 'must be [longitude, latitude]' },
-      )
-      .default(DEFAULTS.center),
-    zoom: finite('zoom').default(DEFAULTS.zoom),
-    bearing: finite('degrees').default(0),
-    pitch: finite('degrees').default(0),
-    minZoom: finite('zoom').min(LIMITS.minZoom, { error: `must be at least ${LIMITS.minZoom}` }).default(LIMITS.minZoom),
-    maxZoom: finite('zoom').max(LIMITS.maxZoom, { error: `must be at most ${LIMITS.maxZoom}` }).default(LIMITS.maxZoom),
-    minPitch: finite('degrees').min(LIMITS.minPitch, { error: `must be at least ${LIMITS.minPitch}` }).default(LIMITS.minPitch),
-    maxPitch: finite('degrees').max(LIMITS.maxPitch, { error: `must be at most ${LIMITS.maxPitch}` }).default(LIMITS.maxPitch),
-    bearingSnap: finite('degrees').min(0, { error: 'must be 0 or more (degrees)' }).default(DEFAULTS.bearingSnap),
-    clickTolerance: finite('px').min(0, { error: 'must be 0 or more (px)' }).default(DEFAULTS.clickTolerance),
-    fadeDuration: finite('ms').min(0, { error: 'must be 0 or more (ms)' }).default(DEFAULTS.fadeDuration),
-    styleTimeout: finite('ms').positive({ error: 'must be more than 0 (ms)' }).default(DEFAULTS.styleTimeout),
-    pixelRatio: finite('device pixels per CSS pixel').positive({ error: 'must be more than 0' }).max(4, { error: 'must be at most 4' }).optional(),
-    preserveDrawingBuffer: z.boolean({ error: 'must be true or false' }).default(false),
-    hash: z.boolean({ error: 'must be true or false' }).default(false),
-    pins: z.union([pinsUrl, featureCollection], { error: 'must be a GeoJSON URL or a GeoJSON FeatureCollection' }).optional(),
-    pinStyles: z.record(z.string(), pinOptionsSchema, { error: 'must be an object of category → pin options' }).default({}),
-    domPinLimit: z
-      .int({ error: 'must be a whole number of pins' })
-      .min(0, { error: 'must be 0 or more' })
-      .max(DEFAULTS.domPinLimitMax, { error: `must be at most ${DEFAULTS.domPinLimitMax}` })
-      .default(DEFAULTS.domPinLimit),
-    openPin: z.string({ error: 'must be a pin id' }).min(1, { error: 'must be a pin id, not empty' }).optional(),
-    /** Pin categories hidden on load (the legend's filter; the app takes it from `?hide=`). */
-    hiddenCategories: z.array(z.string({ error: 'must be a category name' }), { error: 'must be an array of category names' }).default([]),
-    /** Pin properties the search box looks in besides the title (e.g. `['description']`). */
-    searchFields: z.array(searchField, { error: 'must be an array of pin property names' }).default([]),
-    controls: z
-      .partialRecord(z.enum(CONTROLS, { error: `must name a control: ${CONTROLS.join(', ')}` }), controlPlacement, { error: 'must be an object of control → corner or false' })
-      .check((payload) => {
-        for (const [name, placement] of Object.entries(payload.value)) {
-          if (placement !== true || OPT_IN_CONTROLS.includes(name as ControlName)) continue;
-          payload.issues.push({ code: 'custom', input: placement, path: [name], message: CORNER_MESSAGE });
-        }
-      })
-      .default({}),
-    units: z.enum(['metric', 'imperial', 'nautical'], { error: 'must be "metric", "imperial" or "nautical"' }).default('metric'),
-    locale: z
-      .partialRecord(z.enum(LOCALE_KEYS), z.string({ error: 'must be a string' }).min(1, { error: 'must not be empty' }), {
-        error: 'must be an object of string key → text',
-      })
-      .default({}),
-    rasterLayers: z.array(rasterLayer, { error: 'must be an array of raster layers' }).default([]),
-    // prefault: an absent vectorLayer is parsed as {}, so its fields' own defaults apply.
-    vectorLayer: vectorLayer.prefault({}),
-    trackUserLocation: z.boolean({ error: 'must be true or false' }).default(true),
-    /** Whether locating the user also moves the camera to the position (false: only the dot shows). */
-    fitToUserLocation: z.boolean({ error: 'must be true or false' }).default(true),
-    /** Light or dark map and controls; `auto` follows the system's `prefers-color-scheme`, live. */
-    theme: z.enum(THEMES, { error: 'must be "light", "dark" or "auto"' }).default('auto'),
-    /** The basemap in the dark theme, when `style` is the site's own (the embedded basemap has its dark look). */
-    darkStyle: z.union([urlString, styleObject], { error: 'must be a style URL or a MapLibre style object' }).optional(),
-  }, { error: 'must be an object' })
+  .strictObject(
+    {
+      style: z.optional(z.union([urlString, styleObject], { error: 'must be a style URL or a MapLibre style object' })),
+      accessToken: z.optional(z.string({ error: 'must be a string' }).check(z.minLength(1, { error: 'must not be empty' }))),
+      providerOrigin: z.optional(origin),
+      /** Send the token as this request header instead of the `access_token` query parameter. */
+      accessTokenHeader: z.optional(
+        z.string({ error: 'must be a header name' }).check(z.regex(/^[A-Za-z0-9!#$%&'*+.^_`|~-]+$/, { error: 'must be a header name (letters, digits and - only)' })),
+      ),
+      view: z._default(z.enum(['vector', 'hybrid'], { error: 'must be "vector" or "hybrid"' }), 'vector'),
+      center: z._default(
+        z.tuple(
+          [
+            finite('longitude').check(z.gte(-180, { error: 'longitude must be between -180 and 180' }), z.lte(180, { error: 'longitude must be between -180 and 180' })),
+            finite('latitude').check(z.gte(-90, { error: 'latitude must be between -90 and 90' }), z.lte(90, { error: 'latitude must be between -90 and 90' })),
+          ],
+          { error: 'must be [longitude, latitude]' },
+        ),
+        DEFAULTS.center,
+      ),
+      zoom: z._default(finite('zoom'), DEFAULTS.zoom),
+      bearing: z._default(finite('degrees'), 0),
+      pitch: z._default(finite('degrees'), 0),
+      minZoom: z._default(finite('zoom').check(z.gte(LIMITS.minZoom, { error: `must be at least ${LIMITS.minZoom}` })), LIMITS.minZoom),
+      maxZoom: z._default(finite('zoom').check(z.lte(LIMITS.maxZoom, { error: `must be at most ${LIMITS.maxZoom}` })), LIMITS.maxZoom),
+      minPitch: z._default(finite('degrees').check(z.gte(LIMITS.minPitch, { error: `must be at least ${LIMITS.minPitch}` })), LIMITS.minPitch),
+      maxPitch: z._default(finite('degrees').check(z.lte(LIMITS.maxPitch, { error: `must be at most ${LIMITS.maxPitch}` })), LIMITS.maxPitch),
+      bearingSnap: z._default(finite('degrees').check(z.gte(0, { error: 'must be 0 or more (degrees)' })), DEFAULTS.bearingSnap),
+      clickTolerance: z._default(finite('px').check(z.gte(0, { error: 'must be 0 or more (px)' })), DEFAULTS.clickTolerance),
+      fadeDuration: z._default(finite('ms').check(z.gte(0, { error: 'must be 0 or more (ms)' })), DEFAULTS.fadeDuration),
+      styleTimeout: z._default(finite('ms').check(z.positive({ error: 'must be more than 0 (ms)' })), DEFAULTS.styleTimeout),
+      pixelRatio: z.optional(finite('device pixels per CSS pixel').check(z.positive({ error: 'must be more than 0' }), z.lte(4, { error: 'must be at most 4' }))),
+      preserveDrawingBuffer: z._default(z.boolean({ error: 'must be true or false' }), false),
+      hash: z._default(z.boolean({ error: 'must be true or false' }), false),
+      pins: z.optional(z.union([pinsUrl, featureCollection], { error: 'must be a GeoJSON URL or a GeoJSON FeatureCollection' })),
+      pinStyles: z._default(z.record(z.string(), pinOptionsSchema, { error: 'must be an object of category → pin options' }), {}),
+      domPinLimit: z._default(
+        z
+          .int({ error: 'must be a whole number of pins' })
+          .check(z.gte(0, { error: 'must be 0 or more' }), z.lte(DEFAULTS.domPinLimitMax, { error: `must be at most ${DEFAULTS.domPinLimitMax}` })),
+        DEFAULTS.domPinLimit,
+      ),
+      openPin: z.optional(z.string({ error: 'must be a pin id' }).check(z.minLength(1, { error: 'must be a pin id, not empty' }))),
+      /** Pin categories hidden on load (the legend's filter; the app takes it from `?hide=`). */
+      hiddenCategories: z._default(z.array(z.string({ error: 'must be a category name' }), { error: 'must be an array of category names' }), []),
+      /** Pin properties the search box looks in besides the title (e.g. `['description']`). */
+      searchFields: z._default(z.array(searchField, { error: 'must be an array of pin property names' }), []),
+      controls: z._default(
+        z
+          .partialRecord(z.enum(CONTROLS, { error: `must name a control: ${CONTROLS.join(', ')}` }), controlPlacement, { error: 'must be an object of control → corner or false' })
+          .check((payload) => {
+            for (const [name, placement] of Object.entries(payload.value)) {
+              if (placement !== true || OPT_IN_CONTROLS.includes(name as ControlName)) continue;
+              payload.issues.push({ code: 'custom', input: placement, path: [name], message: CORNER_MESSAGE });
+            }
+          }),
+        {},
+      ),
+      units: z._default(z.enum(['metric', 'imperial', 'nautical'], { error: 'must be "metric", "imperial" or "nautical"' }), 'metric'),
+      locale: z._default(
+        z.partialRecord(z.enum(LOCALE_KEYS), z.string({ error: 'must be a string' }).check(z.minLength(1, { error: 'must not be empty' })), {
+          error: 'must be an object of string key → text',
+        }),
+        {},
+      ),
+      rasterLayers: z._default(z.array(rasterLayer, { error: 'must be an array of raster layers' }), []),
+      // prefault: an absent vectorLayer is parsed as {}, so its fields' own defaults apply.
+      vectorLayer: z.prefault(vectorLayer, {}),
+      trackUserLocation: z._default(z.boolean({ error: 'must be true or false' }), true),
+      /** Whether locating the user also moves the camera to the position (false: only the dot shows). */
+      fitToUserLocation: z._default(z.boolean({ error: 'must be true or false' }), true),
+      /** Light or dark map and controls; `auto` follows the system's `prefers-color-scheme`, live. */
+      theme: z._default(z.enum(THEMES, { error: 'must be "light", "dark" or "auto"' }), 'auto'),
+      /** The basemap in the dark theme, when `style` is the site's own (the embedded basemap has its dark look). */
+      darkStyle: z.optional(z.union([urlString, styleObject], { error: 'must be a style URL or a MapLibre style object' })),
+    },
+    { error: 'must be an object' },
+  )
   .check(
     // Cross-option checks run even when other options are wrong, so one pass reports everything.
     ordered('minZoom', 'maxZoom'),

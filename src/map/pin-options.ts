@@ -18,7 +18,7 @@ export function isCssColour(value: string): boolean {
 
 export const cssColour = z
   .string({ error: 'must be a CSS colour string' })
-  .refine(isCssColour, { error: 'must be a CSS colour such as #3FB1CE, rgb(…), hsl(…) or a colour name' });
+  .check(z.refine(isCssColour, { error: 'must be a CSS colour such as #3FB1CE, rgb(…), hsl(…) or a colour name' }));
 
 /**
  * SVG path data and nothing else: commands, numbers, separators. Anything that could end the
@@ -39,30 +39,31 @@ export const PIN_LABEL_MAX_LENGTH = 3;
 export const pinOptionsShape = {
   iconClasses: z.string({ error: 'must be a string of CSS classes' }),
   iconColor: cssColour,
-  iconSize: finite('px').min(0, { error: 'must be 0 or more (px)' }),
+  iconSize: finite('px').check(z.gte(0, { error: 'must be 0 or more (px)' })),
   iconXOffset: finite('px'),
   iconYOffset: finite('px'),
   markerColor: cssColour,
-  markerFillOpacity: finite('0..1').min(0, { error: 'must be between 0 and 1' }).max(1, { error: 'must be between 0 and 1' }),
+  markerFillOpacity: finite('0..1').check(z.gte(0, { error: 'must be between 0 and 1' }), z.lte(1, { error: 'must be between 0 and 1' })),
   markerStrokeColor: cssColour,
-  markerStrokeWidth: finite('px').min(0, { error: 'must be 0 or more (px)' }),
+  markerStrokeWidth: finite('px').check(z.gte(0, { error: 'must be 0 or more (px)' })),
   markerPath: z
     .string({ error: 'must be SVG path data' })
-    .refine(isSvgPathData, { error: 'must be SVG path data (a move-to, then commands and numbers only)' }),
+    .check(z.refine(isSvgPathData, { error: 'must be SVG path data (a move-to, then commands and numbers only)' })),
   popupAnchor: z.tuple([finite('px'), finite('px')], { error: 'must be [x, y] in px' }),
-  scale: finite('times the 32 × 52 px pin')
-    .min(PIN_SCALE_RANGE[0], { error: `must be between ${PIN_SCALE_RANGE[0]} and ${PIN_SCALE_RANGE[1]}` })
-    .max(PIN_SCALE_RANGE[1], { error: `must be between ${PIN_SCALE_RANGE[0]} and ${PIN_SCALE_RANGE[1]}` }),
-  label: z
-    .union([z.string(), z.number()], { error: 'must be a short text or a number' })
-    .transform(String)
-    .pipe(z.string().max(PIN_LABEL_MAX_LENGTH, { error: `must be at most ${PIN_LABEL_MAX_LENGTH} characters` })),
+  scale: finite('times the 32 × 52 px pin').check(
+    z.gte(PIN_SCALE_RANGE[0], { error: `must be between ${PIN_SCALE_RANGE[0]} and ${PIN_SCALE_RANGE[1]}` }),
+    z.lte(PIN_SCALE_RANGE[1], { error: `must be between ${PIN_SCALE_RANGE[0]} and ${PIN_SCALE_RANGE[1]}` }),
+  ),
+  label: z.pipe(
+    z.pipe(z.union([z.string(), z.number()], { error: 'must be a short text or a number' }), z.transform(String)),
+    z.string().check(z.maxLength(PIN_LABEL_MAX_LENGTH, { error: `must be at most ${PIN_LABEL_MAX_LENGTH} characters` })),
+  ),
   shadow: z.boolean({ error: 'must be true or false' }),
 } as const;
 
 export const pinOptionsSchema = z.strictObject(
-  Object.fromEntries(Object.entries(pinOptionsShape).map(([k, v]) => [k, v.optional()])) as {
-    [K in keyof typeof pinOptionsShape]: z.ZodOptional<(typeof pinOptionsShape)[K]>;
+  Object.fromEntries(Object.entries(pinOptionsShape).map(([k, v]) => [k, z.optional(v)])) as {
+    [K in keyof typeof pinOptionsShape]: z.ZodMiniOptional<(typeof pinOptionsShape)[K]>;
   },
   { error: 'must be an object of pin options' },
 );
