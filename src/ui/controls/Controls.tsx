@@ -1,4 +1,4 @@
-import { useEffect, useMemo, useState, type ReactNode, type RefObject } from 'react';
+import { Suspense, lazy, useEffect, useMemo, useState, type ReactNode, type RefObject } from 'react';
 import type { MapAdapter } from '../../map/adapter.ts';
 import { controlCorners, type ControlName, type Corner, type PinmapConfig } from '../../map/config.ts';
 import { localeWith } from '../../map/locale.ts';
@@ -10,12 +10,16 @@ import { ScaleControl } from './ScaleControl.tsx';
 import { ViewControl } from './ViewControl.tsx';
 import type { ViewName } from '../../map/address.ts';
 import { useCameraActor } from './use-camera-actor.ts';
-import { LegendControl } from '../panels/LegendControl.tsx';
-import { NARROW_WIDTH, PinListControl } from '../panels/PinListControl.tsx';
-import { SearchControl } from '../panels/SearchControl.tsx';
+import { NARROW_WIDTH } from '../panels/layout.ts';
 import { usePinSetVersion, useShowPin } from '../panels/use-show-pin.ts';
 import './controls.css';
 import '../panels/panels.css';
+
+// The pin panels come in one chunk of their own, loaded when a map first shows one (they are opt-in).
+const loadPanels = () => import('../panels/index.ts');
+const LegendControl = lazy(() => loadPanels().then((m) => ({ default: m.LegendControl })));
+const PinListControl = lazy(() => loadPanels().then((m) => ({ default: m.PinListControl })));
+const SearchControl = lazy(() => loadPanels().then((m) => ({ default: m.SearchControl })));
 
 const CORNERS: Corner[] = ['top-left', 'top-right', 'bottom-left', 'bottom-right'];
 
@@ -103,6 +107,12 @@ export function Controls({ adapter, config, root, pinToOpen, onSwitchView, hidde
   }, [adapter, camera, pinToOpen]);
 
   const render = (name: ControlName): ReactNode => {
+    // Each panel waits for the panels' chunk on its own; the corner's other controls show meanwhile.
+    const panel = (control: ReactNode) => (
+      <Suspense key={name} fallback={null}>
+        {control}
+      </Suspense>
+    );
     switch (name) {
       case 'navigation':
         return <NavigationControl key={name} adapter={adapter} camera={camera} locale={locale} />;
@@ -126,9 +136,8 @@ export function Controls({ adapter, config, root, pinToOpen, onSwitchView, hidde
       case 'view':
         return <ViewControl key={name} view={adapter.view} onSwitch={onSwitchView} locale={locale} />;
       case 'list':
-        return (
+        return panel(
           <PinListControl
-            key={name}
             adapter={adapter}
             locale={locale}
             hidden={hidden}
@@ -137,12 +146,11 @@ export function Controls({ adapter, config, root, pinToOpen, onSwitchView, hidde
             showPin={showPin}
             pinsVersion={pinsVersion}
             root={root}
-          />
+          />,
         );
       case 'legend':
-        return (
+        return panel(
           <LegendControl
-            key={name}
             adapter={adapter}
             locale={locale}
             hidden={hidden}
@@ -150,10 +158,10 @@ export function Controls({ adapter, config, root, pinToOpen, onSwitchView, hidde
             open={panels.legend}
             onOpenChange={(open) => setPanel('legend', open)}
             pinsVersion={pinsVersion}
-          />
+          />,
         );
       case 'search':
-        return <SearchControl key={name} adapter={adapter} locale={locale} hidden={hidden} fields={config.searchFields} showPin={showPin} pinsVersion={pinsVersion} />;
+        return panel(<SearchControl adapter={adapter} locale={locale} hidden={hidden} fields={config.searchFields} showPin={showPin} pinsVersion={pinsVersion} />);
     }
   };
 

@@ -6,6 +6,7 @@ import type { Locale } from '../../map/locale.ts';
 import { firstLine, pinsInView } from '../../map/pin-search.ts';
 import { countText } from './locale-count.ts';
 import { ListIcon } from './panel-icons.tsx';
+import { NARROW_WIDTH } from './layout.ts';
 import type { ShowPin } from './use-show-pin.ts';
 
 /** How long the view must rest before the list follows it (ms). */
@@ -222,6 +223,3 @@ export function PinListControl({ adapter, locale, hidden, open, onOpenChange, sh
     </div>
   );
 }
-
-/** At this width or less a map is narrow: one panel at a time, and a pick closes the list. */
-export const NARROW_WIDTH = 640;
