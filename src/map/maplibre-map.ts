@@ -361,3 +361,20 @@ export function onMapAttributionsChange(map: MapLibreMap, listener: () => void):
     map.off('zoomend', listener);
   };
 }
+
+/**
+ * What resolves once the style has loaded (its sources and layers can be added to); make it
+ * right after the map, before its style can have loaded, so the first load is seen. Not
+ * `map.isStyleLoaded()`: that is also false while tiles load, long after the style is ready,
+ * and waiting for a `style.load` that already fired would wait for ever.
+ */
+export function styleReadiness(map: MapLibreMap): () => Promise<void> {
+  let ready = map.isStyleLoaded() === true;
+  const loaded = new Promise<void>((resolve) => {
+    map.on('style.load', () => {
+      ready = true;
+      resolve();
+    });
+  });
+  return () => (ready ? Promise.resolve() : loaded);
+}

@@ -1,5 +1,7 @@
 import type { PinOptions } from './pin-options.ts';
 import { parsePins, type PinSet } from './pin-data.ts';
+
+export { describePinSet } from './pin-data.ts';
 import { reasonOf } from './errors.ts';
 import { PinArchiveError, isPinArchiveUrl, openPinArchive } from './pin-archive.ts';
 

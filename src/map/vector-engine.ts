@@ -3,9 +3,11 @@ import type { Camera } from './address.ts';
 import type { EngineEvents, Gesture, MapAdapter, MapMotionEvent, UserLocation } from './adapter.ts';
 import type { PinmapConfig } from './config.ts';
 import { localeWith } from './locale.ts';
-import { describeFailure, onMapAttributionsChange, releaseBeforeRemove, sharedMapOptions, showTheme, themeOf, themesDiffer, visibleAttributions, watchMapErrors } from './maplibre-map.ts';
+import { describeFailure, onMapAttributionsChange, releaseBeforeRemove, sharedMapOptions, showTheme, styleReadiness, themeOf, themesDiffer, visibleAttributions, watchMapErrors } from './maplibre-map.ts';
 import { accuracyCircleDiameter, distanceBetween } from './scale.ts';
-import { createVectorPins } from './vector-pins.ts';
+import type { PinLayer } from './vector-pins.ts';
+import type { Pin } from './pin-data.ts';
+import type { PinOptions } from './pin-options.ts';
 import { warnIfStyleSheetMissing } from './stylesheets.ts';
 import { boxContains } from './pin-filter.ts';
 
@@ -65,12 +67,26 @@ export function createVectorEngine(container: HTMLElement, config: PinmapConfig,
   const pinClickListeners = new Set<(id: string) => void>();
   const attributionListeners = new Set<() => void>();
   const pinSetListeners = new Set<() => void>();
-  const pinLayer = createVectorPins(map, {
-    domPinLimit: config.domPinLimit,
-    clusterLabel: locale['PinLayer.Cluster'],
-    onOpenPinChange: (id) => pinListeners.forEach((listener) => listener(id)),
-    onPinClick: (id) => pinClickListeners.forEach((listener) => listener(id)),
-  });
+  // The pins' code (markers, GPU layers, grouping, popups) is a chunk of its own, loaded when the
+  // first pins come, beside the style and the tiles: a map without pins never loads it.
+  const whenStyleLoaded = styleReadiness(map);
+  let pinLayer: PinLayer | undefined;
+  let pinLayerLoading: Promise<PinLayer> | undefined;
+  let hiddenCategories: readonly string[] = [];
+  const loadPinLayer = (): Promise<PinLayer> =>
+    (pinLayerLoading ??= import('./vector-pins.ts').then(({ createVectorPins }) => {
+      const layer = createVectorPins(map, {
+        domPinLimit: config.domPinLimit,
+        clusterLabel: locale['PinLayer.Cluster'],
+        onOpenPinChange: (id) => pinListeners.forEach((listener) => listener(id)),
+        onPinClick: (id) => pinClickListeners.forEach((listener) => listener(id)),
+        whenStyleLoaded,
+      });
+      if (hiddenCategories.length > 0) layer.setHidden(hiddenCategories);
+      if (destroyed) layer.destroy();
+      else pinLayer = layer;
+      return layer;
+    }));
   const getCamera = (): Camera => {
     const c = map.getCenter();
     return { center: [c.lng, c.lat], zoom: map.getZoom(), bearing: map.getBearing(), pitch: map.getPitch() };
@@ -109,20 +125,22 @@ export function createVectorEngine(container: HTMLElement, config: PinmapConfig,
     },
     setPins(pins) {
       pendingPinSets++;
-      const letGo = pinLayer.expectPins();
+      const layer = loadPinLayer();
+      const letGo = layer.then((l) => l.expectPins());
       // Busy until the pins are placed; what MapLibre has drawn stays drawn (a pin set given to
       // an idle map, e.g. loaded again after a failure, must not wait for a render that never comes).
       events.onStatus({ type: 'map.busy' });
-      return pins
-        .then((set) => {
+      return Promise.all([pins, layer])
+        .then(([set, l]) => {
           // A set that arrives after the map was removed is not shown (nor grouped in a worker of its own).
-          if (!destroyed) return pinLayer.setPins(set).then(() => pinSetListeners.forEach((listener) => listener()));
+          if (!destroyed) return l.setPins(set).then(() => pinSetListeners.forEach((listener) => listener()));
         })
-        .catch(letGo) // the caller shows why; the map goes on without these pins
+        // The caller shows why (the pins, or the pins' code, could not be loaded); the map goes on without these pins.
+        .catch(() => letGo.then((release) => release()).catch(() => {}))
         .finally(() => {
           pendingPinSets--;
           // Markers are on the map at once; a symbol layer is done at the map's next idle.
-          if (pinLayer.mode === 'gl') {
+          if (pinLayer?.mode === 'gl') {
             mapIdle = false;
             map.triggerRepaint();
           }
@@ -130,9 +148,9 @@ export function createVectorEngine(container: HTMLElement, config: PinmapConfig,
           attributionListeners.forEach((listener) => listener());
         });
     },
-    openPin: (id, options) => pinLayer.open(id, options),
-    pinView: (id) => pinLayer.viewOf(id),
-    closePin: () => pinLayer.close(),
+    openPin: (id, options) => pinLayer?.open(id, options) ?? false,
+    pinView: (id) => (pinLayerLoading ? pinLayerLoading.then((l) => l.viewOf(id)) : Promise.resolve(undefined)),
+    closePin: () => pinLayer?.close(),
     onOpenPinChange(listener) {
       pinListeners.add(listener);
       return () => pinListeners.delete(listener);
@@ -145,8 +163,8 @@ export function createVectorEngine(container: HTMLElement, config: PinmapConfig,
     onMotion(listener) {
       return listenToMotion(map, animations, listener);
     },
-    getPins: () => pinLayer.pins,
-    getPinStyles: () => pinLayer.pinStyles,
+    getPins: () => pinLayer?.pins ?? NO_PINS,
+    getPinStyles: () => pinLayer?.pinStyles ?? NO_PIN_STYLES,
     onPinsChange(listener) {
       pinSetListeners.add(listener);
       return () => pinSetListeners.delete(listener);
@@ -164,7 +182,10 @@ export function createVectorEngine(container: HTMLElement, config: PinmapConfig,
         return x >= 0 && x <= width && y >= 0 && y <= height;
       };
     },
-    setHiddenCategories: (categories) => pinLayer.setHidden(categories),
+    setHiddenCategories(categories) {
+      hiddenCategories = categories;
+      pinLayer?.setHidden(categories);
+    },
     measure(pixels) {
       const { clientWidth: width, clientHeight: height } = map.getContainer();
       if (!width || !height) return undefined;
@@ -175,7 +196,7 @@ export function createVectorEngine(container: HTMLElement, config: PinmapConfig,
     setUserLocation: userLocation.set,
     getAttributions() {
       const credits = visibleAttributions(map);
-      return pinLayer.markerAttribution ? [...credits, pinLayer.markerAttribution] : credits;
+      return pinLayer?.markerAttribution ? [...credits, pinLayer.markerAttribution] : credits;
     },
     onAttributionsChange(listener) {
       attributionListeners.add(listener);
@@ -197,7 +218,7 @@ export function createVectorEngine(container: HTMLElement, config: PinmapConfig,
       pinClickListeners.clear();
       attributionListeners.clear();
       pinSetListeners.clear();
-      pinLayer.destroy();
+      pinLayer?.destroy();
       userLocation.set(undefined);
       stopEndingDrags();
       releaseBeforeRemove(map);
@@ -225,6 +246,10 @@ function endDragsReleasedOutside(map: MapLibreMap): () => void {
 }
 
 /** The key under which an animation's tag rides on MapLibre's event data. */
+/** What a map shows before its first pins (their layer is not loaded yet). */
+const NO_PINS: readonly Pin[] = [];
+const NO_PIN_STYLES: Readonly<Record<string, PinOptions>> = {};
+
 const TAG = 'pinmapAnimation';
 /** MapLibre's ease length, used when a caller gives none. */
 const DEFAULT_EASE = 500;

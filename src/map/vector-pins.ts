@@ -52,6 +52,11 @@ export interface PinLayerOptions {
   onOpenPinChange: (id: string | null) => void;
   /** Told when the user clicks, taps or presses Enter or Space on a pin (before its popup opens). */
   onPinClick: (id: string) => void;
+  /**
+   * Resolves once the map's style has loaded (`styleReadiness`, made with the map: the layer
+   * itself may be made later, when the first pins come).
+   */
+  whenStyleLoaded: () => Promise<void>;
 }
 
 /** The pins of the vector view: markers or a clustered symbol layer, and their one popup. */
@@ -92,13 +97,12 @@ export interface PinLayer {
  * element is the pin icon: a real button with the pin's title as its name. Above that, the
  * pins become one GeoJSON source with MapLibre's clustering and a symbol layer whose images are
  * the same pin icons rasterised at the device pixel ratio. Either way one popup is open at a
- * time. Call it right after making the map.
+ * time.
  */
 export function createVectorPins(map: MapLibreMap, options: PinLayerOptions): PinLayer {
   let mode: PinLayer['mode'] = 'none';
   let attribution: string | undefined;
-  // Made with the map, before its style can have loaded, so the first load is seen.
-  const whenStyleLoaded = styleReadiness(map);
+  const { whenStyleLoaded } = options;
   let pins = new Map<string, Pin>();
   let pinList: Pin[] = [];
   let pinStyles: Readonly<Record<string, PinOptions>> = {};
@@ -455,22 +459,6 @@ export function createVectorPins(map: MapLibreMap, options: PinLayerOptions): Pi
       container.removeEventListener('keydown', onKeyDown);
     },
   };
-}
-
-/**
- * Resolves once the style has loaded (its sources and layers can be added to). Not
- * `map.isStyleLoaded()`: that is also false while tiles load, long after the style is ready,
- * and waiting for a `style.load` that already fired would wait for ever.
- */
-function styleReadiness(map: MapLibreMap): () => Promise<void> {
-  let ready = map.isStyleLoaded() === true;
-  const loaded = new Promise<void>((resolve) => {
-    map.on('style.load', () => {
-      ready = true;
-      resolve();
-    });
-  });
-  return () => (ready ? Promise.resolve() : loaded);
 }
 
 /** The font the style already uses for labels, so cluster counts need no font of their own. */

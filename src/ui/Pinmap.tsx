@@ -5,8 +5,7 @@ import type { Camera, ViewName } from '../map/address.ts';
 import type { LngLatBounds, MapAdapter, MapLibreMap } from '../map/adapter.ts';
 import { configKey, safeParseConfig, type ConfigError, type PinmapConfig, type PinmapConfigInput } from '../map/config.ts';
 import { createEngine } from '../map/engines.ts';
-import { describePinSet, parsePins, type PinSet } from '../map/pin-data.ts';
-import { loadPinSet } from '../map/pin-source.ts';
+import type { PinSet } from '../map/pin-data.ts';
 import { reasonOf } from '../map/errors.ts';
 import { DEFAULT_LOCALE, localeWith } from '../map/locale.ts';
 import { Controls, type PinToOpen } from './controls/Controls.tsx';
@@ -271,7 +270,8 @@ function PinmapView({ config, viewState, events, className, handleRef }: ViewPro
     const place = (pins: Promise<PinSet>) => {
       setNotice(undefined);
       pins.then(
-        (set) => {
+        async (set) => {
+          const { describePinSet } = await loadPinCode();
           if (!live) return;
           const report = describePinSet(set);
           if (report.console.length > 0) console.warn(`Pinmap: ${report.console.join('\n')}`);
@@ -376,7 +376,14 @@ const LIVE_KEYS = ['pins', 'pinStyles', 'searchFields', 'hiddenCategories', 'the
 /** Config keys that only a new map reads: its first camera and popup. */
 const INITIAL_KEYS = ['center', 'zoom', 'bearing', 'pitch', 'openPin'] as const;
 
-const EMPTY_PIN_SET: PinSet = parsePins({ type: 'FeatureCollection', features: [] }, {});
+/** No pins: what a map is given when its pins are taken away. */
+const EMPTY_PIN_SET: PinSet = { pins: [], skipped: [], warnings: [], pinStyles: {} };
+
+/**
+ * The code that reads and checks pins: a chunk of its own, loaded when a config first has pins
+ * (beside the map's own start), so a map without pins never loads it.
+ */
+const loadPinCode = () => import('../map/pin-source.ts');
 
 /** The config with the props that stand for its keys on top, and the camera of the view state. */
 function withProps(config: PinmapConfigInput | undefined, props: PinmapDataProps, view: Partial<ViewState> | undefined): unknown {
@@ -445,7 +452,8 @@ class PinSource {
   }
 
   private read(): Promise<PinSet> {
-    const pins = loadPinSet(this.pins, this.styles, document.baseURI, this.request.signal, this.searchFields);
+    const { signal } = this.request;
+    const pins = loadPinCode().then(({ loadPinSet }) => loadPinSet(this.pins, this.styles, document.baseURI, signal, this.searchFields));
     pins.catch(() => {}); // heard where the pins are placed; a map that could not be made needs no pins
     return pins;
   }
