@@ -1,4 +1,4 @@
-import { useEffect, useState, type RefObject } from 'react';
+import { useEffect, useLayoutEffect, useState, type RefObject } from 'react';
 import type { Locale } from '../../map/locale.ts';
 import { EnterFullscreenIcon, ExitFullscreenIcon } from './icons.tsx';
 
@@ -44,7 +44,8 @@ export function FullscreenControl({ root, locale }: { root: RefObject<HTMLElemen
     };
   }, [root]);
 
-  useEffect(() => {
+  // A layout effect: the map fills the window (and leaves it) in the same frame as the button says so.
+  useLayoutEffect(() => {
     const element = root.current;
     if (!element || state !== 'pseudo') return;
     element.classList.add(PSEUDO_FULLSCREEN_CLASS);
