@@ -101,9 +101,10 @@ export default defineConfig(({ command, mode }): UserConfig => {
         cssFileName: 'pinmap',
       },
       rollupOptions: {
-        // The code both entries share, and the hybrid view's (loaded only when it is shown).
+        // The code split off the entry: what is loaded only when needed is named for what it
+        // is (the hybrid view, the pins, the pin panels), the rest is shared.
         output: {
-          chunkFileNames: (chunk) => `${embed ? 'pinmap-embed' : 'pinmap'}-${chunk.name === 'hybrid-engine' ? 'hybrid' : 'shared'}-[hash].js`,
+          chunkFileNames: (chunk) => `${embed ? 'pinmap-embed' : 'pinmap'}-${chunk.name === 'hybrid-engine' ? 'hybrid' : chunk.isDynamicEntry ? chunk.name : 'shared'}-[hash].js`,
           // The style sheet stays dist/lib/pinmap.css; its fonts and MapLibre's worker go beside it in assets/.
           assetFileNames: (asset) => (asset.names.some((name) => name.endsWith('.css')) ? '[name][extname]' : 'assets/[name]-[hash][extname]'),
         },
