@@ -97,7 +97,8 @@ function parseCli() {
   const weight = values.weight;
   return {
     runs: weight ? 1 : whole('runs', values.runs, 1),
-    counts: weight ? [] : [...new Set(counts)].sort((a, b) => a - b),
+    // The weight also loads the vector view with pins once: what a map with pins loads besides.
+    counts: weight ? [WEIGHT_PINS] : [...new Set(counts)].sort((a, b) => a - b),
     cycles: weight ? 0 : whole('cycles', values.cycles, 0),
     weight,
     loadCapMs: whole('timeout', values.timeout, 1) * 1000,
@@ -229,10 +230,17 @@ const fmtMs = (ms: number) => (Number.isFinite(ms) ? (ms >= 100 ? ms.toFixed(0) 
 const fmtCount = (n: number) => (n === 0 ? 'no' : n.toLocaleString('en-US'));
 
 /** The rows in the order each run measures them. */
-function planRows(counts: number[]): Row[] {
+/** The pins of the weight's page with pins (`--weight`): GPU pins, the usual renderer of a pin set. */
+const WEIGHT_PINS = 1000;
+
+function planRows(counts: number[], weight: boolean): Row[] {
   const rows: Row[] = [];
   const add = (renderer: Renderer, count: number) => rows.push({ renderer, count, samples: [], failures: [], timeouts: 0 });
   for (const renderer of ['pinmap', 'hybrid', 'maplibre'] as const) add(renderer, 0);
+  if (weight) {
+    for (const count of counts) add('pinmap', count);
+    return rows;
+  }
   // The floor page (time to idle only) where the targets need it: with the most pins.
   const most = Math.max(...counts);
   for (const count of counts) for (const renderer of ['pinmap', 'first-pin', 'cluster', 'markers', 'fa-markers'] as const) if (renderer !== 'first-pin' || count === most) add(renderer, count);
@@ -282,7 +290,7 @@ async function main(): Promise<number> {
     const urlOf = publishInputs(server, counts);
     const chromiumVersion = browser.version();
     const renderer = await webglRenderer(browser);
-    const rows = planRows(counts);
+    const rows = planRows(counts, options.weight);
     let size: BenchData['size'];
 
     // One untimed load of each page first, so no row pays for a cold browser (JIT, caches).
@@ -305,7 +313,7 @@ async function main(): Promise<number> {
         const label = `run ${run + 1}/${runs}: ${fmtCount(row.count)} pins, ${RENDERER_LABELS[row.renderer]}`;
         log(`${label} …`);
         const rowStart = Date.now();
-        const sizeRun = run === 0 && row.count === 0;
+        const sizeRun = run === 0 && (row.count === 0 || (options.weight && row.renderer === 'pinmap'));
         const result: Outcome & { stuck?: boolean; closeMs?: number } = await measure(browser, urlOf(row.renderer, row.count), {
           loadCapMs: capped ? domCapMs : loadCapMs,
           focus: focusOf(row.renderer),
@@ -325,8 +333,9 @@ async function main(): Promise<number> {
           );
           if (sizeRun && assets) {
             size ??= { pinmap: [], hybrid: [], maplibre: [], hybridChunksInVector: [] };
-            if (row.renderer === 'pinmap' || row.renderer === 'hybrid' || row.renderer === 'maplibre') size[row.renderer] = assets;
-            if (row.renderer === 'pinmap') size.hybridChunksInVector = (allScripts ?? []).filter((url) => /hybrid|leaflet/i.test(new URL(url).pathname));
+            if (row.count > 0) size.pinmapWithPins = { count: row.count, entries: assets };
+            else if (row.renderer === 'pinmap' || row.renderer === 'hybrid' || row.renderer === 'maplibre') size[row.renderer] = assets;
+            if (row.renderer === 'pinmap' && row.count === 0) size.hybridChunksInVector = (allScripts ?? []).filter((url) => /hybrid|leaflet/i.test(new URL(url).pathname));
           }
         } else {
           log(`  ${result.reason}`);
@@ -370,7 +379,7 @@ async function main(): Promise<number> {
     const cycleSeconds = (Date.now() - cycleStart) / 1000;
 
     // The basemap from its one archive against the same tiles as loose files (also alone: npm run bench:basemap).
-    const basemap = options.pageLoads ? await measureBasemapArchive(browser, { appDir: built.appDir, runs, loadCapMs, log }) : undefined;
+    const basemap = options.pageLoads && !options.weight ? await measureBasemapArchive(browser, { appDir: built.appDir, runs, loadCapMs, log }) : undefined;
 
     if (options.trace) {
       const { renderer: traced, count } = options.trace;
@@ -401,8 +410,10 @@ async function main(): Promise<number> {
       `Benchmark time: ${elapsed.toFixed(0)} s in all (page loads ${pinsSeconds.toFixed(0)} s, mount/destroy cycles ${cycleSeconds.toFixed(0)} s, the rest building and warming up).`,
     ];
     const data: BenchData = { rows, runs, ...(size ? { size } : {}), cycles: cycleFigures, cycleFailures, info };
-    const sections = [renderMarkdown(data), basemap ? renderBasemapArchive(basemap) : '', options.pageLoads ? await pretiledSection() : ''];
-    const markdown = options.weight ? renderWeight(data) : sections.filter((section) => section !== '').join('\n\n');
+    // The weight alone needs neither the basemap nor the pre-tiled rows (tiling 1M pins takes minutes).
+    const markdown = options.weight
+      ? renderWeight(data)
+      : [renderMarkdown(data), basemap ? renderBasemapArchive(basemap) : '', options.pageLoads ? await pretiledSection() : ''].filter((section) => section !== '').join('\n\n');
     console.log(`\n${markdown}\n`);
     mkdirSync(options.outDir, { recursive: true });
     const name = options.weight ? 'weight' : 'latest';

@@ -128,6 +128,22 @@ describe('bench report', () => {
     expect(text).toContain('React (react-dom, react, scheduler) is about 0.1 KB, which bare MapLibre\'s page does not load: without it, 1.05× bare MapLibre.');
   });
 
+  it('reports what the vector view loads with pins beside the target page, and the pins\' own files', () => {
+    const index = { url: 'http://x/assets/index.js', kind: 'script' as const, bytes: 4000, gzipBytes: 1100 };
+    const size = {
+      pinmap: [index],
+      hybrid: [],
+      maplibre: [{ url: 'http://x/assets/maplibre.js', kind: 'script' as const, bytes: 3000, gzipBytes: 1000 }],
+      hybridChunksInVector: [],
+      pinmapWithPins: { count: 1000, entries: [index, { url: 'http://x/assets/vector-pins.js', kind: 'script' as const, bytes: 500, gzipBytes: 200 }] },
+    };
+    const text = renderWeight(data([], { runs: 1, size }));
+    expect(text).toContain('Initial JS (gzip) ≤ 1.15× bare MapLibre: 1.10× (1.1 KB vs 1.0 KB), met.');
+    expect(text).toContain('| Pinmap, vector view, 1,000 pins | 1.3 KB | 0.0 KB | 1.3 KB | 1.30× |');
+    expect(text).toContain('| vector, pins | `vector-pins.js` | 0.5 KB | 0.2 KB |');
+    expect(text).not.toContain('| vector, pins | `index.js`');
+  });
+
   it('names a file by the last part of its URL path', () => {
     expect(fileName('http://127.0.0.1:1234/assets/index-abc.js?x=1')).toBe('index-abc.js');
   });

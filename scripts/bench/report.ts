@@ -65,6 +65,8 @@ export interface SizeFigures {
   maplibre: SizeEntry[];
   /** Scripts of the vector view whose name says they are the hybrid view's (must be none). */
   hybridChunksInVector: string[];
+  /** What the vector view loaded before its first idle with this many pins (`--weight`). */
+  pinmapWithPins?: { count: number; entries: SizeEntry[] };
   /** What the vector view's initial scripts are made of, by package and source folder (those with a source map). */
   breakdown?: FileBreakdown[];
 }
@@ -341,6 +343,16 @@ export function renderSize(size: SizeFigures): string[] {
   ] as const) {
     const t = sizeTotals(entries);
     out.push(`| ${label} | ${kb(t.js)} | ${kb(t.css)} | ${kb(t.all)} | ${fmtRatio(t.js / base.js)} |`);
+    if (label === RENDERER_LABELS.pinmap && size.pinmapWithPins) {
+      const p = sizeTotals(size.pinmapWithPins.entries);
+      out.push(`| ${label}, ${size.pinmapWithPins.count.toLocaleString('en-US')} pins | ${kb(p.js)} | ${kb(p.css)} | ${kb(p.all)} | ${fmtRatio(p.js / base.js)} |`);
+    }
+  }
+  if (size.pinmapWithPins) {
+    out.push(
+      '',
+      `The pins' code (reading, checking and drawing them) is a chunk of its own, loaded only by a map that has pins, beside its style and tiles; so the target's page, a map without pins like bare MapLibre's, does not load it, and the vector view with ${size.pinmapWithPins.count.toLocaleString('en-US')} pins does.`,
+    );
   }
   const mainThread = (entries: readonly SizeEntry[]) => sizeTotals(entries.filter((e) => !/worker/i.test(fileName(e.url)))).js;
   const ours = mainThread(pinmap);
@@ -352,6 +364,7 @@ export function renderSize(size: SizeFigures): string[] {
   out.push('', '| page | file | bytes | gzip |', '|---|---|---:|---:|');
   for (const [label, entries] of [
     ['vector', pinmap],
+    ...(size.pinmapWithPins ? ([['vector, pins', size.pinmapWithPins.entries.filter((e) => !pinmap.some((p) => p.url === e.url))]] as const) : []),
     ['hybrid', hybrid],
     ['MapLibre', maplibre],
   ] as const) {
