@@ -245,11 +245,11 @@ function endDragsReleasedOutside(map: MapLibreMap): () => void {
   return () => document.removeEventListener('mouseup', onMouseUp);
 }
 
-/** The key under which an animation's tag rides on MapLibre's event data. */
 /** What a map shows before its first pins (their layer is not loaded yet). */
 const NO_PINS: readonly Pin[] = [];
 const NO_PIN_STYLES: Readonly<Record<string, PinOptions>> = {};
 
+/** The key under which an animation's tag rides on MapLibre's event data. */
 const TAG = 'pinmapAnimation';
 /** MapLibre's ease length, used when a caller gives none. */
 const DEFAULT_EASE = 500;
