@@ -2,6 +2,7 @@ import {
   Marker,
   Popup,
   type ExpressionSpecification,
+  type FilterSpecification,
   type GeoJSONSource,
   type Map as MapLibreMap,
   type GeoJSONFeature,
@@ -366,6 +367,11 @@ export function createVectorPins(map: MapLibreMap, options: PinLayerOptions): Pi
         openPin(pin, undefined);
       },
     });
+    // Hidden categories: their pins leave the layer (the tiles' bubbles keep their counts).
+    applyHidden = () => {
+      if (map.getLayer(PIN_LAYERS.pins)) map.setFilter(PIN_LAYERS.pins, tiledPinFilter(hidden));
+    };
+    applyHidden();
   }
 
   return {
@@ -433,7 +439,7 @@ export function createVectorPins(map: MapLibreMap, options: PinLayerOptions): Pi
       const next = new Set(categories);
       if (next.size === hidden.size && [...next].every((c) => hidden.has(c))) return;
       hidden = next;
-      const open = openId === undefined ? undefined : pins.get(openId);
+      const open = openId === undefined ? undefined : findPin(openId);
       if (open && !isShown(open, hidden)) popup.close();
       applyHidden?.();
     },
@@ -455,6 +461,13 @@ export function createVectorPins(map: MapLibreMap, options: PinLayerOptions): Pi
       container.removeEventListener('keydown', onKeyDown);
     },
   };
+}
+
+/** The pre-tiled pins layer's filter: pins (not bubbles), less those of a hidden category (as `isShown`). */
+function tiledPinFilter(hidden: ReadonlySet<string>): FilterSpecification {
+  const pins: FilterSpecification = ['!', ['has', 'point_count']];
+  if (hidden.size === 0) return pins;
+  return ['all', pins, ['any', ['!', ['has', 'category']], ['!', ['in', ['get', 'category'], ['literal', [...hidden]]]]]];
 }
 
 /**
