@@ -262,6 +262,29 @@ test.describe('pre-tiled pins in the hybrid view', () => {
     expect(console.errors).toEqual([]);
   });
 
+  test('switching views keeps the camera and the open pre-tiled pin\'s popup, both ways', async ({ page }) => {
+    await openApp(page, { ...still, hash: true, center: [2.3488, 48.8534], zoom: 8, pins: ARCHIVE, controls: { ...noControls, view: 'top-left' } });
+    const box = (await page.locator('.pinmap-map').boundingBox())!;
+    await page.mouse.click(box.x + box.width / 2, box.y + box.height / 2 - 30);
+    const popup = page.locator('.pinmap-popup[data-pin-id="paris-fr"]');
+    await expect(popup).toBeVisible();
+    await waitForMapState(page, 'idle');
+    const hash = new URL(page.url()).hash;
+    const switcher = page.getByRole('group', { name: 'Map view' });
+    await switcher.getByRole('button', { name: 'Hybrid' }).click();
+    await expect(page.locator('.pinmap')).toHaveAttribute('data-view', 'hybrid');
+    await waitForMapState(page, 'idle');
+    await expect(popup).toBeVisible();
+    await expect(popup).toHaveClass(/pinmap-leaflet-popup/);
+    await expect(page.locator('.pinmap-pin[data-pin-id="paris-fr"]')).toBeVisible();
+    expect(new URL(page.url()).hash).toBe(hash);
+    await switcher.getByRole('button', { name: 'Map' }).click();
+    await expect(page.locator('.pinmap')).toHaveAttribute('data-view', 'vector');
+    await waitForMapState(page, 'idle');
+    await expect(popup).toBeVisible();
+    expect(new URL(page.url()).hash).toBe(hash);
+  });
+
   test('?pin=<id> flies to the pin, at a zoom where it stands alone, and opens it', async ({ page }) => {
     await openApp(page, { ...hybrid, hash: true, center: [0, 20], zoom: 1, pins: ARCHIVE }, '&pin=rome-it');
     const popup = page.locator('.pinmap-popup[data-pin-id="rome-it"]');
