@@ -463,13 +463,6 @@ export function createVectorPins(map: MapLibreMap, options: PinLayerOptions): Pi
   };
 }
 
-/** The pre-tiled pins layer's filter: pins (not bubbles), less those of a hidden category (as `isShown`). */
-function tiledPinFilter(hidden: ReadonlySet<string>): FilterSpecification {
-  const pins: FilterSpecification = ['!', ['has', 'point_count']];
-  if (hidden.size === 0) return pins;
-  return ['all', pins, ['any', ['!', ['has', 'category']], ['!', ['in', ['get', 'category'], ['literal', [...hidden]]]]]];
-}
-
 /**
  * Resolves once the style has loaded (its sources and layers can be added to). Not
  * `map.isStyleLoaded()`: that is also false while tiles load, long after the style is ready,
@@ -637,6 +630,13 @@ function removePinLayers(map: MapLibreMap): void {
   if (!map.style) return; // the map is being removed
   for (const layer of Object.values(PIN_LAYERS)) if (map.getLayer(layer)) map.removeLayer(layer);
   if (map.getSource(PIN_SOURCE)) map.removeSource(PIN_SOURCE);
+}
+
+/** The pre-tiled pins layer's filter: pins (not bubbles), less those of a hidden category (as `isShown`). */
+function tiledPinFilter(hidden: ReadonlySet<string>): FilterSpecification {
+  const pins: FilterSpecification = ['!', ['has', 'point_count']];
+  if (hidden.size === 0) return pins;
+  return ['all', pins, ['any', ['!', ['has', 'category']], ['!', ['in', ['get', 'category'], ['literal', [...hidden]]]]]];
 }
 
 /** What the GPU pin layers draw, from the inline pins' GeoJSON source or an archive's tiles. */
