@@ -6,13 +6,14 @@ import { zxyToTileId } from 'pmtiles';
 import { gzipSync } from 'node:zlib';
 import { compareImages, isUniform } from '../visual/compare.ts';
 import { COMPRESSION, PmtilesWriter, TILE_TYPE } from '../src/tiler/pmtiles-writer.ts';
-import { serveJson, waitForMapState, watchConsole } from './helpers.ts';
+import { disableWebGL, serveJson, waitForMapState, watchConsole } from './helpers.ts';
 
 /**
- * Pre-tiled pins (`pins: "pmtiles://…"`, README "Pre-tiled pins") in the vector view, against
- * the production build: the committed archive of the default pins (`fixtures/pins/cities.pmtiles`,
- * made by `npm run tile-pins` from `fixtures/pins/cities.geojson`) drawn beside the same file as
- * inline GPU pins, popups, `?pin=`, and the archive faults.
+ * Pre-tiled pins (`pins: "pmtiles://…"`, README "Pre-tiled pins") in both views, against the
+ * production build: the committed archive of the default pins (`fixtures/pins/cities.pmtiles`,
+ * made by `npm run tile-pins` from `fixtures/pins/cities.geojson`) drawn beside the same file
+ * inline (GPU pins in the vector view, Leaflet markers in the hybrid view), popups, keyboard,
+ * `?pin=`, bubbles, hidden categories, and the archive faults.
  */
 
 const ARCHIVE = 'pmtiles://pins/cities.pmtiles';
@@ -111,10 +112,19 @@ test.describe('pre-tiled pins', () => {
     expect(new URL(page.url()).searchParams.get('pin')).toBe('rome-it');
   });
 
-  test('the hybrid view says that pre-tiled pins show in the Map view, and works', async ({ page }) => {
-    await openApp(page, { ...still, pins: ARCHIVE }, '&view=hybrid');
-    await expect(page.locator('.pinmap-notice')).toContainText('Pre-tiled pins show in the Map view only');
-    await expect(page.locator('.pinmap-error')).toHaveCount(0);
+  test('a hidden category\'s pins leave the GPU layer (the bubbles keep their tiled counts); the others still open', async ({ page }) => {
+    const at = { ...still, center: [2.3488, 48.8534], zoom: 8, pins: ARCHIVE };
+    await openApp(page, at);
+    const shown = await canvasPng(page);
+    await openApp(page, { ...at, hiddenCategories: ['capital'] });
+    const hidden = await canvasPng(page);
+    expect(compareImages(shown, hidden, { threshold: 0, maxDiffPixels: 0, maxDiffRatio: 0 }).diffPixels, 'Paris is still drawn').toBeGreaterThan(200);
+    const box = (await page.locator('.pinmap-map').boundingBox())!;
+    await page.mouse.click(box.x + box.width / 2, box.y + box.height / 2 - 30);
+    await expect(page.locator('.pinmap-popup')).toHaveCount(0);
+    await openApp(page, { ...at, hiddenCategories: ['city'] });
+    await page.mouse.click(box.x + box.width / 2, box.y + box.height / 2 - 30);
+    await expect(page.locator('.pinmap-popup')).toContainText('Paris');
   });
 
   test('an archive that answers 404 is the pin-file alert naming its URL, with Retry; the basemap works meanwhile', async ({ page, baseURL }) => {
@@ -150,5 +160,214 @@ test.describe('pre-tiled pins', () => {
     await expect(page.locator('.pinmap-error')).toHaveCount(0);
     await waitForMapState(page, 'idle');
     expect(isUniform(await canvasPng(page))).toBe(false);
+  });
+});
+
+/** The pins and bubbles the hybrid view shows, as a user finds them: each pin's id and tip, each bubble's count and centre. */
+async function hybridMarkers(page: Page) {
+  const frame = (await page.locator('.pinmap-map').boundingBox())!;
+  return page.evaluate(
+    ({ left, top }) => {
+      const inFrame = (box: DOMRect) => box.right > left && box.bottom > top && box.left < left + 800 && box.top < top + 600;
+      const pins = [...document.querySelectorAll<HTMLElement>('.pinmap-pin')]
+        .map((element) => ({ id: element.dataset.pinId!, box: element.getBoundingClientRect() }))
+        .filter(({ box }) => inFrame(box))
+        .map(({ id, box }) => ({ id, x: box.left + box.width / 2 - left, y: box.bottom - top }))
+        .sort((a, b) => a.id.localeCompare(b.id));
+      const bubbles = [...document.querySelectorAll<HTMLElement>('.pinmap-cluster')]
+        .map((element) => ({ count: Number(element.dataset.count), box: element.getBoundingClientRect() }))
+        .filter(({ box }) => inFrame(box))
+        .map(({ count, box }) => ({ count, x: box.left + box.width / 2 - left, y: box.top + box.height / 2 - top }))
+        .sort((a, b) => a.x - b.x || a.y - b.y);
+      return { pins, bubbles };
+    },
+    { left: frame.x, top: frame.y },
+  );
+}
+
+/** The map area (Leaflet, its layers, the pins) as a PNG. */
+async function mapPng(page: Page): Promise<Buffer> {
+  return page.locator('.pinmap-map').screenshot({ animations: 'disabled', caret: 'hide' });
+}
+
+test.describe('pre-tiled pins in the hybrid view', () => {
+  const hybrid = { ...still, view: 'hybrid' };
+
+  for (const view of [
+    { zoom: 1, center: [10, 30] },
+    { zoom: 3, center: [10, 48] },
+    { zoom: 5, center: [4, 48] },
+  ]) {
+    test(`at zoom ${view.zoom} they are the same pin buttons and bubbles, in the same places, as the same pins inline`, async ({ page }) => {
+      const messages = watchConsole(page);
+      await openApp(page, { ...hybrid, ...view, pins: GEOJSON });
+      const inline = await hybridMarkers(page);
+      const inlinePng = await mapPng(page);
+      await openApp(page, { ...hybrid, ...view, pins: ARCHIVE });
+      const tiled = await hybridMarkers(page);
+      const tiledPng = await mapPng(page);
+      expect(tiled.pins.length + tiled.bubbles.length, 'nothing drawn').toBeGreaterThan(0);
+      // Lone pins stand where the inline ones do (the archive's index gives their own places).
+      expect(tiled.pins).toEqual(inline.pins);
+      // Bubbles: the same counts; their places come from the tiles' grid (1/16 px at the tile's zoom), which Leaflet rounds to whole pixels.
+      expect(tiled.bubbles.map((b) => b.count)).toEqual(inline.bubbles.map((b) => b.count));
+      tiled.bubbles.forEach((bubble, i) => {
+        expect(Math.abs(bubble.x - inline.bubbles[i]!.x)).toBeLessThanOrEqual(1);
+        expect(Math.abs(bubble.y - inline.bubbles[i]!.y)).toBeLessThanOrEqual(1);
+      });
+      const comparison = compareImages(inlinePng, tiledPng, { threshold: 0, maxDiffPixels: 0, maxDiffRatio: 0 });
+      console.log(`zoom ${view.zoom}: ${tiled.pins.length} pins, ${tiled.bubbles.length} bubbles; ${comparison.diffPixels} pixels differ from the inline pins`);
+      if (comparison.diffPixels > 0) {
+        for (const [name, body] of [['inline', inlinePng], ['pre-tiled', tiledPng], ['diff', comparison.diff]] as const) {
+          const path = test.info().outputPath(`${name}.png`);
+          writeFileSync(path, body);
+          await test.info().attach(`${name}.png`, { path, contentType: 'image/png' });
+        }
+      }
+      expect(messages.errors).toEqual([]);
+    });
+  }
+
+  test('a click or Enter on a pin opens its popup; Esc closes it and focus goes back to the pin', async ({ page }) => {
+    const console = watchConsole(page);
+    await openApp(page, { ...hybrid, center: [2.3488, 48.8534], zoom: 8, pins: ARCHIVE });
+    await expect(page.locator('.pinmap-notice')).toHaveCount(0);
+    const paris = page.locator('.pinmap-pin[data-pin-id="paris-fr"]');
+    await expect(paris).toHaveAccessibleName('Paris');
+    await paris.click();
+    const popup = page.locator('.pinmap-popup[data-pin-id="paris-fr"]');
+    await expect(popup).toHaveClass(/pinmap-leaflet-popup/);
+    await expect(popup).toContainText('Paris');
+    await expect(popup).toContainText('Capital of France');
+    await expect(popup.getByRole('link')).toHaveAttribute('href', 'https://www.geonames.org/2988507');
+    expect(new URL(page.url()).searchParams.get('pin')).toBe('paris-fr');
+    await page.keyboard.press('Escape');
+    await expect(popup).toHaveCount(0);
+    await expect(paris).toBeFocused();
+
+    // The keyboard alone: Tab reaches the pin buttons, Enter opens, focus goes to the close button.
+    await page.locator('.pinmap-leaflet').focus();
+    let reached = false;
+    for (let i = 0; i < 40 && !reached; i++) {
+      await page.keyboard.press('Tab');
+      reached = await paris.evaluate((element) => element === document.activeElement);
+    }
+    expect(reached, 'Tab never reached the pin').toBe(true);
+    await page.keyboard.press('Enter');
+    await expect(popup).toBeVisible();
+    await expect(popup.getByRole('button', { name: 'Close popup' })).toBeFocused();
+    await page.keyboard.press('Escape');
+    await expect(popup).toHaveCount(0);
+    await expect(paris).toBeFocused();
+    expect(console.errors).toEqual([]);
+  });
+
+  test('switching views keeps the camera and the open pre-tiled pin\'s popup, both ways', async ({ page }) => {
+    await openApp(page, { ...still, hash: true, center: [2.3488, 48.8534], zoom: 8, pins: ARCHIVE, controls: { ...noControls, view: 'top-left' } });
+    const box = (await page.locator('.pinmap-map').boundingBox())!;
+    await page.mouse.click(box.x + box.width / 2, box.y + box.height / 2 - 30);
+    const popup = page.locator('.pinmap-popup[data-pin-id="paris-fr"]');
+    await expect(popup).toBeVisible();
+    await waitForMapState(page, 'idle');
+    const hash = new URL(page.url()).hash;
+    const switcher = page.getByRole('group', { name: 'Map view' });
+    await switcher.getByRole('button', { name: 'Hybrid' }).click();
+    await expect(page.locator('.pinmap')).toHaveAttribute('data-view', 'hybrid');
+    await waitForMapState(page, 'idle');
+    await expect(popup).toBeVisible();
+    await expect(popup).toHaveClass(/pinmap-leaflet-popup/);
+    await expect(page.locator('.pinmap-pin[data-pin-id="paris-fr"]')).toBeVisible();
+    expect(new URL(page.url()).hash).toBe(hash);
+    await switcher.getByRole('button', { name: 'Map' }).click();
+    await expect(page.locator('.pinmap')).toHaveAttribute('data-view', 'vector');
+    await waitForMapState(page, 'idle');
+    await expect(popup).toBeVisible();
+    expect(new URL(page.url()).hash).toBe(hash);
+  });
+
+  test('?pin=<id> flies to the pin, at a zoom where it stands alone, and opens it', async ({ page }) => {
+    await openApp(page, { ...hybrid, hash: true, center: [0, 20], zoom: 1, pins: ARCHIVE }, '&pin=rome-it');
+    const popup = page.locator('.pinmap-popup[data-pin-id="rome-it"]');
+    await expect(popup).toContainText('Rome', { timeout: 15_000 });
+    await waitForMapState(page, 'idle');
+    expect(new URL(page.url()).searchParams.get('pin')).toBe('rome-it');
+    await expect(page.locator('.pinmap-pin[data-pin-id="rome-it"]')).toBeVisible();
+    const [, zoom, lat, lng] = /#map=([\d.]+)\/([-\d.]+)\/([-\d.]+)/.exec(new URL(page.url()).hash)!.map(Number);
+    expect(Math.abs(lng! - 12.4964)).toBeLessThan(1);
+    expect(Math.abs(lat! - 41.9028)).toBeLessThan(1);
+    expect(zoom).toBeGreaterThan(1);
+  });
+
+  test('a bubble zooms in to where it splits, as the same bubble of inline pins does', async ({ page }) => {
+    const zoomAfterClick = async (pins: string) => {
+      await openApp(page, { ...hybrid, hash: true, center: [10, 48], zoom: 3, pins });
+      const { bubbles } = await hybridMarkers(page);
+      // The biggest bubble in view (the first of them, left to right).
+      const biggest = bubbles.reduce((best, bubble) => (bubble.count > best.count ? bubble : best));
+      const frame = (await page.locator('.pinmap-map').boundingBox())!;
+      await page.mouse.click(frame.x + biggest.x, frame.y + biggest.y);
+      await expect.poll(() => Number(/#map=([\d.]+)/.exec(new URL(page.url()).hash)?.[1])).toBeGreaterThan(3);
+      await waitForMapState(page, 'idle');
+      return { count: biggest.count, zoom: /#map=([^/]+\/[^/]+\/[^/]+)/.exec(new URL(page.url()).hash)?.[1], markers: await hybridMarkers(page) };
+    };
+    const inline = await zoomAfterClick(GEOJSON);
+    const tiled = await zoomAfterClick(ARCHIVE);
+    expect(tiled.count).toBe(inline.count);
+    expect(tiled.zoom).toBe(inline.zoom);
+    expect(tiled.markers.pins.map((p) => p.id)).toEqual(inline.markers.pins.map((p) => p.id));
+    expect(tiled.markers.bubbles.map((b) => b.count)).toEqual(inline.markers.bubbles.map((b) => b.count));
+  });
+
+  test('a hidden category leaves the map (the bubbles keep their tiled counts); shown again, its pins come back', async ({ page }) => {
+    const paris = page.locator('.pinmap-pin[data-pin-id="paris-fr"]');
+    await openApp(page, { ...hybrid, center: [2.3488, 48.8534], zoom: 8, pins: ARCHIVE, hiddenCategories: ['capital'] });
+    await expect(paris).toHaveCount(0);
+    // Live, from the legend (it lists the config's categories: an archive's pins are not counted in the page).
+    const capital = { markerColor: '#C62828', iconClasses: 'fa-solid fa-landmark-flag' };
+    await openApp(page, { ...hybrid, center: [2.3488, 48.8534], zoom: 8, pins: ARCHIVE, pinStyles: { capital }, controls: { ...noControls, legend: true } });
+    await expect(paris).toHaveCount(1);
+    const checkbox = page.locator('.pinmap-legend-entry[data-category="capital"] input');
+    await checkbox.uncheck();
+    await expect(paris).toHaveCount(0);
+    await waitForMapState(page, 'idle');
+    await checkbox.check();
+    await expect(paris).toHaveCount(1);
+    await paris.click();
+    await expect(page.locator('.pinmap-popup[data-pin-id="paris-fr"]')).toBeVisible();
+  });
+
+  test('without WebGL the pre-tiled pins still show and open, with the WebGL notice', async ({ page }) => {
+    await disableWebGL(page);
+    await openApp(page, { ...hybrid, center: [2.3488, 48.8534], zoom: 8, pins: ARCHIVE });
+    await expect(page.locator('.pinmap-notice')).toContainText('Failed to initialize WebGL');
+    await page.locator('.pinmap-pin[data-pin-id="paris-fr"]').click();
+    await expect(page.locator('.pinmap-popup[data-pin-id="paris-fr"]')).toContainText('Capital of France');
+  });
+
+  test('an archive that answers 404 is the pin-file alert naming its URL, with Retry; the rest of the map works', async ({ page, baseURL }) => {
+    const archive = readFileSync('fixtures/pins/cities.pmtiles');
+    let fail = true;
+    await serveArchive(page, '/__archive/pins.pmtiles', archive);
+    await page.route((url) => url.pathname === '/__archive/pins.pmtiles', (route) => {
+      if (fail) return route.fulfill({ status: 404, body: 'not found' });
+      return route.fallback();
+    });
+    await openApp(page, { ...hybrid, hash: true, center: [2.3488, 48.8534], zoom: 8, pins: 'pmtiles:///__archive/pins.pmtiles', controls: { ...noControls, navigation: 'top-right' } });
+    const notice = page.locator('.pinmap-notice');
+    await expect(notice).toHaveAttribute('role', 'alert');
+    await expect(notice).toContainText(`Could not load the pins from ${baseURL}/__archive/pins.pmtiles: HTTP 404`);
+    await expect(page.locator('.pinmap-error')).toHaveCount(0);
+    await expect(page.locator('.pinmap-pin')).toHaveCount(0);
+    // The rest of the map works: the vector layer is drawn and the zoom button zooms.
+    expect(isUniform(await canvasPng(page))).toBe(false);
+    await page.locator('.pinmap-zoom-in').click();
+    await expect.poll(() => /#map=([\d.]+)/.exec(new URL(page.url()).hash)?.[1]).toBe('9');
+    await waitForMapState(page, 'idle');
+    fail = false;
+    await notice.getByRole('button', { name: 'Retry' }).click();
+    await expect(notice).toHaveCount(0);
+    await waitForMapState(page, 'idle');
+    await page.locator('.pinmap-pin[data-pin-id="paris-fr"]').click();
+    await expect(page.locator('.pinmap-popup')).toContainText('Paris');
   });
 });

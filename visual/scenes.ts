@@ -707,7 +707,7 @@ function preTiledPinScenes(): Scene[] {
     ['pretiled-pins-z3', [10, 48], 3],
     ['pretiled-pins-z5', [4, 48], 5],
   ];
-  return views.map(([name, center, zoom]) => ({
+  const vector = views.map(([name, center, zoom]) => ({
     name,
     description: `The default pins from their pre-tiled archive (pins: "pmtiles://pins/cities.pmtiles") at zoom ${zoom}: bubbles with counts and pins, as the inline GPU pins draw them.`,
     config: { center, zoom, pins: 'pmtiles://pins/cities.pmtiles', controls: noControls },
@@ -715,4 +715,23 @@ function preTiledPinScenes(): Scene[] {
     deviceScaleFactor: 1,
     capture: 'map' as const,
   }));
+  // The hybrid view's scenes hybrid-z2 and hybrid-popup, with the pins from the archive.
+  const hybrid = (center: [number, number], zoom: number): PinmapConfigInput => ({ ...DEFAULT_APP_CONFIG, view: 'hybrid', center, zoom, pins: 'pmtiles://pins/cities.pmtiles' });
+  const base = { viewport: desktop, deviceScaleFactor: 1, capture: 'page' as const };
+  return [
+    ...vector,
+    {
+      ...base,
+      name: 'pretiled-pins-hybrid-z2',
+      description: 'The hybrid view at zoom 2 with the default pins from their pre-tiled archive: the Leaflet pins and bubbles of hybrid-z2, from the tiles.',
+      config: hybrid([10, 30], 2),
+    },
+    {
+      ...base,
+      name: 'pretiled-pins-hybrid-popup',
+      description: "The hybrid view with Paris's popup open, Paris read from the pre-tiled archive: the Leaflet popup of hybrid-popup.",
+      config: hybrid([2.35, 48.86], 5),
+      actions: [{ type: 'click', selector: '.pinmap-pin[data-pin-id="paris-fr"]' }],
+    },
+  ];
 }

@@ -6,7 +6,7 @@ import type { Camera } from './address.ts';
 import type { EngineEvents, MapAdapter, MapMotionEvent, UserLocation } from './adapter.ts';
 import type { PinmapConfig, RasterLayerConfig } from './config.ts';
 import { reasonOf } from './errors.ts';
-import { accessTokenOf, redactToken } from './request-transform.ts';
+import { accessTokenOf, providerOriginOf, redactToken, tokenTransform } from './request-transform.ts';
 import { createHybridPins } from './hybrid-pins.ts';
 import { boxContains } from './pin-filter.ts';
 import { localeWith } from './locale.ts';
@@ -80,6 +80,8 @@ export function createHybridEngine(parent: HTMLElement, config: PinmapConfig, ev
   let moving = false;
   let glIdle = false;
   let pendingPinSets = 0;
+  /** Pre-tiled pins are reading the tiles of the view. */
+  let pinTilesLoading = false;
   let destroyed = false;
   const busy = () => events.onStatus({ type: 'map.busy' });
   const rasterLayers = config.rasterLayers.map((layer, index) => createRasterLayer(layer, index, pane));
@@ -87,7 +89,7 @@ export function createHybridEngine(parent: HTMLElement, config: PinmapConfig, ev
   const lastTileAt = new Map<L.TileLayer, number>();
   let idleTimer: ReturnType<typeof setTimeout> | undefined;
   const checkIdle = () => {
-    if (destroyed || moving || pendingPinSets > 0 || !glIdle) return;
+    if (destroyed || moving || pendingPinSets > 0 || pinTilesLoading || !glIdle) return;
     if ((map as unknown as { _animatingZoom?: boolean })._animatingZoom) return;
     const now = performance.now();
     let wait = 0;
@@ -170,6 +172,13 @@ export function createHybridEngine(parent: HTMLElement, config: PinmapConfig, ev
       shownBoxes = boxes;
       collision?.set(boxes);
     },
+    onLoading: (loading) => {
+      pinTilesLoading = loading;
+      if (loading) busy();
+      else checkIdle();
+    },
+    // A pin archive's tiles follow the token rule of every other request of the map.
+    transformRequest: tokenTransform(accessTokenOf(config), providerOriginOf(config, document.baseURI), config.accessTokenHeader),
   });
   const userLocation = createUserLocationLayers(map);
 
@@ -231,15 +240,10 @@ export function createHybridEngine(parent: HTMLElement, config: PinmapConfig, ev
       pendingPinSets++;
       busy();
       return request
-        .then((set) => {
+        .then(async (set) => {
           if (destroyed) return;
-          // Pre-tiled pins are drawn by the vector view's GPU layers; here the page says so.
-          if (set.archive) {
-            console.warn(`Pinmap: ${locale['PinLayer.PreTiledVectorOnly']} (${set.archive.url})`);
-            events.onNotice?.(locale['PinLayer.PreTiledVectorOnly']);
-          }
-          pins.setPins(set);
-          pinSetListeners.forEach((listener) => listener());
+          await pins.setPins(set);
+          if (!destroyed) pinSetListeners.forEach((listener) => listener());
         })
         .catch(() => {}) // the caller shows why; the map goes on without these pins
         .finally(() => {
@@ -249,7 +253,7 @@ export function createHybridEngine(parent: HTMLElement, config: PinmapConfig, ev
         });
     },
     openPin: (id, options) => pins.open(id, options),
-    pinView: (id) => Promise.resolve(pins.viewOf(id)),
+    pinView: (id) => pins.viewOf(id),
     closePin: () => pins.close(),
     onOpenPinChange(listener) {
       openPinListeners.add(listener);

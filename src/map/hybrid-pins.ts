@@ -1,9 +1,13 @@
 import L from 'leaflet';
+import type { RequestTransformFunction } from 'maplibre-gl';
 import { DEFAULTS } from './constants.ts';
 import { PinIcon } from './leaflet-pin-icon.ts';
 import type { Pin, PinSet } from './pin-data.ts';
-import { pinDrawing, type PinStyle } from './pin-icon.ts';
-import { PinClusters, clusterButton, clusterDiameter, makePinButton, sharedStyles } from './pin-markers.ts';
+import { pinDrawing, pinStyleKey, resolvePinStyle, type PinStyle } from './pin-icon.ts';
+import { PinClusters, clusterButton, clusterDiameter, makePinButton, sharedStyles, type PinGroup } from './pin-markers.ts';
+import type { PinArchive } from './pin-archive.ts';
+import { revealZoomOf } from './pin-archive-format.ts';
+import { PinArchiveTiles, type Bbox, type TiledGroup } from './pin-archive-tiles.ts';
 import { createPopupContent } from './popup-content.ts';
 import { isShown } from './pin-filter.ts';
 import type { OpenPinOptions } from './adapter.ts';
@@ -22,12 +26,17 @@ export interface HybridPinOptions {
   onPinClick: (id: string) => void;
   /** Told the boxes of the pins and bubbles shown whenever they change (labels keep out from under them). */
   onShown?: (boxes: CollisionBox[]) => void;
+  /** Told when pre-tiled pins start and finish reading the tiles of a view (the map is not idle meanwhile). */
+  onLoading?: (loading: boolean) => void;
+  /** The request transform of the map's requests (the token rule), for a pin archive's tiles. */
+  transformRequest?: RequestTransformFunction;
 }
 
 /** The hybrid view's pins: the same interface as the vector view's pin layer. */
 export interface HybridPins {
   readonly attribution: string | undefined;
-  setPins(set: PinSet): void;
+  /** Replaces the pins; resolves once the first of them are on the map (a pin archive's first tiles read). */
+  setPins(set: PinSet): Promise<void>;
   open(id: string, options?: OpenPinOptions): boolean;
   /** The pins of the set shown, in its order (every category). */
   readonly pins: readonly Pin[];
@@ -35,7 +44,7 @@ export interface HybridPins {
   readonly pinStyles: Readonly<Record<string, PinOptions>>;
   /** Hides the pins of these categories (see `MapAdapter.setHiddenCategories`). */
   setHidden(categories: readonly string[]): void;
-  viewOf(id: string): { center: [number, number]; zoom: number } | undefined;
+  viewOf(id: string): Promise<{ center: [number, number]; zoom: number } | undefined>;
   close(): void;
   destroy(): void;
 }
@@ -44,12 +53,21 @@ export interface HybridPins {
 const leafletZoom = (zoom: number) => zoom + 1;
 const mapLibreZoom = (zoom: number) => zoom - 1;
 
+/** A bubble or a lone pin as the markers show it, from inline pins' grouping or an archive's tiles. */
+type ShownGroup =
+  | { kind: 'cluster'; key: string; count: number; lngLat: [number, number]; expansionZoom: () => number }
+  | { kind: 'pin'; key: string; pin: Pin };
+
 /**
  * Pins in Leaflet: each a Leaflet marker whose icon is the `PinIcon` (one shared icon per pin
  * style), its element the same pin button as in the vector view. Pins group into bubbles at each
  * whole zoom exactly as in the vector view; only the groups in and around the view become
  * markers, so a large set costs no more than what is seen. One popup at a time, with the same
  * content, at the pin's popupAnchor.
+ *
+ * Pre-tiled pins (`pins: "pmtiles://…"`) are the same markers and bubbles: their groups come from
+ * the archive's tiles of the view's whole zoom (`PinArchiveTiles`), read after each move, instead
+ * of from a grouping on the page. So they are buttons too (Tab, Enter), and show without WebGL.
  */
 export function createHybridPins(map: L.Map, options: HybridPinOptions): HybridPins {
   let pins = new Map<string, Pin>();
@@ -60,14 +78,52 @@ export function createHybridPins(map: L.Map, options: HybridPinOptions): HybridP
   let icons = new Map<PinStyle, PinIcon>();
   let clusters: PinClusters | undefined;
   let attribution: string | undefined;
+  /** Pre-tiled pins: the archive, and its tiles as the page reads them. */
+  let archive: PinArchive | undefined;
+  let tiles: PinArchiveTiles | undefined;
+  /** Pre-tiled pins on the map now, and those found for `?pin=` (by id). */
+  let tiledPins = new Map<string, Pin>();
+  let foundPins = new Map<string, Pin>();
+  /** Pre-tiled pins' styles, one per look (its frozen options object), shared by key. */
+  let lookStyles = new Map<Readonly<PinOptions>, PinStyle>();
+  let stylesByKey = new Map<string, PinStyle>();
+  /** Counts the archive's reads: only the latest one's groups are shown. */
+  let tiledRequest = 0;
+  let loading = false;
   const markers = new Map<string, L.Marker>();
   let shown = new Map<string, L.Marker>();
   const layer = L.layerGroup().addTo(map);
   const popup = createLeafletPopup(map, options);
 
+  const setLoading = (next: boolean) => {
+    if (next === loading) return;
+    loading = next;
+    options.onLoading?.(next);
+  };
+
+  /** A pin's style: the inline set's, or its archive look's. */
+  function styleOf(pin: Pin): PinStyle {
+    const inline = styles.get(pin.id);
+    if (inline) return inline;
+    let style = lookStyles.get(pin.options);
+    if (!style) {
+      const resolved = resolvePinStyle(pin.options);
+      const key = pinStyleKey(resolved);
+      style = stylesByKey.get(key) ?? resolved;
+      stylesByKey.set(key, style);
+      lookStyles.set(pin.options, style);
+    }
+    return style;
+  }
+
+  /** The pin with this id: of the inline set, or a pre-tiled one on the map or found by id. */
+  function findPin(id: string): Pin | undefined {
+    return pins.get(id) ?? tiledPins.get(id) ?? foundPins.get(id) ?? archive?.find(id)?.pin;
+  }
+
   function openPin(pin: Pin, trigger: HTMLElement | undefined, byKeyboard: boolean, pan = true, returnFocus?: () => void) {
     const element = trigger ?? (returnFocus ? undefined : markers.get(pin.id)?.getElement());
-    popup.open(pin, styles.get(pin.id)!, element ? () => element.focus({ preventScroll: true }) : returnFocus, byKeyboard, pan);
+    popup.open(pin, styleOf(pin), element ? () => element.focus({ preventScroll: true }) : returnFocus, byKeyboard, pan);
   }
 
   /** Groups the pins that show (every category but the hidden ones). */
@@ -79,7 +135,7 @@ export function createHybridPins(map: L.Map, options: HybridPinOptions): HybridP
   function pinMarker(pin: Pin): L.Marker {
     const existing = markers.get(pin.id);
     if (existing) return existing;
-    const style = styles.get(pin.id)!;
+    const style = styleOf(pin);
     let icon = icons.get(style);
     if (!icon) {
       icon = new PinIcon(style);
@@ -97,7 +153,7 @@ export function createHybridPins(map: L.Map, options: HybridPinOptions): HybridP
     return marker;
   }
 
-  function clusterMarker(clusterId: number, count: number, lngLat: [number, number]): L.Marker {
+  function clusterMarker(count: number, lngLat: [number, number], expansionZoom: () => number): L.Marker {
     const size = clusterDiameter(count);
     const marker = L.marker([lngLat[1], lngLat[0]], {
       icon: L.divIcon({
@@ -105,7 +161,7 @@ export function createHybridPins(map: L.Map, options: HybridPinOptions): HybridP
         iconSize: [size, size],
         html: clusterButton(count, options.clusterLabel, () => {
           const at = marker.getLatLng();
-          map.setView(at, leafletZoom(clusters!.expansionZoom(clusterId)));
+          map.setView(at, leafletZoom(expansionZoom()));
         }),
       }),
       keyboard: false,
@@ -114,26 +170,67 @@ export function createHybridPins(map: L.Map, options: HybridPinOptions): HybridP
     return marker;
   }
 
+  /** The view and half of it again on every side; west and east unwrapped (they may pass ±180). */
+  function viewBox(): Bbox {
+    const bounds = map.getBounds().pad(0.5);
+    return [bounds.getWest(), Math.max(-90, bounds.getSouth()), bounds.getEast(), Math.min(90, bounds.getNorth())];
+  }
+
   /** Markers for the groups at the current whole zoom, in and around the view, on the world copy in view. */
   function render() {
+    if (tiles) return void renderTiled(tiles);
     if (!clusters) return;
+    const grouping = clusters;
     const zoom = mapLibreZoom(map.getZoom());
-    const bounds = map.getBounds().pad(0.5);
-    const west = bounds.getWest();
-    const east = bounds.getEast();
-    const bbox: [number, number, number, number] =
-      east - west >= 360 ? [-180, bounds.getSouth(), 180, bounds.getNorth()] : [wrap(west), Math.max(-90, bounds.getSouth()), wrap(east), Math.min(90, bounds.getNorth())];
+    const [west, south, east, north] = viewBox();
+    const bbox: [number, number, number, number] = east - west >= 360 ? [-180, south, 180, north] : [wrap(west), south, wrap(east), north];
+    const groups = grouping.groupsAt(zoom, bbox);
+    const list: ShownGroup[] = [];
+    for (const group of groups) {
+      if (group.kind === 'cluster') list.push({ ...group, expansionZoom: () => grouping.expansionZoom(group.clusterId) });
+      else {
+        const pin = pins.get(group.id);
+        if (pin) list.push({ kind: 'pin', key: group.key, pin });
+      }
+    }
+    show(list);
+    options.onShown?.(collisionBoxes(groups, pins, styles));
+  }
+
+  /** Pre-tiled pins: the groups of the view's tiles, once read (a later move's read replaces this one's). */
+  async function renderTiled(source: PinArchiveTiles) {
+    const asked = ++tiledRequest;
+    setLoading(true);
+    const found = await source.groupsAt(mapLibreZoom(map.getZoom()), viewBox());
+    if (asked !== tiledRequest || source !== tiles) return;
+    const list: ShownGroup[] = [];
+    const onMap = new Map<string, Pin>();
+    for (const group of found) {
+      if (group.kind === 'pin') {
+        if (!isShown(group.pin, hidden)) continue;
+        onMap.set(group.pin.id, group.pin);
+        list.push(group);
+      } else list.push({ ...group, expansionZoom: () => group.expansionZoom });
+    }
+    tiledPins = onMap;
+    show(list);
+    // Markers of pins gone from the map are made afresh if they come back (Leaflet remakes the element anyway).
+    for (const id of markers.keys()) if (!onMap.has(id)) markers.delete(id);
+    options.onShown?.(collisionBoxes(found.filter((group) => group.kind === 'cluster' || onMap.has(group.pin.id)).map(asPinGroup), onMap, new Map([...onMap.values()].map((pin) => [pin.id, styleOf(pin)]))));
+    setLoading(false);
+  }
+
+  /** Shows these groups' markers (keeping those already shown), on the world copy in view. */
+  function show(groups: ShownGroup[]) {
     const centerLng = map.getCenter().lng;
     const next = new Map<string, L.Marker>();
-    const groups = clusters.groupsAt(zoom, bbox);
     for (const group of groups) {
       if (group.kind === 'cluster') {
-        const marker = shown.get(group.key) ?? clusterMarker(group.clusterId, group.count, group.lngLat);
+        const marker = shown.get(group.key) ?? clusterMarker(group.count, group.lngLat, group.expansionZoom);
         marker.setLatLng([group.lngLat[1], nearestCopy(group.lngLat[0], centerLng)]);
         next.set(group.key, marker);
       } else {
-        const pin = pins.get(group.id);
-        if (!pin) continue;
+        const { pin } = group;
         const marker = pinMarker(pin);
         marker.setLatLng([pin.lngLat[1], nearestCopy(pin.lngLat[0], centerLng)]);
         next.set(group.key, marker);
@@ -142,7 +239,6 @@ export function createHybridPins(map: L.Map, options: HybridPinOptions): HybridP
     for (const [key, marker] of shown) if (!next.has(key)) layer.removeLayer(marker);
     for (const [key, marker] of next) if (!shown.has(key)) layer.addLayer(marker);
     shown = next;
-    options.onShown?.(collisionBoxes(groups, pins, styles));
   }
 
   map.on('zoomend moveend', render);
@@ -153,27 +249,41 @@ export function createHybridPins(map: L.Map, options: HybridPinOptions): HybridP
     markers.clear();
     shown = new Map();
     clusters = undefined;
+    archive = undefined;
+    tiles = undefined;
+    tiledPins = new Map();
+    foundPins = new Map();
+    tiledRequest++;
+    setLoading(false);
     options.onShown?.([]);
   }
 
   return {
     get attribution() {
-      return pins.size > 0 ? attribution : undefined;
+      return pins.size > 0 || archive ? attribution : undefined;
     },
-    setPins(set) {
+    async setPins(set) {
       clear();
       pins = new Map(set.pins.map((pin) => [pin.id, pin]));
       pinList = set.pins;
       pinStyles = set.pinStyles;
       styles = sharedStyles(set.pins);
       icons = new Map();
+      lookStyles = new Map();
+      stylesByKey = new Map();
       attribution = set.attribution;
+      if (set.archive) {
+        archive = set.archive;
+        tiles = new PinArchiveTiles(set.archive, options.transformRequest);
+        await renderTiled(tiles);
+        return;
+      }
       if (set.pins.length === 0) return;
       group();
       render();
     },
     open(id, openOptions) {
-      const pin = pins.get(id);
+      const pin = findPin(id);
       if (!pin) return false;
       openPin(pin, undefined, openOptions?.byKeyboard ?? false, openOptions?.pan ?? true, openOptions?.returnFocus);
       return true;
@@ -188,8 +298,11 @@ export function createHybridPins(map: L.Map, options: HybridPinOptions): HybridP
       const next = new Set(categories);
       if (next.size === hidden.size && [...next].every((c) => hidden.has(c))) return;
       hidden = next;
-      const open = popup.openId() === undefined ? undefined : pins.get(popup.openId()!);
+      const openId = popup.openId();
+      const open = openId === undefined ? undefined : findPin(openId);
       if (open && !isShown(open, hidden)) popup.close();
+      // Pre-tiled pins: the pins of hidden categories leave the map (the tiles' bubbles keep their counts).
+      if (tiles) return render();
       if (pinList.length === 0) return;
       group();
       // Every group is new: the old markers go, the new ones are made.
@@ -197,10 +310,20 @@ export function createHybridPins(map: L.Map, options: HybridPinOptions): HybridP
       shown = new Map();
       render();
     },
-    viewOf(id) {
+    async viewOf(id) {
+      const zoom = mapLibreZoom(map.getZoom());
+      if (archive) {
+        // The archive's index knows the pin and the zooms where it stands alone; without one, only a pin on the map is known.
+        const found = archive.find(id);
+        if (found) {
+          foundPins.set(id, found.pin);
+          return { center: found.pin.lngLat, zoom: Math.max(zoom, revealZoomOf(found.aloneMask, zoom)) };
+        }
+        const onMap = tiledPins.get(id);
+        return onMap && { center: onMap.lngLat, zoom };
+      }
       const pin = pins.get(id);
       if (!pin || !clusters) return undefined;
-      const zoom = mapLibreZoom(map.getZoom());
       return { center: pin.lngLat, zoom: Math.max(zoom, clusters.revealZoom(id, zoom)) };
     },
     close: () => popup.close(),
@@ -211,6 +334,11 @@ export function createHybridPins(map: L.Map, options: HybridPinOptions): HybridP
       layer.remove();
     },
   };
+}
+
+/** An archive's group as the label collision takes it (see `collisionBoxes`). */
+function asPinGroup(group: TiledGroup): PinGroup {
+  return group.kind === 'cluster' ? { kind: 'cluster', key: group.key, clusterId: 0, count: group.count, lngLat: group.lngLat } : { kind: 'pin', key: group.key, id: group.pin.id };
 }
 
 /** A longitude in -180..180. */

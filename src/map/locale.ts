@@ -45,7 +45,6 @@ export const DEFAULT_LOCALE = {
   'Search.ResultsOne': '1 pin found',
   'Search.NoResults': 'No pins found',
   'Search.Clear': 'Clear the search',
-  'PinLayer.PreTiledVectorOnly': 'Pre-tiled pins show in the Map view only',
 } as const;
 
 /** A key of the locale table, e.g. `NavigationControl.ZoomIn` (README, "Controls"). */

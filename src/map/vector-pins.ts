@@ -2,6 +2,7 @@ import {
   Marker,
   Popup,
   type ExpressionSpecification,
+  type FilterSpecification,
   type GeoJSONSource,
   type Map as MapLibreMap,
   type GeoJSONFeature,
@@ -370,6 +371,11 @@ export function createVectorPins(map: MapLibreMap, options: PinLayerOptions): Pi
         openPin(pin, undefined);
       },
     });
+    // Hidden categories: their pins leave the layer (the tiles' bubbles keep their counts).
+    applyHidden = () => {
+      if (map.getLayer(PIN_LAYERS.pins)) map.setFilter(PIN_LAYERS.pins, tiledPinFilter(hidden));
+    };
+    applyHidden();
   }
 
   return {
@@ -437,7 +443,7 @@ export function createVectorPins(map: MapLibreMap, options: PinLayerOptions): Pi
       const next = new Set(categories);
       if (next.size === hidden.size && [...next].every((c) => hidden.has(c))) return;
       hidden = next;
-      const open = openId === undefined ? undefined : pins.get(openId);
+      const open = openId === undefined ? undefined : findPin(openId);
       if (open && !isShown(open, hidden)) popup.close();
       applyHidden?.();
     },
@@ -612,6 +618,13 @@ function removePinLayers(map: MapLibreMap): void {
   if (!map.style) return; // the map is being removed
   for (const layer of Object.values(PIN_LAYERS)) if (map.getLayer(layer)) map.removeLayer(layer);
   if (map.getSource(PIN_SOURCE)) map.removeSource(PIN_SOURCE);
+}
+
+/** The pre-tiled pins layer's filter: pins (not bubbles), less those of a hidden category (as `isShown`). */
+function tiledPinFilter(hidden: ReadonlySet<string>): FilterSpecification {
+  const pins: FilterSpecification = ['!', ['has', 'point_count']];
+  if (hidden.size === 0) return pins;
+  return ['all', pins, ['any', ['!', ['has', 'category']], ['!', ['in', ['get', 'category'], ['literal', [...hidden]]]]]];
 }
 
 /** What the GPU pin layers draw, from the inline pins' GeoJSON source or an archive's tiles. */

@@ -30,7 +30,6 @@ export const pinmapLocaleDe: Locale = {
   'PinLayer.Cluster': '{count} Pins: hineinzoomen',
   'PinLayer.Dismiss': 'Schließen',
   'PinLayer.Retry': 'Erneut versuchen',
-  'PinLayer.PreTiledVectorOnly': 'Vorgekachelte Pins erscheinen nur in der Kartenansicht',
   'PinList.Open': 'Pins im Kartenausschnitt auflisten',
   'PinList.Title': 'Pins im Kartenausschnitt',
   'PinList.Count': '{count} Pins im Kartenausschnitt',

@@ -1,0 +1,100 @@
+import { readFileSync } from 'node:fs';
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { PinArchiveTiles, tilesCovering } from './pin-archive-tiles.ts';
+import { openPinArchive } from './pin-archive.ts';
+import { parsePins } from './pin-data.ts';
+import { PinClusters } from './pin-markers.ts';
+import { tokenTransform } from './request-transform.ts';
+import { PIN_ARCHIVE } from './pin-archive-format.ts';
+
+/** The committed archive of the default pins, and the file it was made from. */
+const ARCHIVE = readFileSync('fixtures/pins/cities.pmtiles');
+const GEOJSON = JSON.parse(readFileSync('fixtures/pins/cities.geojson', 'utf8')) as unknown;
+const HOST = 'https://pins.example.org';
+
+/** A static host in `fetch`'s place, answering Range from the archive; records each request's headers. */
+function serve(fail: () => boolean = () => false) {
+  const requests: Record<string, string>[] = [];
+  vi.stubGlobal('fetch', async (_url: string, init: { headers: Headers | Record<string, string> }) => {
+    const headers = init.headers instanceof Headers ? Object.fromEntries(init.headers.entries()) : Object.fromEntries(Object.entries(init.headers).map(([k, v]) => [k.toLowerCase(), v]));
+    requests.push(headers);
+    if (fail()) return new Response('busy', { status: 503 });
+    const [, from, to] = /^bytes=(\d+)-(\d+)$/.exec(headers.range ?? '')!.map(Number) as [number, number, number];
+    const end = Math.min(to, ARCHIVE.length - 1);
+    return new Response(new Uint8Array(ARCHIVE.subarray(from, end + 1)), { status: 206, headers: { 'Content-Range': `bytes ${from}-${end}/${ARCHIVE.length}` } });
+  });
+  return requests;
+}
+
+afterEach(() => vi.unstubAllGlobals());
+
+const WORLD: [number, number, number, number] = [-180, -85.06, 180, 85.06];
+
+describe('PinArchiveTiles', () => {
+  it('gives at every zoom the same bubbles (counts, places) and lone pins as the page groups the same file', async () => {
+    serve();
+    const archive = await openPinArchive(`pmtiles://${HOST}/cities.pmtiles`, {}, `${HOST}/`);
+    const tiles = new PinArchiveTiles(archive, undefined);
+    const { pins } = parsePins(GEOJSON, {}, []);
+    const clusters = new PinClusters(pins);
+    const places = new Map(pins.map((pin) => [pin.id, pin.lngLat]));
+    // The world up to zoom 5, western Europe up to 10, Paris beyond (a box of a few hundred tiles at most).
+    const boxAt = (zoom: number): [number, number, number, number] => (zoom <= 5 ? WORLD : zoom <= 10 ? [0, 45, 10, 52] : [2.2, 48.7, 2.5, 49]);
+    const inBox = ([w, s, e, n]: [number, number, number, number], [lng, lat]: [number, number]) => lng >= w && lng <= e && lat >= s && lat <= n;
+    for (let zoom = 0; zoom <= PIN_ARCHIVE.maxZoom + 2; zoom++) {
+      const box = boxAt(zoom);
+      const inline = clusters.groupsAt(zoom, box).filter((g) => inBox(box, g.kind === 'cluster' ? g.lngLat : places.get(g.id)!));
+      const tiled = (await tiles.groupsAt(zoom, box)).filter((g) => inBox(box, g.kind === 'cluster' ? g.lngLat : g.pin.lngLat));
+      expect(tiled.length, `nothing at zoom ${zoom}`).toBeGreaterThan(0);
+      const lone = (list: { kind: string; key: string }[]) => list.filter((g) => g.kind === 'pin').map((g) => g.key).sort();
+      expect(lone(tiled), `lone pins at zoom ${zoom}`).toEqual(lone(inline));
+      const bubbles = <T extends { kind: string; key: string }>(list: T[]) => list.filter((g) => g.kind === 'cluster').sort((a, b) => a.key.localeCompare(b.key));
+      const inlineBubbles = bubbles(inline) as Extract<(typeof inline)[number], { kind: 'cluster' }>[];
+      const tiledBubbles = bubbles(tiled) as Extract<(typeof tiled)[number], { kind: 'cluster' }>[];
+      expect(tiledBubbles.map((b) => [b.key, b.count]), `bubbles at zoom ${zoom}`).toEqual(inlineBubbles.map((b) => [b.key, b.count]));
+      tiledBubbles.forEach((bubble, i) => {
+        // The tile's grid: 1/8192 of a tile, far less than a pixel.
+        const span = 360 / 2 ** zoom / PIN_ARCHIVE.extent;
+        expect(Math.abs(bubble.lngLat[0] - inlineBubbles[i]!.lngLat[0])).toBeLessThanOrEqual(span);
+        expect(Math.abs(bubble.lngLat[1] - inlineBubbles[i]!.lngLat[1])).toBeLessThanOrEqual(span);
+        expect(bubble.expansionZoom).toBe(clusters.expansionZoom(Number(bubble.key.slice('cluster:'.length))));
+      });
+      // Lone pins stand at their own places (the archive's index), with their popup fields.
+      for (const group of tiled) if (group.kind === 'pin') expect(group.pin.lngLat).toEqual(places.get(group.pin.id));
+    }
+    const paris = (await tiles.groupsAt(8, [2, 48, 3, 49])).find((g) => g.kind === 'pin' && g.pin.id === 'paris-fr');
+    expect(paris).toMatchObject({ pin: { title: 'Paris', url: 'https://www.geonames.org/2988507', category: 'capital' } });
+  });
+
+  it('reads the tiles with the token rule of the map (here a header), and a failed tile is warned about and asked for again', async () => {
+    let failing = false;
+    const requests = serve(() => failing);
+    const archive = await openPinArchive(`pmtiles://${HOST}/cities.pmtiles`, {}, `${HOST}/`);
+    const warn = vi.spyOn(console, 'warn').mockImplementation(() => {});
+    failing = true;
+    const tiles = new PinArchiveTiles(archive, tokenTransform('s3cret', HOST, 'X-Api-Key'));
+    expect(await tiles.groupsAt(3, [0, 40, 20, 55])).toEqual([]);
+    expect(warn.mock.calls.some(([message]) => /the pin tile 3\/4\/2 of pmtiles:\/\/https:\/\/pins\.example\.org\/cities\.pmtiles could not be read/.test(String(message)))).toBe(true);
+    failing = false;
+    expect((await tiles.groupsAt(3, [0, 40, 20, 55])).length).toBeGreaterThan(0);
+    expect(requests.filter((headers) => headers['x-api-key'] === 's3cret').length).toBeGreaterThan(0);
+  });
+});
+
+describe('tilesCovering', () => {
+  it('covers the box, wraps across the 180° meridian and clamps the poles', () => {
+    expect(tilesCovering(1, WORLD)).toEqual([
+      [0, 0],
+      [0, 1],
+      [1, 0],
+      [1, 1],
+    ]);
+    expect(tilesCovering(2, [170, -10, 190, 10])).toEqual([
+      [3, 1],
+      [3, 2],
+      [0, 1],
+      [0, 2],
+    ]);
+    expect(tilesCovering(0, [-400, -90, 400, 90])).toEqual([[0, 0]]);
+  });
+});

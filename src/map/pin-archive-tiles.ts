@@ -1,0 +1,152 @@
+import { VectorTile } from '@mapbox/vector-tile';
+import { PbfReader } from 'pbf';
+import type { RequestTransformFunction } from 'maplibre-gl';
+import { PIN_ARCHIVE } from './pin-archive-format.ts';
+import { pinFromTile, type PinArchive } from './pin-archive.ts';
+import type { Pin } from './pin-data.ts';
+import { loadFromArchive } from './pmtiles.ts';
+import { reasonOf } from './errors.ts';
+
+/** A bubble or a lone pin of a pre-tiled archive, as a tile of it gives it. */
+export type TiledGroup =
+  | { kind: 'cluster'; key: string; count: number; lngLat: [number, number]; expansionZoom: number }
+  | { kind: 'pin'; key: string; pin: Pin };
+
+/** `[west, south, east, north]`; west and east may go past ±180 (world copies). */
+export type Bbox = [number, number, number, number];
+
+/** Tiles kept decoded; the view and its surroundings need a few dozen. */
+const CACHE_TILES = 256;
+
+/**
+ * A pre-tiled pin archive read in the page, tile by tile, for a map that draws its pins itself
+ * (the hybrid view's Leaflet markers): the bubbles and lone pins of a whole zoom in an area, from
+ * the archive's tiles at that zoom (at zooms above the archive's last, from its last tiles, where
+ * every pin stands alone). The tiles are read through the `pmtiles://` protocol's reader
+ * (`pmtiles.ts`: range requests, the token rule through `transform`, named faults) and decoded
+ * here; a tile that cannot be read is one console warning and is asked for again next time.
+ */
+export class PinArchiveTiles {
+  private readonly cache = new Map<string, Promise<TiledGroup[]>>();
+  private readonly warned = new Set<string>();
+
+  constructor(
+    private readonly archive: PinArchive,
+    private readonly transform: RequestTransformFunction | undefined,
+  ) {}
+
+  /** The tile zoom that holds a map zoom's groups. */
+  static tileZoom(zoom: number): number {
+    return Math.min(PIN_ARCHIVE.maxZoom, Math.max(0, Math.floor(zoom)));
+  }
+
+  /**
+   * The groups at the whole zoom of `zoom` whose tiles touch `bbox`, each once (a tile also holds
+   * the features near its edges), in the tiles' order. Longitudes are the archive's (-180..180).
+   */
+  async groupsAt(zoom: number, bbox: Bbox): Promise<TiledGroup[]> {
+    const z = PinArchiveTiles.tileZoom(zoom);
+    const tiles = await Promise.all(tilesCovering(z, bbox).map(([x, y]) => this.tile(z, x, y)));
+    const seen = new Set<string>();
+    const groups: TiledGroup[] = [];
+    for (const tile of tiles) {
+      for (const group of tile) {
+        if (seen.has(group.key)) continue;
+        seen.add(group.key);
+        groups.push(group);
+      }
+    }
+    return groups;
+  }
+
+  private tile(z: number, x: number, y: number): Promise<TiledGroup[]> {
+    const key = `${z}/${x}/${y}`;
+    const cached = this.cache.get(key);
+    if (cached) {
+      // Most recently used last: the oldest goes first when the cache is full.
+      this.cache.delete(key);
+      this.cache.set(key, cached);
+      return cached;
+    }
+    const loading = this.read(z, x, y).catch((error: unknown) => {
+      this.cache.delete(key);
+      if (!this.warned.has(key)) {
+        this.warned.add(key);
+        console.warn(`Pinmap: the pin tile ${key} of ${this.archive.url} could not be read; it is asked for again when the map moves (${reasonOf(error)})`);
+      }
+      return [];
+    });
+    this.cache.set(key, loading);
+    if (this.cache.size > CACHE_TILES) this.cache.delete(this.cache.keys().next().value!);
+    return loading;
+  }
+
+  private async read(z: number, x: number, y: number): Promise<TiledGroup[]> {
+    const url = `${this.archive.url}/${z}/${x}/${y}`;
+    // MapLibre's resource type of a tile ('Tile'; its enum is declared const, so named by value).
+    const params = (await this.transform?.(url, 'Tile' as Parameters<RequestTransformFunction>[1])) ?? { url };
+    const { data } = await loadFromArchive({ ...params, type: 'arrayBuffer' }, new AbortController());
+    const bytes = data instanceof Uint8Array ? data : data ? new Uint8Array(data as ArrayBuffer) : new Uint8Array();
+    if (bytes.byteLength === 0) return [];
+    return this.decode(bytes, z, x, y);
+  }
+
+  private decode(bytes: Uint8Array, z: number, x: number, y: number): TiledGroup[] {
+    const layer = new VectorTile(new PbfReader(bytes)).layers[PIN_ARCHIVE.layer];
+    if (!layer) return [];
+    const groups: TiledGroup[] = [];
+    const size = 2 ** z;
+    for (let i = 0; i < layer.length; i++) {
+      const feature = layer.feature(i);
+      const point = feature.loadGeometry()[0]?.[0];
+      if (!point) continue;
+      const lngLat = toLngLat((x + point.x / layer.extent) / size, (y + point.y / layer.extent) / size);
+      const properties = feature.properties as Record<string, unknown>;
+      if (properties.cluster === true) {
+        const count = Number(properties.point_count);
+        const expansionZoom = Number(properties.expansion_zoom);
+        groups.push({ kind: 'cluster', key: `cluster:${String(properties.cluster_id)}`, count, lngLat, expansionZoom: Number.isFinite(expansionZoom) ? expansionZoom : z + 1 });
+        continue;
+      }
+      const pin = pinFromTile(properties, lngLat, this.archive);
+      if (typeof pin === 'string') {
+        if (!this.warned.has(pin)) {
+          this.warned.add(pin);
+          console.warn(`Pinmap: ${pin}; it cannot be opened`);
+        }
+        continue;
+      }
+      // The tile's place is rounded to its grid (1/16 px at its zoom); the archive's index, where
+      // it has one, gives the pin's own, so the pin stands exactly where the same pin inline would.
+      const exact = this.archive.indexed ? this.archive.find(pin.id)?.pin.lngLat : undefined;
+      if (exact) pin.lngLat = exact;
+      groups.push({ kind: 'pin', key: `pin:${pin.id}`, pin });
+    }
+    return groups;
+  }
+}
+
+/** The tiles `[x, y]` of zoom `z` that `bbox` touches, x wrapped into the world. */
+export function tilesCovering(z: number, [west, south, east, north]: Bbox): [number, number][] {
+  const size = 2 ** z;
+  const tileX = (lng: number) => Math.floor(((lng + 180) / 360) * size);
+  const tileY = (lat: number) => {
+    const clamped = Math.max(-85.0511287798, Math.min(85.0511287798, lat));
+    const sin = Math.sin((clamped * Math.PI) / 180);
+    const y = 0.5 - Math.log((1 + sin) / (1 - sin)) / (4 * Math.PI);
+    return Math.min(size - 1, Math.max(0, Math.floor(y * size)));
+  };
+  const [x0, x1] = east - west >= 360 ? [0, size - 1] : [tileX(west), Math.min(tileX(east), tileX(west) + size - 1)];
+  const tiles: [number, number][] = [];
+  for (let x = x0; x <= x1; x++) {
+    for (let y = tileY(north); y <= tileY(south); y++) tiles.push([(((x % size) + size) % size), y]);
+  }
+  return tiles;
+}
+
+/** A point in world coordinates (0..1 across and down the Web Mercator square) as longitude and latitude. */
+function toLngLat(worldX: number, worldY: number): [number, number] {
+  const lng = worldX * 360 - 180;
+  const lat = (360 / Math.PI) * Math.atan(Math.exp((1 - 2 * worldY) * Math.PI)) - 90;
+  return [lng, lat];
+}
