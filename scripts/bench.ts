@@ -55,6 +55,7 @@ function usage(): string {
     '  --no-pins        skip the page loads (cold load, pins, size): only the mount/destroy cycles (and --trace)',
     '  --weight         only the weight: one load of the vector, hybrid and bare MapLibre pages, the JavaScript and CSS each loads',
     '                   before its first idle, and the breakdown of the vector view\'s; writes weight.md and weight.json',
+    `  --rows           only these pin rows (comma-separated: ${Object.keys(RENDERER_LABELS).join(', ')}), beside the no-pin rows; no basemap or pre-tiled rows; writes rows.md and rows.json`,
     '  --pretiled       only the pre-tiled pin rows: 1M pins tiled by pinmap-tile-pins (time, memory, size), then the map with them (also part of a full run)',
     `  --trace          also record a Chrome trace of one load of a row (${Object.keys(RENDERER_LABELS).join(', ')}) and print where the time went`,
     'Env: PINMAP_BENCH_APP_DIR=<dir> measures an existing app build; PINMAP_CHROMIUM=<path> picks the browser.',
@@ -73,6 +74,7 @@ function parseCli() {
       'no-pins': { type: 'boolean', default: false },
       weight: { type: 'boolean', default: false },
       pretiled: { type: 'boolean', default: false },
+      rows: { type: 'string' },
       trace: { type: 'string' },
       'out-dir': { type: 'string', default: RESULTS },
       help: { type: 'boolean', short: 'h', default: false },
@@ -95,7 +97,10 @@ function parseCli() {
     trace = { renderer: renderer as Renderer, count: whole('trace', count, 0) };
   }
   const weight = values.weight;
+  const only = values.rows?.split(',').map((name) => name.trim());
+  for (const name of only ?? []) if (!(name in RENDERER_LABELS)) throw new Error(`--rows: unknown row "${name}"\n${usage()}`);
   return {
+    only: only as Renderer[] | undefined,
     runs: weight ? 1 : whole('runs', values.runs, 1),
     // The weight also loads the vector view with pins once: what a map with pins loads besides.
     counts: weight ? [WEIGHT_PINS] : [...new Set(counts)].sort((a, b) => a - b),
@@ -103,7 +108,7 @@ function parseCli() {
     weight,
     loadCapMs: whole('timeout', values.timeout, 1) * 1000,
     domCapMs: whole('dom-cap', values['dom-cap'], 0) * 1000,
-    updateReadme: values['update-readme'] && !weight,
+    updateReadme: values['update-readme'] && !weight && !values.rows,
     pageLoads: !values['no-pins'],
     pretiledOnly: values.pretiled,
     trace,
@@ -233,7 +238,7 @@ const fmtCount = (n: number) => (n === 0 ? 'no' : n.toLocaleString('en-US'));
 /** The pins of the weight's page with pins (`--weight`): GPU pins, the usual renderer of a pin set. */
 const WEIGHT_PINS = 1000;
 
-function planRows(counts: number[], weight: boolean): Row[] {
+function planRows(counts: number[], weight: boolean, only?: readonly Renderer[]): Row[] {
   const rows: Row[] = [];
   const add = (renderer: Renderer, count: number) => rows.push({ renderer, count, samples: [], failures: [], timeouts: 0 });
   for (const renderer of ['pinmap', 'hybrid', 'maplibre'] as const) add(renderer, 0);
@@ -243,7 +248,11 @@ function planRows(counts: number[], weight: boolean): Row[] {
   }
   // The floor page (time to idle only) where the targets need it: with the most pins.
   const most = Math.max(...counts);
-  for (const count of counts) for (const renderer of ['pinmap', 'first-pin', 'cluster', 'markers', 'fa-markers'] as const) if (renderer !== 'first-pin' || count === most) add(renderer, count);
+  for (const count of counts) {
+    for (const renderer of ['pinmap', 'first-pin', 'cluster', 'markers', 'fa-markers'] as const) {
+      if ((renderer !== 'first-pin' || count === most) && (!only || only.includes(renderer))) add(renderer, count);
+    }
+  }
   return rows;
 }
 
@@ -290,7 +299,7 @@ async function main(): Promise<number> {
     const urlOf = publishInputs(server, counts);
     const chromiumVersion = browser.version();
     const renderer = await webglRenderer(browser);
-    const rows = planRows(counts, options.weight);
+    const rows = planRows(counts, options.weight, options.only);
     let size: BenchData['size'];
 
     // One untimed load of each page first, so no row pays for a cold browser (JIT, caches).
@@ -379,7 +388,7 @@ async function main(): Promise<number> {
     const cycleSeconds = (Date.now() - cycleStart) / 1000;
 
     // The basemap from its one archive against the same tiles as loose files (also alone: npm run bench:basemap).
-    const basemap = options.pageLoads && !options.weight ? await measureBasemapArchive(browser, { appDir: built.appDir, runs, loadCapMs, log }) : undefined;
+    const basemap = options.pageLoads && !options.weight && !options.only ? await measureBasemapArchive(browser, { appDir: built.appDir, runs, loadCapMs, log }) : undefined;
 
     if (options.trace) {
       const { renderer: traced, count } = options.trace;
@@ -413,10 +422,10 @@ async function main(): Promise<number> {
     // The weight alone needs neither the basemap nor the pre-tiled rows (tiling 1M pins takes minutes).
     const markdown = options.weight
       ? renderWeight(data)
-      : [renderMarkdown(data), basemap ? renderBasemapArchive(basemap) : '', options.pageLoads ? await pretiledSection() : ''].filter((section) => section !== '').join('\n\n');
+      : [renderMarkdown(data), basemap ? renderBasemapArchive(basemap) : '', options.pageLoads && !options.only ? await pretiledSection() : ''].filter((section) => section !== '').join('\n\n');
     console.log(`\n${markdown}\n`);
     mkdirSync(options.outDir, { recursive: true });
-    const name = options.weight ? 'weight' : 'latest';
+    const name = options.weight ? 'weight' : options.only ? 'rows' : 'latest';
     writeFileSync(join(options.outDir, `${name}.md`), `${markdown}\n`);
     writeFileSync(
       join(options.outDir, `${name}.json`),

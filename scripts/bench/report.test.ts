@@ -144,6 +144,15 @@ describe('bench report', () => {
     expect(text).not.toContain('| vector, pins | `index.js`');
   });
 
+  it('judges the 100k pins against the floor page run by run (time to idle ≤ 1.2×)', () => {
+    const rows = [row('pinmap', 100_000, [sample(1300), sample(1500)]), row('first-pin', 100_000, [sample(1000), sample(1500)])];
+    const target = judgeTargets(data(rows, { runs: 2 })).find((t) => t.name === '100k pins: time to idle ≤ 1.2× the floor page');
+    // Run ratios 1.3 and 1.0: the median, 1.15, is within the target.
+    expect(target).toMatchObject({ figure: '1.15×', met: true });
+    const slower = [row('pinmap', 100_000, [sample(2355)]), row('first-pin', 100_000, [sample(1451)])];
+    expect(judgeTargets(data(slower, { runs: 1 })).find((t) => t.name.endsWith('the floor page'))).toMatchObject({ figure: '1.62×', met: false });
+  });
+
   it('names a file by the last part of its URL path', () => {
     expect(fileName('http://127.0.0.1:1234/assets/index-abc.js?x=1')).toBe('index-abc.js');
   });

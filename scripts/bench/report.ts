@@ -188,6 +188,7 @@ export function judgeTargets(data: BenchData): Target[] {
   const large = row('pinmap', LARGE);
   targets.push(limit('100k pins: pan p95 ≤ 1.5× the no-pin map', sameRunRatio(large, noPins, METRICS.panP95), 1.5));
   targets.push(limit('100k pins: time to idle ≤ 2× the no-pin map', sameRunRatio(large, noPins, METRICS.idle), 2));
+  targets.push(limit('100k pins: time to idle ≤ 1.2× the floor page', sameRunRatio(large, row('first-pin', LARGE), METRICS.idle), 1.2));
   for (const [metric, label] of [
     [METRICS.panP95, 'pan p95'],
     [METRICS.idle, 'time to idle'],
