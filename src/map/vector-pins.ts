@@ -4,7 +4,6 @@ import {
   type ExpressionSpecification,
   type GeoJSONSource,
   type Map as MapLibreMap,
-  type GeoJSONFeature,
   type MapGeoJSONFeature,
   type MapLayerMouseEvent,
   type MapMouseEvent,
@@ -18,7 +17,7 @@ import { PinClusters, abbreviate, clusterButton, clusterDiameter, pinButton, sha
 import { COLLISION_UNIT, collisionBoxes, collisionImage, createLabelCollision } from './label-collision.ts';
 import { PinIndex, startIndexWorker, type PinGroups } from './pin-index.ts';
 import { reasonOf } from './errors.ts';
-import { pinFromTile, type PinArchive } from './pin-archive.ts';
+import type { PinArchive } from './pin-archive.ts';
 import { PIN_ARCHIVE, revealZoomOf } from './pin-archive-format.ts';
 import { createPopupContent } from './popup-content.ts';
 import { isShown, visibleMask } from './pin-filter.ts';
@@ -108,6 +107,8 @@ export function createVectorPins(map: MapLibreMap, options: PinLayerOptions): Pi
   let applyHidden: (() => void) | undefined;
   /** The pin with an id: one of `pins`, or for pre-tiled pins one the archive or the loaded tiles know. */
   let findPin: (id: string) => Pin | undefined = (id) => pins.get(id);
+  /** The pin with an id, looked up where it is: for pre-tiled pins, in the archive's pin index. */
+  let lookUpPin: (id: string) => Promise<Pin | undefined> = (id) => Promise.resolve(findPin(id));
   let styles = new Map<string, PinStyle>();
   let markers = new Map<string, Marker>();
   let domTeardown: (() => void) | undefined;
@@ -151,6 +152,7 @@ export function createVectorPins(map: MapLibreMap, options: PinLayerOptions): Pi
     revealZoom = () => map.getZoom();
     applyHidden = undefined;
     findPin = (id) => pins.get(id);
+    lookUpPin = (id) => Promise.resolve(findPin(id));
     glTeardown?.();
     glTeardown = undefined;
     mode = 'none';
@@ -322,25 +324,26 @@ export function createVectorPins(map: MapLibreMap, options: PinLayerOptions): Pi
       return key;
     });
     for (const style of byKey.values()) drawPinImage(map, style, pixelRatio).catch(() => {}); // heard below
-    revealZoom = (id) => {
-      const found = archive.find(id);
-      return found ? revealZoomOf(found.aloneMask, map.getZoom()) : map.getZoom();
-    };
-    findPin = (id) => archive.find(id)?.pin ?? loadedPin(id);
-    const loadedPin = (id: string): Pin | undefined => {
-      for (const feature of map.getSource(PIN_SOURCE) ? map.querySourceFeatures(PIN_SOURCE, { sourceLayer: PIN_ARCHIVE.layer, filter: ['==', ['get', 'id'], id] }) : []) {
-        const pin = tilePin(feature);
-        if (pin) return pin;
+    /** The pins found in the archive's index so far (by a click, `?pin=` or the ref), for `open`. */
+    const found = new Map<string, { pin: Pin; aloneMask: number }>();
+    const lookUp = async (id: string) => {
+      const known = found.get(id);
+      if (known) return known;
+      try {
+        const entry = await archive.find(id);
+        if (entry) found.set(id, entry);
+        return entry;
+      } catch (error) {
+        console.error(`Pinmap: the pin index of ${archive.url} could not be read: ${reasonOf(error)}`);
+        return undefined;
       }
-      return undefined;
     };
-    const tilePin = (feature: GeoJSONFeature): Pin | undefined => {
-      const lngLat = feature.geometry.type === 'Point' ? (feature.geometry.coordinates as [number, number]) : undefined;
-      const pin = lngLat ? pinFromTile(feature.properties, lngLat, archive) : 'a pin feature without a point';
-      if (typeof pin !== 'string') return pin;
-      console.warn(`Pinmap: ${pin}; it cannot be opened`);
-      return undefined;
+    revealZoom = async (id) => {
+      const entry = await lookUp(id);
+      return entry ? revealZoomOf(entry.aloneMask, map.getZoom()) : map.getZoom();
     };
+    findPin = (id) => found.get(id)?.pin;
+    lookUpPin = async (id) => (await lookUp(id))?.pin;
     await whenStyleLoaded();
     if (!isCurrent() || byKey.size === 0) return;
     map.addSource(PIN_SOURCE, { type: 'vector', url: archive.url, ...(archive.metadata.attribution ? { attribution: archive.metadata.attribution } : {}) });
@@ -360,10 +363,17 @@ export function createVectorPins(map: MapLibreMap, options: PinLayerOptions): Pi
         return typeof zoom === 'number' ? Promise.resolve(zoom) : Promise.reject(new Error('the bubble has no expansion_zoom'));
       },
       onPin: (feature) => {
-        const pin = tilePin(feature);
-        if (!pin) return;
-        options.onPinClick(pin.id);
-        openPin(pin, undefined);
+        const id = feature.properties.id as unknown;
+        if (typeof id !== 'string' && typeof id !== 'number') {
+          console.warn(`Pinmap: a pin in ${archive.url} has no "id" property; it cannot be opened`);
+          return;
+        }
+        options.onPinClick(String(id));
+        void lookUp(String(id)).then((entry) => {
+          if (!isCurrent()) return;
+          if (entry) openPin(entry.pin, undefined);
+          else console.warn(`Pinmap: pin "${String(id)}" of ${archive.url} is not in its pin index; it cannot be opened`);
+        });
       },
     });
   }
@@ -438,7 +448,7 @@ export function createVectorPins(map: MapLibreMap, options: PinLayerOptions): Pi
       applyHidden?.();
     },
     async viewOf(id) {
-      const pin = findPin(id);
+      const pin = await lookUpPin(id);
       if (!pin) return undefined;
       const zoom = await revealZoom(id);
       return { center: pin.lngLat, zoom: Math.max(map.getZoom(), zoom) };

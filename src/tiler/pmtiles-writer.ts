@@ -1,4 +1,4 @@
-import { closeSync, openSync, readSync, rmSync, writeSync, mkdtempSync } from 'node:fs';
+import { closeSync, fstatSync, openSync, readSync, rmSync, writeSync, mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { gzipSync } from 'node:zlib';
@@ -119,6 +119,11 @@ export class PmtilesWriter {
     openWriters.add(this);
   }
 
+  /** A path in the writer's temporary folder (removed with it) for a caller's own scratch file. */
+  scratchPath(name: string): string {
+    return join(this.folder, name);
+  }
+
   /** Adds one tile's bytes (already compressed as the header will say); tile ids must increase. */
   addTile(tileId: number, data: Uint8Array): void {
     if (this.finished) throw new Error('the archive is already finished');
@@ -164,21 +169,25 @@ export class PmtilesWriter {
     rmSync(this.folder, { recursive: true, force: true });
   }
 
-  /** Writes the archive to `path` with `metadata` (JSON) and removes the temporary file. */
-  finish(path: string, info: ArchiveInfo, metadata: unknown): { bytes: number; tiles: number } {
+  /**
+   * Writes the archive to `path` with `metadata` (JSON) and removes the temporary files. The
+   * bytes of the file `after`, if given, follow the tile data (a section of the caller's own,
+   * found from the header's tile data offset and length; readers of the tiles skip it).
+   */
+  finish(path: string, info: ArchiveInfo, metadata: unknown, after?: string): { bytes: number; tiles: number } {
     if (this.finished) throw new Error('the archive is already finished');
     this.finished = true;
     openWriters.delete(this);
     try {
       this.flush();
-      return this.write(path, info, metadata);
+      return this.write(path, info, metadata, after);
     } finally {
       closeSync(this.fd);
       rmSync(this.folder, { recursive: true, force: true });
     }
   }
 
-  private write(path: string, info: ArchiveInfo, metadata: unknown): { bytes: number; tiles: number } {
+  private write(path: string, info: ArchiveInfo, metadata: unknown, after: string | undefined): { bytes: number; tiles: number } {
     const entries = this.entries;
     const count = entries.count;
     const offsetOf = (i: number) => entries.offsets[i]!;
@@ -252,11 +261,23 @@ export class PmtilesWriter {
       }
       // The tile data, copied from the temporary file in pieces.
       const piece = Buffer.alloc(8 * 1024 * 1024);
-      for (let done = 0; done < this.dataLength; ) {
-        const read = readSync(this.fd, piece, 0, Math.min(piece.length, this.dataLength - done), done);
-        writeSync(out, piece, 0, read, at);
-        at += read;
-        done += read;
+      const copy = (fd: number, length: number) => {
+        for (let done = 0; done < length; ) {
+          const read = readSync(fd, piece, 0, Math.min(piece.length, length - done), done);
+          if (read === 0) throw new Error('a temporary file of the archive ended early');
+          writeSync(out, piece, 0, read, at);
+          at += read;
+          done += read;
+        }
+      };
+      copy(this.fd, this.dataLength);
+      if (after !== undefined) {
+        const fd = openSync(after, 'r');
+        try {
+          copy(fd, fstatSync(fd).size);
+        } finally {
+          closeSync(fd);
+        }
       }
       return { bytes: at, tiles: count };
     } finally {
