@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import { closeSync, fstatSync, openSync, readSync, rmSync, writeSync, mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -9,8 +10,12 @@ import { gzipSync } from 'node:zlib';
  * the Hilbert curve: `zxyToTileId` of the `pmtiles` package), their bytes go to a temporary file
  * at once, and only four numbers per tile stay in memory (typed arrays). `finish` writes the
  * header, the root directory, the metadata, the leaf directories and then the tile data, so the
- * archive is "clustered". Directories and metadata are gzip-compressed; the tiles are stored as
- * given (the caller says how they are compressed). Identical input gives identical bytes.
+ * archive is "clustered". Directories and metadata are gzip-compressed (level 9, the metadata's
+ * keys sorted); the tiles are stored as given (the caller says how they are compressed).
+ * Identical input gives identical bytes. With `dedupe`, identical tiles are stored once and
+ * consecutive tile ids with the same bytes share one entry (a run): for small pyramids such as
+ * the basemap fixture (`scripts/pmtiles-writer.ts` builds on this writer), as it keeps a hash per
+ * distinct tile.
  *
  * Written for Pinmap because the well-kept writers it could use cannot take tiles one by one
  * from JavaScript with metadata of its own (see README, "Pre-tiled pins"); its output is read
@@ -20,9 +25,19 @@ import { gzipSync } from 'node:zlib';
 /** The header's compression codes (spec: 0 unknown, 1 none, 2 gzip, 3 brotli, 4 zstd). */
 export const COMPRESSION = { none: 1, gzip: 2 } as const;
 /** The header's tile type codes (1: Mapbox Vector Tiles). */
-export const TILE_TYPE = { mvt: 1 } as const;
+export const TILE_TYPE = { mvt: 1, png: 2, jpeg: 3, webp: 4, avif: 5 } as const;
 
-const HEADER_BYTES = 127;
+/** gzip with fixed settings (no file name, no time stamp, level 9), so the same input gives the same bytes. */
+export const gzipFixed = (data: Uint8Array | string): Buffer => gzipSync(data, { level: 9 });
+
+/** JSON with object keys sorted, so the same metadata always gives the same bytes. */
+export function stableJson(value: unknown): string {
+  return JSON.stringify(value, (_key, v: unknown) =>
+    v && typeof v === 'object' && !Array.isArray(v) ? Object.fromEntries(Object.entries(v as Record<string, unknown>).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))) : v,
+  );
+}
+
+export const HEADER_BYTES = 127;
 /** The root directory must fit in the first 16 KiB together with the header. */
 const ROOT_MAX_BYTES = 16384 - HEADER_BYTES;
 
@@ -92,7 +107,7 @@ function directoryBytes(entries: Entries, from: number, to: number, offsetOf: (i
     const contiguous = i > from && offsetOf(i) === offsetOf(i - 1) + lengthOf(i - 1);
     pushVarint(out, contiguous ? 0 : offsetOf(i) + 1);
   }
-  return gzipSync(Buffer.from(out));
+  return gzipFixed(Buffer.from(out));
 }
 
 /** Writers with a temporary file still open, so a stopped command can remove their files. */
@@ -111,8 +126,15 @@ export class PmtilesWriter {
   private dataLength = 0;
   private lastTileId = -1;
   private finished = false;
+  /** Tile ids addressed (runs counted in full) and tile contents stored. */
+  private addressed = 0;
+  private contents = 0;
+  /** With `dedupe`: where each distinct tile's bytes are, by their hash. */
+  private readonly seen: Map<string, { offset: number; length: number }> | undefined;
 
-  constructor() {
+  /** `dedupe`: store identical tiles once (keeps a hash per distinct tile: for small pyramids). */
+  constructor(options: { dedupe?: boolean } = {}) {
+    this.seen = options.dedupe ? new Map() : undefined;
     this.folder = mkdtempSync(join(tmpdir(), 'pinmap-pmtiles-'));
     this.dataPath = join(this.folder, 'tiles.bin');
     this.fd = openSync(this.dataPath, 'w+');
@@ -130,6 +152,20 @@ export class PmtilesWriter {
     if (!(tileId > this.lastTileId)) throw new Error(`tiles must be added in increasing tile id order (${tileId} after ${this.lastTileId})`);
     if (data.length === 0) throw new Error(`tile ${tileId} is empty`);
     this.lastTileId = tileId;
+    this.addressed++;
+    if (this.seen) {
+      const hash = createHash('sha256').update(data).digest('hex');
+      const known = this.seen.get(hash);
+      if (known) {
+        const entries = this.entries;
+        const last = entries.count - 1;
+        if (entries.tileIds[last]! + entries.runLengths[last]! === tileId && entries.offsets[last] === known.offset && entries.lengths[last] === known.length) entries.runLengths[last]!++;
+        else entries.push(tileId, known.offset, known.length);
+        return;
+      }
+      this.seen.set(hash, { offset: this.dataLength, length: data.length });
+    }
+    this.contents++;
     if (this.pendingLength + data.length > this.pending.length) this.flush();
     if (data.length > this.pending.length) writeSync(this.fd, data, 0, data.length, this.dataLength);
     else {
@@ -198,7 +234,7 @@ export class PmtilesWriter {
     let root = directoryBytes(entries, 0, count, offsetOf, lengthOf, runOf);
     let leaves: Buffer[] = [];
     if (root.length > ROOT_MAX_BYTES) {
-      for (let leafSize = 4096; ; leafSize = Math.ceil(leafSize * 1.2)) {
+      for (let leafSize = 4096; ; leafSize *= 2) {
         leaves = [];
         const pointers = new Entries();
         let leafOffset = 0;
@@ -214,7 +250,7 @@ export class PmtilesWriter {
         if (root.length <= ROOT_MAX_BYTES) break;
       }
     }
-    const meta = gzipSync(Buffer.from(JSON.stringify(metadata), 'utf8'));
+    const meta = gzipFixed(Buffer.from(stableJson(metadata), 'utf8'));
     const leafLength = leaves.reduce((sum, leaf) => sum + leaf.length, 0);
 
     const rootOffset = HEADER_BYTES;
@@ -234,9 +270,9 @@ export class PmtilesWriter {
     u64(leafLength, 48);
     u64(dataOffset, 56);
     u64(this.dataLength, 64);
-    u64(count, 72); // addressed tiles (no run lengths above 1)
+    u64(this.addressed, 72); // addressed tiles
     u64(count, 80); // tile entries
-    u64(count, 88); // tile contents (no tile shared by two entries)
+    u64(this.contents, 88); // tile contents
     header.writeUInt8(1, 96); // clustered
     header.writeUInt8(COMPRESSION.gzip, 97); // internal compression
     header.writeUInt8(info.tileCompression, 98);
@@ -279,7 +315,7 @@ export class PmtilesWriter {
           closeSync(fd);
         }
       }
-      return { bytes: at, tiles: count };
+      return { bytes: at, tiles: this.addressed };
     } finally {
       closeSync(out);
     }
