@@ -211,8 +211,8 @@ class RecordSpill {
     this.buffered = 0;
   }
 
-  /** Calls `each(pin, text)` for every record, in order, reading the file a few MB at a time. */
-  forEach(each: (pin: number, text: string) => void): void {
+  /** Calls `each(pin, text)` for every record `wanted(pin)` picks, in order, reading the file a few MB at a time. */
+  forEach(wanted: (pin: number) => boolean, each: (pin: number, text: string) => void): void {
     this.flush();
     const lengths = this.lengths.view();
     let chunk = Buffer.allocUnsafe(8 * 1024 * 1024);
@@ -237,7 +237,7 @@ class RecordSpill {
           read += got;
         }
       }
-      each(pin, chunk.toString('utf8', at, at + length));
+      if (wanted(pin)) each(pin, chunk.toString('utf8', at, at + length));
       at += length;
     }
   }
@@ -267,7 +267,8 @@ const tileLng = (lng: number): number => (lng === 180 ? -180 : lng);
 export async function tilePins(input: Readable, output: string, options: TilePinsOptions = {}): Promise<TilePinsResult> {
   const progress = options.onProgress ?? (() => {});
   const keep = options.keep ?? 20;
-  const writer = new PmtilesWriter();
+  // Directories of millions of tiles: at gzip level 6 the 23 MB of directories of 1M pins take 1.2 s instead of 5.1 s at 9, for 0.6% more bytes.
+  const writer = new PmtilesWriter({ level: 6 });
   try {
     return await tileInto(writer, input, output, options, progress, keep);
   } catch (error) {
@@ -351,7 +352,8 @@ async function tileInto(writer: PmtilesWriter, input: Readable, output: string, 
   const points = new Proxy([] as Supercluster.PointFeature<{ i: number }>[], {
     get(target, property, receiver) {
       if (property === 'length') return count;
-      if (typeof property === 'string' && /^\d+$/.test(property)) return pointAt(Number(property));
+      // An index (supercluster reads nothing else by a digit): cheaper to tell than with a pattern, read once per pin and zoom.
+      if (typeof property === 'string' && property.charCodeAt(0) >= 48 && property.charCodeAt(0) <= 57) return pointAt(Number(property));
       return Reflect.get(target, property, receiver) as unknown;
     },
   });
@@ -576,9 +578,9 @@ function writePinIndex(path: string, buckets: number, pins: Pick<PinColumns, 'co
     for (let from = 0; from < buckets; from += perPass) {
       const to = Math.min(buckets, from + perPass);
       const entries: string[][] = Array.from({ length: to - from }, () => []);
-      pins.records.forEach((i, text) => {
+      const inPass = (i: number) => bucketOf[i]! >= from && bucketOf[i]! < to;
+      pins.records.forEach(inPass, (i, text) => {
         const bucket = bucketOf[i]!;
-        if (bucket < from || bucket >= to) return;
         // The record is [title, description, url, category]: the entry puts id, place and alone-zooms before it and the look after.
         const head = JSON.stringify([pins.ids.id(i), pins.coordinates[2 * i], pins.coordinates[2 * i + 1], pins.alone[i]]);
         entries[bucket - from]!.push(`${head.slice(0, -1)},${text.slice(1, -1)},${pins.looks[i]}]`);
