@@ -109,6 +109,8 @@ export function createVectorPins(map: MapLibreMap, options: PinLayerOptions): Pi
   let findPin: (id: string) => Pin | undefined = (id) => pins.get(id);
   /** The pin with an id, looked up where it is: for pre-tiled pins, in the archive's pin index. */
   let lookUpPin: (id: string) => Promise<Pin | undefined> = (id) => Promise.resolve(findPin(id));
+  /** Whether `lookUpPin` asks a pre-tiled archive's pin index (so `open` cannot answer at once). */
+  let lookUpInArchive = false;
   let styles = new Map<string, PinStyle>();
   let markers = new Map<string, Marker>();
   let domTeardown: (() => void) | undefined;
@@ -153,6 +155,7 @@ export function createVectorPins(map: MapLibreMap, options: PinLayerOptions): Pi
     applyHidden = undefined;
     findPin = (id) => pins.get(id);
     lookUpPin = (id) => Promise.resolve(findPin(id));
+    lookUpInArchive = false;
     glTeardown?.();
     glTeardown = undefined;
     mode = 'none';
@@ -344,6 +347,7 @@ export function createVectorPins(map: MapLibreMap, options: PinLayerOptions): Pi
     };
     findPin = (id) => found.get(id)?.pin;
     lookUpPin = async (id) => (await lookUp(id))?.pin;
+    lookUpInArchive = true;
     await whenStyleLoaded();
     if (!isCurrent() || byKey.size === 0) return;
     map.addSource(PIN_SOURCE, { type: 'vector', url: archive.url, ...(archive.metadata.attribution ? { attribution: archive.metadata.attribution } : {}) });
@@ -428,9 +432,20 @@ export function createVectorPins(map: MapLibreMap, options: PinLayerOptions): Pi
       await addSymbolLayer(set.pins, set.attribution, () => current === generation);
     },
     open(id, openOptions) {
+      const show = (pin: Pin) => openPin(pin, undefined, openOptions?.byKeyboard ?? false, openOptions?.pan ?? true, openOptions?.returnFocus);
       const pin = findPin(id);
-      if (!pin) return false;
-      openPin(pin, undefined, openOptions?.byKeyboard ?? false, openOptions?.pan ?? true, openOptions?.returnFocus);
+      if (pin) {
+        show(pin);
+        return true;
+      }
+      if (!lookUpInArchive) return false;
+      // Pre-tiled pins: not looked up yet; the popup opens when the pin index answers.
+      const current = generation;
+      void lookUpPin(id).then((found) => {
+        if (current !== generation) return;
+        if (found) show(found);
+        else console.warn(`Pinmap: there is no pin with the id "${id}" in the pin archive to open.`);
+      });
       return true;
     },
     get pins() {

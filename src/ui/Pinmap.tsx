@@ -40,7 +40,10 @@ export interface PinmapRef {
    * (default the map's `maxZoom`) caps the zoom; `duration` in ms as for `flyTo`.
    */
   fitBounds(bounds: LngLatBounds, options?: { maxZoom?: number; duration?: number }): void;
-  /** Opens the popup of the pin with this id (closing any other); false for an unknown id. */
+  /**
+   * Opens the popup of the pin with this id (closing any other); false for an unknown id. With
+   * pre-tiled pins, true while the pin is looked up in the archive (the popup opens when found).
+   */
   openPin(id: string): boolean;
   /** Closes the open popup, if any. */
   closePin(): void;
