@@ -53,13 +53,24 @@ export interface ArchiveInfo {
   center: [number, number, number];
 }
 
-/** A growable set of directory entries in typed arrays (tile id, offset, length, run length). */
+/**
+ * A growable set of directory entries in typed arrays: tile id and length, and, when `full`, the
+ * offset and run length too (else every entry's data follows the previous one's and runs are 1:
+ * 12 bytes a tile instead of 24, for the tens of millions of tiles of 10M pins).
+ */
 class Entries {
   tileIds = new Float64Array(1024);
-  offsets = new Float64Array(1024);
   lengths = new Uint32Array(1024);
-  runLengths = new Uint32Array(1024);
+  offsets: Float64Array | undefined;
+  runLengths: Uint32Array | undefined;
   count = 0;
+
+  constructor(readonly full: boolean) {
+    if (full) {
+      this.offsets = new Float64Array(1024);
+      this.runLengths = new Uint32Array(1024);
+    }
+  }
 
   push(tileId: number, offset: number, length: number): void {
     if (this.count === this.tileIds.length) {
@@ -69,45 +80,70 @@ class Entries {
         return next;
       };
       this.tileIds = grow(this.tileIds);
-      this.offsets = grow(this.offsets);
       this.lengths = grow(this.lengths);
-      this.runLengths = grow(this.runLengths);
+      if (this.offsets) this.offsets = grow(this.offsets);
+      if (this.runLengths) this.runLengths = grow(this.runLengths);
     }
     this.tileIds[this.count] = tileId;
-    this.offsets[this.count] = offset;
     this.lengths[this.count] = length;
-    this.runLengths[this.count] = 1;
+    if (this.offsets) this.offsets[this.count] = offset;
+    if (this.runLengths) this.runLengths[this.count] = 1;
     this.count++;
   }
-}
 
-/** Unsigned LEB128 varints, as the spec's directories use, for numbers up to 2^53. */
-function pushVarint(out: number[], value: number): void {
-  let v = value;
-  while (v >= 0x80) {
-    out.push((v % 0x80) | 0x80);
-    v = Math.floor(v / 0x80);
+  run(i: number): number {
+    return this.runLengths ? this.runLengths[i]! : 1;
   }
-  out.push(v);
 }
 
-/** One directory (entries `from` to `to`, exclusive), serialised as the spec says and gzipped. */
-function directoryBytes(entries: Entries, from: number, to: number, offsetOf: (i: number) => number, lengthOf: (i: number) => number, runOf: (i: number) => number, level: number): Buffer {
-  const out: number[] = [];
-  pushVarint(out, to - from);
+/** Bytes written as unsigned LEB128 varints (as the spec's directories use, numbers up to 2^53) into a growing buffer. */
+class VarintBytes {
+  private bytes = Buffer.allocUnsafe(1 << 16);
+  length = 0;
+
+  push(value: number): void {
+    if (this.length + 8 > this.bytes.length) {
+      const next = Buffer.allocUnsafe(this.bytes.length * 2);
+      this.bytes.copy(next, 0, 0, this.length);
+      this.bytes = next;
+    }
+    let v = value;
+    while (v >= 0x80) {
+      this.bytes[this.length++] = (v % 0x80) | 0x80;
+      v = Math.floor(v / 0x80);
+    }
+    this.bytes[this.length++] = v;
+  }
+
+  view(): Buffer {
+    return this.bytes.subarray(0, this.length);
+  }
+}
+
+/** The most deflate can shrink data (1032:1): a directory longer than this times the root's room cannot fit it. */
+const DEFLATE_MAX_RATIO = 1032;
+
+/**
+ * One directory (entries `from` to `to`, exclusive), serialised as the spec says and gzipped.
+ * `startOffset`: where entry `from`'s data starts (entries without offsets of their own follow on).
+ */
+function directoryBytes(entries: Entries, from: number, to: number, startOffset: number, runOf: (i: number) => number, level: number): Buffer {
+  const out = new VarintBytes();
+  out.push(to - from);
   let last = 0;
   for (let i = from; i < to; i++) {
-    pushVarint(out, entries.tileIds[i]! - last);
+    out.push(entries.tileIds[i]! - last);
     last = entries.tileIds[i]!;
   }
-  for (let i = from; i < to; i++) pushVarint(out, runOf(i));
-  for (let i = from; i < to; i++) pushVarint(out, lengthOf(i));
+  for (let i = from; i < to; i++) out.push(runOf(i));
+  for (let i = from; i < to; i++) out.push(entries.lengths[i]!);
+  const offsets = entries.offsets;
   for (let i = from; i < to; i++) {
     // 0: this entry's data follows the previous entry's; else the offset + 1.
-    const contiguous = i > from && offsetOf(i) === offsetOf(i - 1) + lengthOf(i - 1);
-    pushVarint(out, contiguous ? 0 : offsetOf(i) + 1);
+    if (!offsets) out.push(i === from ? startOffset + 1 : 0);
+    else out.push(i > from && offsets[i] === offsets[i - 1]! + entries.lengths[i - 1]! ? 0 : offsets[i]! + 1);
   }
-  return gzipFixed(Buffer.from(out), level);
+  return gzipFixed(out.view(), level);
 }
 
 /** Writers with a temporary file still open, so a stopped command can remove their files. */
@@ -122,7 +158,7 @@ export class PmtilesWriter {
   private readonly folder: string;
   private readonly dataPath: string;
   private readonly fd: number;
-  private readonly entries = new Entries();
+  private readonly entries: Entries;
   private dataLength = 0;
   private lastTileId = -1;
   private finished = false;
@@ -142,6 +178,7 @@ export class PmtilesWriter {
    */
   constructor(options: { dedupe?: boolean; level?: number } = {}) {
     this.seen = options.dedupe ? new Map() : undefined;
+    this.entries = new Entries(options.dedupe === true);
     this.level = options.level ?? 9;
     this.folder = mkdtempSync(join(tmpdir(), 'pinmap-pmtiles-'));
     this.dataPath = join(this.folder, 'tiles.bin');
@@ -167,7 +204,7 @@ export class PmtilesWriter {
       if (known) {
         const entries = this.entries;
         const last = entries.count - 1;
-        if (entries.tileIds[last]! + entries.runLengths[last]! === tileId && entries.offsets[last] === known.offset && entries.lengths[last] === known.length) entries.runLengths[last]!++;
+        if (entries.tileIds[last]! + entries.run(last) === tileId && entries.offsets![last] === known.offset && entries.lengths[last] === known.length) entries.runLengths![last]!++;
         else entries.push(tileId, known.offset, known.length);
         return;
       }
@@ -234,28 +271,30 @@ export class PmtilesWriter {
   private write(path: string, info: ArchiveInfo, metadata: unknown, after: string | undefined): { bytes: number; tiles: number } {
     const entries = this.entries;
     const count = entries.count;
-    const offsetOf = (i: number) => entries.offsets[i]!;
-    const lengthOf = (i: number) => entries.lengths[i]!;
-    const runOf = (i: number) => entries.runLengths[i]!;
+    const runOf = (i: number) => entries.run(i);
 
-    // The root holds every entry if it fits; else it points at leaf directories of `leafSize` entries.
+    // The root holds every entry if it fits (never when even deflate's best could not make it
+    // fit: each entry is at least 4 bytes); else it points at leaf directories of `leafSize` entries.
     const level = this.level;
-    let root = directoryBytes(entries, 0, count, offsetOf, lengthOf, runOf, level);
+    let root = count * 4 <= ROOT_MAX_BYTES * DEFLATE_MAX_RATIO ? directoryBytes(entries, 0, count, 0, runOf, level) : undefined;
     let leaves: Buffer[] = [];
-    if (root.length > ROOT_MAX_BYTES) {
+    if (!root || root.length > ROOT_MAX_BYTES) {
       for (let leafSize = 4096; ; leafSize *= 2) {
         leaves = [];
-        const pointers = new Entries();
+        const pointers = new Entries(true);
         let leafOffset = 0;
+        // Where each leaf's first tile's data starts, for entries without offsets of their own.
+        let dataAt = 0;
         for (let from = 0; from < count; from += leafSize) {
           const to = Math.min(count, from + leafSize);
-          const leaf = directoryBytes(entries, from, to, offsetOf, lengthOf, runOf, level);
+          const leaf = directoryBytes(entries, from, to, dataAt, runOf, level);
+          for (let i = from; i < to; i++) dataAt += entries.lengths[i]!;
           pointers.push(entries.tileIds[from]!, leafOffset, leaf.length);
           leafOffset += leaf.length;
           leaves.push(leaf);
         }
         // A leaf pointer has run length 0.
-        root = directoryBytes(pointers, 0, pointers.count, (i) => pointers.offsets[i]!, (i) => pointers.lengths[i]!, () => 0, level);
+        root = directoryBytes(pointers, 0, pointers.count, 0, () => 0, level);
         if (root.length <= ROOT_MAX_BYTES) break;
       }
     }
