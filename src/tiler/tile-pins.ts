@@ -25,7 +25,7 @@ import { readFeatureCollection } from './read-geojson.ts';
  *
  * 1. The file is read a feature at a time (`readFeatureCollection`); each feature is checked by
  *    the browser's own `PinChecker`; a good pin leaves its coordinates and look in typed arrays,
- *    its id as bytes in `IdStore` (which also finds duplicate ids) and its popup fields as one
+ *    its id and title as bytes (`IdStore`, which also finds duplicate ids) and its popup fields as one
  *    JSON line in a temporary file (`RecordSpill`): no object or string per pin stays.
  * 2. The pins are grouped by the browser's own `PinGrouping`, one range of zooms at a time (as the
  *    page does), so bubbles, counts and splits are those of the inline pins; each zoom's groups
@@ -89,6 +89,35 @@ class Growable<T extends Float64Array | Uint32Array | Uint16Array> {
   }
   view(): T {
     return this.array.subarray(0, this.length) as T;
+  }
+}
+
+/** Strings as UTF-8 bytes in large buffers (off the JavaScript heap, no string per pin), by number. */
+class ByteStore {
+  private static readonly CHUNK = 16 * 1024 * 1024;
+  private readonly chunks: Buffer[] = [];
+  private used = ByteStore.CHUNK;
+  private readonly chunkOf = new Growable((n) => new Uint16Array(n));
+  private readonly startOf = new Growable((n) => new Uint32Array(n));
+  private readonly lengthOf = new Growable((n) => new Uint32Array(n));
+
+  add(text: string): void {
+    const length = Buffer.byteLength(text);
+    if (this.used + length > (this.chunks.at(-1)?.length ?? 0)) {
+      this.chunks.push(Buffer.allocUnsafe(Math.max(ByteStore.CHUNK, length)));
+      this.used = 0;
+    }
+    this.chunks.at(-1)!.write(text, this.used, 'utf8');
+    this.chunkOf.push(this.chunks.length - 1);
+    this.startOf.push(this.used);
+    this.lengthOf.push(length);
+    this.used += length;
+  }
+
+  /** String `i` as UTF-8 bytes (a view into the store). */
+  bytes(i: number): Buffer {
+    const start = this.startOf.array[i]!;
+    return this.chunks[this.chunkOf.array[i]!]!.subarray(start, start + this.lengthOf.array[i]!);
   }
 }
 
@@ -281,6 +310,8 @@ async function tileInto(writer: PmtilesWriter, input: Readable, output: string, 
   const lngLats = new Growable((n) => new Float64Array(n));
   const lookOf = new Growable((n) => new Uint16Array(n));
   const ids = new IdStore();
+  /** Each pin's title (its name for the keyboard and screen readers, in the tiles). */
+  const titles = new ByteStore();
   const records = new RecordSpill(writer.scratchPath('records.jsonl'));
   const lookIds = new Map<string, number>();
   const looks: PinLook[] = [];
@@ -309,6 +340,7 @@ async function tileInto(writer: PmtilesWriter, input: Readable, output: string, 
     lngLats.push(pin.lngLat[0]);
     lngLats.push(pin.lngLat[1]);
     lookOf.push(look);
+    titles.add(pin.title);
     const record: PinRecord = [pin.title, pin.description, pin.url ?? null, pin.category ?? null];
     records.add(JSON.stringify(record));
   });
@@ -382,7 +414,7 @@ async function tileInto(writer: PmtilesWriter, input: Readable, output: string, 
     const bubbles = groupsAt(grouping, zoom, { coordinates, alone, rank });
     if (zoom === PIN_ARCHIVE.maxZoom || (zoom < CLUSTER_MAX_ZOOM && grouping.rangeOf(zoom)[1] === zoom)) grouping.forget(zoom);
     progress(`zoom ${zoom}: ${bubbles.count.toLocaleString('en-US')} ${bubbles.count === 1 ? 'bubble' : 'bubbles'}; writing tiles`);
-    writeZoom(writer, zoom, bubbles, { coordinates, ids, looks: lookOf.array, order, place, alone, rank });
+    writeZoom(writer, zoom, bubbles, { coordinates, ids, titles, looks: lookOf.array, categories: looks.map((l) => l.category), order, place, alone, rank });
   }
 
   progress('writing the pin index');
@@ -497,6 +529,9 @@ function groupsAt(grouping: PinGrouping<{ i: number }>, zoom: number, pins: { co
 interface PinColumns {
   coordinates: Float64Array;
   ids: IdStore;
+  titles: ByteStore;
+  /** Each look's category. */
+  categories: (string | undefined)[];
   looks: Uint16Array;
   order: Uint32Array;
   place: Uint32Array;
@@ -505,7 +540,7 @@ interface PinColumns {
 }
 
 /** The `pins` layer's property names; `PointTileWriter` refers to them by their place here. */
-const KEYS = ['id', 'look', 'cluster', 'cluster_id', 'point_count', 'point_count_abbreviated', 'expansion_zoom'] as const;
+const KEYS = ['id', 'title', 'look', 'category', 'cluster', 'cluster_id', 'point_count', 'point_count_abbreviated', 'expansion_zoom'] as const;
 const KEY = Object.fromEntries(KEYS.map((key, i) => [key, i])) as Record<(typeof KEYS)[number], number>;
 
 /** Cuts one zoom's bubbles and lone pins into tiles and adds them to the archive in tile id order. */
@@ -553,7 +588,10 @@ function writeZoom(writer: PmtilesWriter, zoom: number, bubbles: Bubbles, pins: 
       const [px, py] = tilePoint(tileLng(pins.coordinates[2 * i]!), pins.coordinates[2 * i + 1]!, zoom, x, y, PIN_ARCHIVE.extent);
       tile.point(px, py);
       tile.bytesProperty(KEY.id, pins.ids.bytes(i));
+      tile.bytesProperty(KEY.title, pins.titles.bytes(i));
       tile.property(KEY.look, pins.looks[i]!);
+      const category = pins.categories[pins.looks[i]!];
+      if (category !== undefined) tile.property(KEY.category, category);
     }
     writer.addTile(base + t, tile.finish());
   }
@@ -625,7 +663,9 @@ function archiveMetadata(
         maxzoom: PIN_ARCHIVE.maxZoom,
         fields: {
           id: 'String',
+          title: 'String',
           look: 'Number',
+          category: 'String',
           cluster: 'Boolean',
           cluster_id: 'Number',
           point_count: 'Number',
