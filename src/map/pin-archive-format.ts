@@ -8,8 +8,8 @@ import type { PinOptions } from './pin-options.ts';
  * pins (`PinGrouping`), and at the zoom above it every pin. The archive's JSON metadata carries
  * `pinmap` (`PinArchiveMetadata`): what the page needs besides the tiles.
  *
- * The tiles are lean: a bubble carries what it draws and where it splits, a pin its id, title,
- * look and category (`PinTileProperties`). Each pin's place and popup fields are in the pin index
+ * The tiles are lean: a bubble carries what it draws and where it splits, a pin its id, title
+ * and look (`PinTileProperties`). Each pin's place and popup fields are in the pin index
  * (`PinIndexInfo`), a section after the tile data that the page reads with range requests, a
  * few KB per pin looked up (a click, `?pin=`), whatever the archive's size.
  */
@@ -88,15 +88,14 @@ export interface ClusterTileProperties {
 }
 
 /**
- * Properties of a pin feature in the `pins` layer: what draws it (`look`), names it (`title`: the
- * keyboard's and screen readers' name for it) and hides it with its category; the rest of its
- * popup (description, url) is in the pin index, by id.
+ * Properties of a pin feature in the `pins` layer: what draws it (`look`; its category is the
+ * look's, in the metadata's `looks`) and names it (`title`: the keyboard's and screen readers'
+ * name for it); the rest of its popup (description, url, category) is in the pin index, by id.
  */
 export interface PinTileProperties {
   id: string;
   title: string;
   look: number;
-  category?: string;
 }
 
 /** The lowest whole zoom from `fromZoom` up at which a pin with these alone-zoom bits stands alone. */

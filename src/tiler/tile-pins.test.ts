@@ -154,7 +154,7 @@ describe('pin tiler', () => {
     }
   }, 120_000);
 
-  it('keeps what the popup needs in the pin index, each pin\'s id, title, look and category in the tiles, and each look once', async () => {
+  it('keeps what the popup needs in the pin index, each pin\'s id, title and look in the tiles, and each look once', async () => {
     const collection = crowd(300);
     const { archive, bytes } = await tile(collection, 'popup');
     const meta = (await archive.getMetadata()) as { pinmap: PinArchiveMetadata; vector_layers: { id: string }[] };
@@ -179,7 +179,7 @@ describe('pin tiler', () => {
     const y = Math.floor((0.5 - (0.25 * Math.log((1 + sin) / (1 - sin))) / Math.PI) * size);
     const features = await featuresOf(archive, z, x, y);
     const pin = features.find((f) => f.properties.id === 'p5')!;
-    expect(pin.properties).toEqual({ id: 'p5', title: 'Pin p5', look, category: 'park' });
+    expect(pin.properties).toEqual({ id: 'p5', title: 'Pin p5', look });
     // It stands alone from the zoom its tiles first hold it alone.
     const aloneMask = entry[3];
     for (let zoom = 0; zoom <= CLUSTER_MAX_ZOOM; zoom++) {

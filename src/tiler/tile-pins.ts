@@ -414,7 +414,7 @@ async function tileInto(writer: PmtilesWriter, input: Readable, output: string, 
     const bubbles = groupsAt(grouping, zoom, { coordinates, alone, rank });
     if (zoom === PIN_ARCHIVE.maxZoom || (zoom < CLUSTER_MAX_ZOOM && grouping.rangeOf(zoom)[1] === zoom)) grouping.forget(zoom);
     progress(`zoom ${zoom}: ${bubbles.count.toLocaleString('en-US')} ${bubbles.count === 1 ? 'bubble' : 'bubbles'}; writing tiles`);
-    writeZoom(writer, zoom, bubbles, { coordinates, ids, titles, looks: lookOf.array, categories: looks.map((l) => l.category), order, place, alone, rank });
+    writeZoom(writer, zoom, bubbles, { coordinates, ids, titles, looks: lookOf.array, order, place, alone, rank });
   }
 
   progress('writing the pin index');
@@ -530,8 +530,6 @@ interface PinColumns {
   coordinates: Float64Array;
   ids: IdStore;
   titles: ByteStore;
-  /** Each look's category. */
-  categories: (string | undefined)[];
   looks: Uint16Array;
   order: Uint32Array;
   place: Uint32Array;
@@ -540,7 +538,7 @@ interface PinColumns {
 }
 
 /** The `pins` layer's property names; `PointTileWriter` refers to them by their place here. */
-const KEYS = ['id', 'title', 'look', 'category', 'cluster', 'cluster_id', 'point_count', 'point_count_abbreviated', 'expansion_zoom'] as const;
+const KEYS = ['id', 'title', 'look', 'cluster', 'cluster_id', 'point_count', 'point_count_abbreviated', 'expansion_zoom'] as const;
 const KEY = Object.fromEntries(KEYS.map((key, i) => [key, i])) as Record<(typeof KEYS)[number], number>;
 
 /** Cuts one zoom's bubbles and lone pins into tiles and adds them to the archive in tile id order. */
@@ -590,8 +588,6 @@ function writeZoom(writer: PmtilesWriter, zoom: number, bubbles: Bubbles, pins: 
       tile.bytesProperty(KEY.id, pins.ids.bytes(i));
       tile.bytesProperty(KEY.title, pins.titles.bytes(i));
       tile.property(KEY.look, pins.looks[i]!);
-      const category = pins.categories[pins.looks[i]!];
-      if (category !== undefined) tile.property(KEY.category, category);
     }
     writer.addTile(base + t, tile.finish());
   }
@@ -665,7 +661,6 @@ function archiveMetadata(
           id: 'String',
           title: 'String',
           look: 'Number',
-          category: 'String',
           cluster: 'Boolean',
           cluster_id: 'Number',
           point_count: 'Number',
