@@ -36,15 +36,26 @@ const round5 = (value: number): number => {
 
 /** `count` synthetic pins as a GeoJSON FeatureCollection (with `pinStyles`), the same for the same `seed`. */
 export function generatePins(count: number, seed = 1): FeatureCollection<Point, SyntheticPinProperties> & { pinStyles: typeof PIN_CATEGORY_STYLES } {
-  if (!Number.isInteger(count) || count < 0) throw new RangeError(`count must be a whole number of 0 or more (got ${count})`);
-  const random = seededRandom(seed);
+  checkCount(count);
   const features: Feature<Point, SyntheticPinProperties>[] = new Array(count);
+  let i = 0;
+  for (const feature of syntheticPins(count, seed)) features[i++] = feature;
+  return { type: 'FeatureCollection', pinStyles: PIN_CATEGORY_STYLES, features };
+}
+
+/**
+ * The features of `generatePins(count, seed)`, one at a time, so a file of millions of pins can be
+ * written without holding them all (the pin tiler's benchmark).
+ */
+export function* syntheticPins(count: number, seed = 1): Generator<Feature<Point, SyntheticPinProperties>> {
+  checkCount(count);
+  const random = seededRandom(seed);
   for (let i = 0; i < count; i++) {
     // One in ten sits within a degree of the 180° meridian, on either side of it.
     const lng = i % 10 === 0 ? (random() < 0.5 ? 179 + random() : -180 + random()) : random() * 360 - 180;
     const lat = random() * 160 - 80;
     const category = PIN_CATEGORIES[i % PIN_CATEGORIES.length] ?? 'city';
-    features[i] = {
+    yield {
       type: 'Feature',
       id: `pin-${i}`,
       geometry: { type: 'Point', coordinates: [round5(lng), round5(lat)] },
@@ -56,5 +67,8 @@ export function generatePins(count: number, seed = 1): FeatureCollection<Point, 
       },
     };
   }
-  return { type: 'FeatureCollection', pinStyles: PIN_CATEGORY_STYLES, features };
+}
+
+function checkCount(count: number): void {
+  if (!Number.isInteger(count) || count < 0) throw new RangeError(`count must be a whole number of 0 or more (got ${count})`);
 }

@@ -1,11 +1,14 @@
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { Readable } from 'node:stream';
 import { expect, test, type Page } from '@playwright/test';
 import { zxyToTileId } from 'pmtiles';
 import { gzipSync } from 'node:zlib';
 import { compareImages, isUniform } from '../visual/compare.ts';
 import { COMPRESSION, PmtilesWriter, TILE_TYPE } from '../src/tiler/pmtiles-writer.ts';
+import { tilePins } from '../src/tiler/tile-pins.ts';
+import { generatePins } from '../scripts/synthetic-pins.ts';
 import { disableWebGL, serveJson, waitForMapState, watchConsole } from './helpers.ts';
 
 /**
@@ -47,6 +50,18 @@ async function serveArchive(page: Page, path: string, bytes: Buffer): Promise<vo
       headers: { 'content-type': 'application/octet-stream', 'content-range': `bytes ${start}-${end}/${bytes.length}`, 'accept-ranges': 'bytes' },
     });
   });
+}
+
+/** The archive `pinmap-tile-pins` makes of `count` synthetic pins (generatePins, seed 1). */
+async function syntheticArchive(count: number): Promise<Buffer> {
+  const folder = mkdtempSync(join(tmpdir(), 'pinmap-synthetic-'));
+  try {
+    const path = join(folder, 'pins.pmtiles');
+    await tilePins(Readable.from([JSON.stringify(generatePins(count, 1))]), path, { name: 'synthetic' });
+    return readFileSync(path);
+  } finally {
+    rmSync(folder, { recursive: true, force: true });
+  }
 }
 
 /** An archive another tool could have made: one vector tile with a `pins` layer, and metadata without Pinmap's `pinmap` member. */
@@ -94,7 +109,7 @@ test.describe('pre-tiled pins', () => {
     });
   }
 
-  test('a click on a pin opens its popup from the tile; ?pin=<id> flies to a pin and opens it', async ({ page }) => {
+  test('a click on a pin opens its popup (from the archive\'s pin index); ?pin=<id> flies to a pin and opens it', async ({ page }) => {
     await openApp(page, { ...still, center: [2.3488, 48.8534], zoom: 8, pins: ARCHIVE });
     const box = (await page.locator('.pinmap-map').boundingBox())!;
     // The pin's head, above its tip on the centre.
@@ -125,6 +140,44 @@ test.describe('pre-tiled pins', () => {
     await openApp(page, { ...at, hiddenCategories: ['city'] });
     await page.mouse.click(box.x + box.width / 2, box.y + box.height / 2 - 30);
     await expect(page.locator('.pinmap-popup')).toContainText('Paris');
+  });
+
+  test('an archive of 30,000 pins: ?pin=<id> opens that pin\'s popup from its pin index with a few KB of range requests; a click on a pin opens its popup; an unknown id is the same notice as for inline pins', async ({ page }) => {
+    test.setTimeout(120_000);
+    const console = watchConsole(page);
+    const bytes = await syntheticArchive(30_000);
+    await serveArchive(page, '/__archive/big.pmtiles', bytes);
+    const ranges: number[] = [];
+    page.on('request', (request) => {
+      const range = /bytes=(\d+)-(\d+)/.exec(request.headers()['range'] ?? '');
+      if (request.url().endsWith('/__archive/big.pmtiles') && range) ranges.push(Number(range[2]) - Number(range[1]) + 1);
+    });
+    const pins = 'pmtiles:///__archive/big.pmtiles';
+    await openApp(page, { ...still, hash: true, center: [0, 20], zoom: 1, pins }, '&pin=pin-23456');
+    const popup = page.locator('.pinmap-popup');
+    await expect(popup).toHaveAttribute('data-pin-id', 'pin-23456');
+    await expect(popup).toContainText('Pin 23457');
+    await expect(popup).toContainText('Synthetic pin 23457 of 30000');
+    await expect(popup.getByRole('link')).toHaveAttribute('href', 'https://example.com/pins/23456');
+    // Header, metadata and the tiles in view aside, no request read more than 16 KB: the index is read a bucket at a time.
+    expect(Math.max(...ranges.filter((length) => length < 100_000))).toBeLessThanOrEqual(16_384);
+    // A click on the pin, now centred, opens its popup again (closed first).
+    await page.keyboard.press('Escape');
+    await expect(popup).toHaveCount(0);
+    await waitForMapState(page, 'idle');
+    const box = (await page.locator('.pinmap-map').boundingBox())!;
+    await page.mouse.click(box.x + box.width / 2, box.y + box.height / 2 - 30);
+    await expect(popup).toHaveAttribute('data-pin-id', 'pin-23456');
+    await expect(popup).toContainText('Synthetic pin 23457 of 30000');
+    expect(console.errors).toEqual([]);
+
+    // An id the archive does not have: the same notice as inline pins give.
+    await openApp(page, { ...still, hash: true, center: [0, 20], zoom: 1, pins }, '&pin=no-such-pin');
+    await expect(page.locator('.pinmap-notice')).toContainText('There is no pin "no-such-pin" on this map.');
+    await expect(popup).toHaveCount(0);
+    await serveJson(page, '/__archive/inline.json', generatePins(3, 1));
+    await openApp(page, { ...still, hash: true, center: [0, 20], zoom: 1, pins: '/__archive/inline.json' }, '&pin=no-such-pin');
+    await expect(page.locator('.pinmap-notice')).toContainText('There is no pin "no-such-pin" on this map.');
   });
 
   test('an archive that answers 404 is the pin-file alert naming its URL, with Retry; the basemap works meanwhile', async ({ page, baseURL }) => {
@@ -207,9 +260,13 @@ test.describe('pre-tiled pins in the hybrid view', () => {
       const tiled = await hybridMarkers(page);
       const tiledPng = await mapPng(page);
       expect(tiled.pins.length + tiled.bubbles.length, 'nothing drawn').toBeGreaterThan(0);
-      // Lone pins stand where the inline ones do (the archive's index gives their own places).
-      expect(tiled.pins).toEqual(inline.pins);
-      // Bubbles: the same counts; their places come from the tiles' grid (1/16 px at the tile's zoom), which Leaflet rounds to whole pixels.
+      // The same lone pins and bubbles (counts); their places come from the tiles' grid (1/16 px at
+      // the tile's zoom), which Leaflet rounds to whole pixels: at most a pixel apart.
+      expect(tiled.pins.map((p) => p.id)).toEqual(inline.pins.map((p) => p.id));
+      tiled.pins.forEach((pin, i) => {
+        expect(Math.abs(pin.x - inline.pins[i]!.x), pin.id).toBeLessThanOrEqual(1);
+        expect(Math.abs(pin.y - inline.pins[i]!.y), pin.id).toBeLessThanOrEqual(1);
+      });
       expect(tiled.bubbles.map((b) => b.count)).toEqual(inline.bubbles.map((b) => b.count));
       tiled.bubbles.forEach((bubble, i) => {
         expect(Math.abs(bubble.x - inline.bubbles[i]!.x)).toBeLessThanOrEqual(1);

@@ -212,3 +212,17 @@ test('events as props: pin click, popup open and close, and errors', async ({ pa
   await waitForMapState(page, 'error');
   await expect.poll(() => events(page, 'error')).toEqual([{ type: 'error', detail: expect.stringContaining('maxZoom') }]);
 });
+
+test('the ref opens a pre-tiled pin by id: looked up in the archive\'s pin index, the popup opens when it answers', async ({ page }) => {
+  const console = watchConsole(page);
+  await open(page, { initialViewState: { longitude: 2.35, latitude: 48.86, zoom: 5 }, pins: 'pmtiles://pins/cities.pmtiles' });
+  expect(await page.evaluate(() => window.harness.ref.current!.openPin('paris-fr'))).toBe(true);
+  await expect(page.locator('.pinmap-popup')).toContainText('Capital of France');
+  await expect(page.locator('.pinmap-popup')).toHaveAttribute('data-pin-id', 'paris-fr');
+  // An id the archive does not have: nothing opens, and the console says why.
+  await page.evaluate(() => window.harness.ref.current!.closePin());
+  await page.evaluate(() => window.harness.ref.current!.openPin('no-such-pin'));
+  await expect.poll(() => console.warnings.some((w) => w.includes('there is no pin with the id "no-such-pin" in the pin archive'))).toBe(true);
+  await expect(page.locator('.pinmap-popup')).toHaveCount(0);
+  expect(console.errors).toEqual([]);
+});

@@ -87,6 +87,8 @@ export interface MapAdapter {
   /**
    * Opens a pin's popup (closing any other); false for an unknown id. The map pans to show the
    * whole popup unless `pan` is false (a popup carried over from the other view keeps the camera).
+   * Pre-tiled pins not looked up yet: true, and the popup opens when the archive's pin index
+   * answers (a console warning if it has no such pin).
    */
   openPin(id: string, options?: OpenPinOptions): boolean;
   /** Where the camera goes to show a pin (its point, at a zoom where it stands alone); undefined for an unknown id. */

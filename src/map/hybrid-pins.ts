@@ -6,6 +6,7 @@ import type { Pin, PinSet } from './pin-data.ts';
 import { pinDrawing, pinStyleKey, resolvePinStyle, type PinStyle } from './pin-icon.ts';
 import { PinClusters, clusterButton, clusterDiameter, makePinButton, sharedStyles, type PinGroup } from './pin-markers.ts';
 import type { PinArchive } from './pin-archive.ts';
+import { reasonOf } from './errors.ts';
 import { revealZoomOf } from './pin-archive-format.ts';
 import { PinArchiveTiles, type Bbox, type TiledGroup } from './pin-archive-tiles.ts';
 import { createPopupContent } from './popup-content.ts';
@@ -116,9 +117,42 @@ export function createHybridPins(map: L.Map, options: HybridPinOptions): HybridP
     return style;
   }
 
-  /** The pin with this id: of the inline set, or a pre-tiled one on the map or found by id. */
+  /** The pin with this id: of the inline set, or a pre-tiled one found in the pin index or on the map. */
   function findPin(id: string): Pin | undefined {
-    return pins.get(id) ?? tiledPins.get(id) ?? foundPins.get(id) ?? archive?.find(id)?.pin;
+    return pins.get(id) ?? foundPins.get(id) ?? tiledPins.get(id);
+  }
+
+  /**
+   * A pre-tiled pin as its popup shows it: looked up in the archive's pin index (its tile has only
+   * what its button needs), once. Undefined when the index has no such pin or cannot be read (a
+   * console message says which).
+   */
+  async function lookUp(source: PinArchive, id: string): Promise<{ pin: Pin; aloneMask: number } | undefined> {
+    try {
+      const found = await source.find(id);
+      if (found && archive === source) foundPins.set(id, found.pin);
+      return found;
+    } catch (error) {
+      console.error(`Pinmap: the pin index of ${source.url} could not be read: ${reasonOf(error)}`);
+      return undefined;
+    }
+  }
+
+  /** Opens a pin's popup; a pre-tiled pin's once the pin index has given its popup fields. */
+  function openFound(id: string, open: (pin: Pin) => void): boolean {
+    const known = pins.get(id) ?? foundPins.get(id);
+    if (known) {
+      open(known);
+      return true;
+    }
+    const source = archive;
+    if (!source) return false;
+    void lookUp(source, id).then((found) => {
+      if (archive !== source) return;
+      if (found) open(found.pin);
+      else console.warn(`Pinmap: there is no pin with the id "${id}" in the pin archive to open.`);
+    });
+    return true;
   }
 
   function openPin(pin: Pin, trigger: HTMLElement | undefined, byKeyboard: boolean, pan = true, returnFocus?: () => void) {
@@ -146,7 +180,7 @@ export function createHybridPins(map: L.Map, options: HybridPinOptions): HybridP
     marker.on('add', () =>
       makePinButton(marker.getElement()!, pin, (trigger, byKeyboard) => {
         options.onPinClick(pin.id);
-        openPin(pin, trigger, byKeyboard);
+        openFound(pin.id, (full) => openPin(full, trigger, byKeyboard));
       }),
     );
     markers.set(pin.id, marker);
@@ -283,10 +317,8 @@ export function createHybridPins(map: L.Map, options: HybridPinOptions): HybridP
       render();
     },
     open(id, openOptions) {
-      const pin = findPin(id);
-      if (!pin) return false;
-      openPin(pin, undefined, openOptions?.byKeyboard ?? false, openOptions?.pan ?? true, openOptions?.returnFocus);
-      return true;
+      // Pre-tiled pins: the popup opens when the pin index answers.
+      return openFound(id, (pin) => openPin(pin, undefined, openOptions?.byKeyboard ?? false, openOptions?.pan ?? true, openOptions?.returnFocus));
     },
     get pins() {
       return pinList;
@@ -313,14 +345,9 @@ export function createHybridPins(map: L.Map, options: HybridPinOptions): HybridP
     async viewOf(id) {
       const zoom = mapLibreZoom(map.getZoom());
       if (archive) {
-        // The archive's index knows the pin and the zooms where it stands alone; without one, only a pin on the map is known.
-        const found = archive.find(id);
-        if (found) {
-          foundPins.set(id, found.pin);
-          return { center: found.pin.lngLat, zoom: Math.max(zoom, revealZoomOf(found.aloneMask, zoom)) };
-        }
-        const onMap = tiledPins.get(id);
-        return onMap && { center: onMap.lngLat, zoom };
+        // The archive's pin index knows the pin and the zooms where it stands alone.
+        const found = await lookUp(archive, id);
+        return found && { center: found.pin.lngLat, zoom: Math.max(zoom, revealZoomOf(found.aloneMask, zoom)) };
       }
       const pin = pins.get(id);
       if (!pin || !clusters) return undefined;

@@ -7,18 +7,23 @@ import type { PinOptions } from './pin-options.ts';
  * each zoom up to `CLUSTER_MAX_ZOOM` the bubbles and lone pins of the same grouping as inline
  * pins (`PinGrouping`), and at the zoom above it every pin. The archive's JSON metadata carries
  * `pinmap` (`PinArchiveMetadata`): what the page needs besides the tiles.
+ *
+ * The tiles are lean: a bubble carries what it draws and where it splits, a pin its id, title
+ * and look (`PinTileProperties`). Each pin's place and popup fields are in the pin index
+ * (`PinIndexInfo`), a section after the tile data that the page reads with range requests, a
+ * few KB per pin looked up (a click, `?pin=`), whatever the archive's size.
  */
 export const PIN_ARCHIVE = {
   /** The vector tile layer of the pins and bubbles. */
   layer: 'pins',
-  /** The version of this format; the page refuses other versions. */
-  version: 1,
+  /** The version of this format; the page refuses other versions (2: lean tiles and the pin index). */
+  version: 2,
   /** Tile extent: MapLibre's own (GeoJSON sources are tiled at it), so positions round alike. */
   extent: 8192,
   /** Tiles go up to the first zoom at which no pin is in a bubble; MapLibre zooms in on it above. */
   maxZoom: CLUSTER_MAX_ZOOM + 1,
-  /** Sets of up to this many pins carry their pins' places (for `?pin=`) in the metadata. */
-  indexInMetadataMax: 20_000,
+  /** About this many pins share one bucket of the pin index (one range request of a few KB). */
+  pinsPerBucket: 64,
   /** At most this many distinct pin looks (one GL image each). */
   maxLooks: 1000,
 } as const;
@@ -36,6 +41,27 @@ export interface PinLook {
  */
 export type PinIndexEntry = [string, number, number, number, string, string, string | null, string | null, number];
 
+/**
+ * Where the pin index is: right after the tile data (the header's tile data offset + length),
+ * `length` bytes. It starts with `buckets + 1` offsets (little-endian float64, from the index's
+ * start); bucket b spans offsets b to b + 1 and is a gzipped JSON array of the `PinIndexEntry`s
+ * of the pins whose `pinBucket(id, buckets)` is b.
+ */
+export interface PinIndexInfo {
+  buckets: number;
+  length: number;
+}
+
+/** The bucket of the pin index a pin's id is in: FNV-1a of its UTF-16 code units, modulo `buckets`. */
+export function pinBucket(id: string, buckets: number): number {
+  let hash = 0x811c9dc5;
+  for (let i = 0; i < id.length; i++) {
+    hash ^= id.charCodeAt(i);
+    hash = Math.imul(hash, 0x01000193);
+  }
+  return (hash >>> 0) % buckets;
+}
+
 /** The `pinmap` member of the archive's metadata. */
 export interface PinArchiveMetadata {
   version: number;
@@ -47,8 +73,8 @@ export interface PinArchiveMetadata {
   pinStyles: Record<string, PinOptions>;
   /** The distinct looks; each pin feature's `look` is an index into it. */
   looks: PinLook[];
-  /** Every pin's place, for sets of up to `PIN_ARCHIVE.indexInMetadataMax` pins. */
-  index?: PinIndexEntry[];
+  /** Where the pin index is (every pin's place and popup fields, by id). */
+  index: PinIndexInfo;
 }
 
 /** Properties of a bubble feature in the `pins` layer (as the inline GPU pins' bubbles, plus where it splits). */
@@ -61,14 +87,14 @@ export interface ClusterTileProperties {
   expansion_zoom: number;
 }
 
-/** Properties of a pin feature in the `pins` layer. */
+/**
+ * Properties of a pin feature in the `pins` layer: what draws it (`look`; its category is the
+ * look's, in the metadata's `looks`) and names it (`title`: the keyboard's and screen readers'
+ * name for it); the rest of its popup (description, url, category) is in the pin index, by id.
+ */
 export interface PinTileProperties {
   id: string;
   title: string;
-  /** Absent when empty. */
-  description?: string;
-  url?: string;
-  category?: string;
   look: number;
 }
 

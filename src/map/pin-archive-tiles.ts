@@ -116,10 +116,6 @@ export class PinArchiveTiles {
         }
         continue;
       }
-      // The tile's place is rounded to its grid (1/16 px at its zoom); the archive's index, where
-      // it has one, gives the pin's own, so the pin stands exactly where the same pin inline would.
-      const exact = this.archive.indexed ? this.archive.find(pin.id)?.pin.lngLat : undefined;
-      if (exact) pin.lngLat = exact;
       groups.push({ kind: 'pin', key: `pin:${pin.id}`, pin });
     }
     return groups;

@@ -1,12 +1,12 @@
 import { PMTiles } from 'pmtiles';
-import { PIN_ARCHIVE, type PinArchiveMetadata, type PinIndexEntry, type PinTileProperties } from './pin-archive-format.ts';
-import { describeValue, isHttpUrl, mergeStyles, type Pin } from './pin-data.ts';
+import { PIN_ARCHIVE, pinBucket, type PinArchiveMetadata, type PinIndexEntry, type PinIndexInfo, type PinTileProperties } from './pin-archive-format.ts';
+import { describeValue, mergeStyles, type Pin } from './pin-data.ts';
 import type { PinOptions } from './pin-options.ts';
 
 /**
  * A pre-tiled pin archive as the page uses it (README, "Pre-tiled pins"): its header and metadata
  * read once with range requests, its looks resolved against the config's `pinStyles`, and its
- * pins found by id for `?pin=` when the archive carries their places.
+ * pins found by id in its pin index (a click on a pin, `?pin=`): two range requests of a few KB.
  */
 export interface PinArchive {
   /** The MapLibre source URL: `pmtiles://` and the archive's absolute URL. */
@@ -14,10 +14,8 @@ export interface PinArchive {
   metadata: PinArchiveMetadata;
   /** Each look's pin options: the file's category style with config's over it, then the pins' own. */
   looks: Readonly<PinOptions>[];
-  /** The pin with this id, when the archive carries the pins' places (small sets); else undefined. */
-  find(id: string): { pin: Pin; aloneMask: number } | undefined;
-  /** Whether the archive carries every pin's place. */
-  readonly indexed: boolean;
+  /** The pin with this id and the zooms it stands alone at, from the pin index; undefined when the archive has no such pin. Rejects when the index cannot be read. */
+  find(id: string): Promise<{ pin: Pin; aloneMask: number } | undefined>;
 }
 
 /** The archive is not a pin archive of this Pinmap (another tool made it, or another version). */
@@ -47,17 +45,27 @@ export async function openPinArchive(pins: string, pinStyles: Record<string, Pin
 
   const styles = mergeStyles(metadata.pinStyles, pinStyles, []);
   const looks = metadata.looks.map((look) => Object.freeze({ ...(look.category === undefined ? {} : styles[look.category]), ...look.pin }));
-  let byId: Map<string, PinIndexEntry> | undefined;
-  const index = metadata.index;
+  // The pin index follows the tile data (see `PinIndexInfo`).
+  const indexAt = header.tileDataOffset + (header.tileDataLength ?? 0);
+  const { buckets } = metadata.index;
+  /** Each bucket read so far (a few KB each), by number. */
+  const read = new Map<number, Promise<PinIndexEntry[]>>();
+  const bucketOf = (bucket: number) => {
+    let entries = read.get(bucket);
+    if (!entries) {
+      entries = readBucket(archive, indexAt, bucket, href);
+      read.set(bucket, entries);
+      // A failed read is tried again next time.
+      entries.catch(() => read.delete(bucket));
+    }
+    return entries;
+  };
   return {
     url: `pmtiles://${href}`,
     metadata,
     looks,
-    indexed: index !== undefined,
-    find(id) {
-      if (!index) return undefined;
-      byId ??= new Map(index.map((entry) => [entry[0], entry]));
-      const entry = byId.get(id);
+    async find(id) {
+      const entry = (await bucketOf(pinBucket(id, buckets))).find((candidate) => candidate[0] === id);
       if (!entry) return undefined;
       const [, lng, lat, aloneMask, title, description, url, category, look] = entry;
       const pin: Pin = { id, title, description, lngLat: [lng, lat], options: looks[look] ?? {} };
@@ -66,6 +74,19 @@ export async function openPinArchive(pins: string, pinStyles: Record<string, Pin
       return { pin, aloneMask };
     },
   };
+}
+
+/** One bucket of the pin index: its two offsets from the table, then its gzipped entries. */
+async function readBucket(archive: PMTiles, indexAt: number, bucket: number, href: string): Promise<PinIndexEntry[]> {
+  const bounds = new DataView((await archive.source.getBytes(indexAt + bucket * 8, 16)).data);
+  const start = bounds.getFloat64(0, true);
+  const end = bounds.getFloat64(8, true);
+  if (!(end > start)) throw new PinArchiveError(`${href}: its pin index is damaged (bucket ${bucket} spans ${start} to ${end})`);
+  const { data } = await archive.source.getBytes(indexAt + start, end - start);
+  const text = await new Response(new Blob([data]).stream().pipeThrough(new DecompressionStream('gzip'))).text();
+  const entries = JSON.parse(text) as unknown;
+  if (!Array.isArray(entries)) throw new PinArchiveError(`${href}: its pin index is damaged (bucket ${bucket} is not a list)`);
+  return entries as PinIndexEntry[];
 }
 
 /** The archive's `pinmap` metadata, or a `PinArchiveError` naming what is missing or wrong. */
@@ -82,20 +103,25 @@ function checkMetadata(raw: Record<string, unknown> | null, href: string): PinAr
   }
   if (!Array.isArray(pinmap.looks)) throw new PinArchiveError(`${href}: its metadata's pinmap.looks is ${describeValue(pinmap.looks)}, not a list of pin looks; ${made}`);
   if (typeof pinmap.count !== 'number') throw new PinArchiveError(`${href}: its metadata's pinmap.count is ${describeValue(pinmap.count)}, not a number; ${made}`);
+  const index = pinmap.index as Partial<PinIndexInfo> | undefined;
+  if (typeof index?.buckets !== 'number' || !(index.buckets >= 1)) {
+    throw new PinArchiveError(`${href}: its metadata's pinmap.index is ${describeValue(pinmap.index)}, not where its pin index is; ${made}`);
+  }
   return { ...pinmap, pinStyles: typeof pinmap.pinStyles === 'object' && pinmap.pinStyles !== null ? pinmap.pinStyles : {} } as PinArchiveMetadata;
 }
 
 /**
- * A pin as a tile's feature describes it (clicked on the map), or why it cannot be shown: a
- * feature without an id or a title, from an archive another tool made.
+ * A pin as an archive's tile draws it (what its button and name need: id, title, look, and the
+ * look's category), or why it cannot be shown: a feature without an id or a title, from an
+ * archive another tool made. Its description and link are in the pin index (`PinArchive.find`).
  */
 export function pinFromTile(properties: Record<string, unknown>, lngLat: [number, number], archive: PinArchive): Pin | string {
-  const { id, title, description, url, category, look } = properties as Partial<Record<keyof PinTileProperties, unknown>>;
+  const { id, title, look } = properties as Partial<Record<keyof PinTileProperties, unknown>>;
   if (typeof id !== 'string' && typeof id !== 'number') return `a pin in ${archive.url} has no "id" property`;
   if (typeof title !== 'string') return `pin "${String(id)}" in ${archive.url} has no "title" property`;
-  const options = typeof look === 'number' ? archive.looks[look] : undefined;
-  const pin: Pin = { id: String(id), title, description: typeof description === 'string' ? description : '', lngLat, options: options ?? {} };
-  if (typeof url === 'string' && isHttpUrl(url)) pin.url = url;
-  if (typeof category === 'string') pin.category = category;
+  const at = typeof look === 'number' ? look : -1;
+  const pin: Pin = { id: String(id), title, description: '', lngLat, options: archive.looks[at] ?? {} };
+  const category = archive.metadata.looks[at]?.category;
+  if (category !== undefined) pin.category = category;
   return pin;
 }

@@ -5,7 +5,6 @@ import {
   type FilterSpecification,
   type GeoJSONSource,
   type Map as MapLibreMap,
-  type GeoJSONFeature,
   type MapGeoJSONFeature,
   type MapLayerMouseEvent,
   type MapMouseEvent,
@@ -19,7 +18,7 @@ import { PinClusters, abbreviate, clusterButton, clusterDiameter, pinButton, sha
 import { COLLISION_UNIT, collisionBoxes, collisionImage, createLabelCollision } from './label-collision.ts';
 import { PinIndex, startIndexWorker, type PinGroups } from './pin-index.ts';
 import { reasonOf } from './errors.ts';
-import { pinFromTile, type PinArchive } from './pin-archive.ts';
+import type { PinArchive } from './pin-archive.ts';
 import { PIN_ARCHIVE, revealZoomOf } from './pin-archive-format.ts';
 import { createPopupContent } from './popup-content.ts';
 import { isShown, visibleMask } from './pin-filter.ts';
@@ -113,6 +112,10 @@ export function createVectorPins(map: MapLibreMap, options: PinLayerOptions): Pi
   let applyHidden: (() => void) | undefined;
   /** The pin with an id: one of `pins`, or for pre-tiled pins one the archive or the loaded tiles know. */
   let findPin: (id: string) => Pin | undefined = (id) => pins.get(id);
+  /** The pin with an id, looked up where it is: for pre-tiled pins, in the archive's pin index. */
+  let lookUpPin: (id: string) => Promise<Pin | undefined> = (id) => Promise.resolve(findPin(id));
+  /** Whether `lookUpPin` asks a pre-tiled archive's pin index (so `open` cannot answer at once). */
+  let lookUpInArchive = false;
   let styles = new Map<string, PinStyle>();
   let markers = new Map<string, Marker>();
   let domTeardown: (() => void) | undefined;
@@ -156,6 +159,8 @@ export function createVectorPins(map: MapLibreMap, options: PinLayerOptions): Pi
     revealZoom = () => map.getZoom();
     applyHidden = undefined;
     findPin = (id) => pins.get(id);
+    lookUpPin = (id) => Promise.resolve(findPin(id));
+    lookUpInArchive = false;
     glTeardown?.();
     glTeardown = undefined;
     mode = 'none';
@@ -327,25 +332,27 @@ export function createVectorPins(map: MapLibreMap, options: PinLayerOptions): Pi
       return key;
     });
     for (const style of byKey.values()) drawPinImage(map, style, pixelRatio).catch(() => {}); // heard below
-    revealZoom = (id) => {
-      const found = archive.find(id);
-      return found ? revealZoomOf(found.aloneMask, map.getZoom()) : map.getZoom();
-    };
-    findPin = (id) => archive.find(id)?.pin ?? loadedPin(id);
-    const loadedPin = (id: string): Pin | undefined => {
-      for (const feature of map.getSource(PIN_SOURCE) ? map.querySourceFeatures(PIN_SOURCE, { sourceLayer: PIN_ARCHIVE.layer, filter: ['==', ['get', 'id'], id] }) : []) {
-        const pin = tilePin(feature);
-        if (pin) return pin;
+    /** The pins found in the archive's index so far (by a click, `?pin=` or the ref), for `open`. */
+    const found = new Map<string, { pin: Pin; aloneMask: number }>();
+    const lookUp = async (id: string) => {
+      const known = found.get(id);
+      if (known) return known;
+      try {
+        const entry = await archive.find(id);
+        if (entry) found.set(id, entry);
+        return entry;
+      } catch (error) {
+        console.error(`Pinmap: the pin index of ${archive.url} could not be read: ${reasonOf(error)}`);
+        return undefined;
       }
-      return undefined;
     };
-    const tilePin = (feature: GeoJSONFeature): Pin | undefined => {
-      const lngLat = feature.geometry.type === 'Point' ? (feature.geometry.coordinates as [number, number]) : undefined;
-      const pin = lngLat ? pinFromTile(feature.properties, lngLat, archive) : 'a pin feature without a point';
-      if (typeof pin !== 'string') return pin;
-      console.warn(`Pinmap: ${pin}; it cannot be opened`);
-      return undefined;
+    revealZoom = async (id) => {
+      const entry = await lookUp(id);
+      return entry ? revealZoomOf(entry.aloneMask, map.getZoom()) : map.getZoom();
     };
+    findPin = (id) => found.get(id)?.pin;
+    lookUpPin = async (id) => (await lookUp(id))?.pin;
+    lookUpInArchive = true;
     await whenStyleLoaded();
     if (!isCurrent() || byKey.size === 0) return;
     map.addSource(PIN_SOURCE, { type: 'vector', url: archive.url, ...(archive.metadata.attribution ? { attribution: archive.metadata.attribution } : {}) });
@@ -365,15 +372,22 @@ export function createVectorPins(map: MapLibreMap, options: PinLayerOptions): Pi
         return typeof zoom === 'number' ? Promise.resolve(zoom) : Promise.reject(new Error('the bubble has no expansion_zoom'));
       },
       onPin: (feature) => {
-        const pin = tilePin(feature);
-        if (!pin) return;
-        options.onPinClick(pin.id);
-        openPin(pin, undefined);
+        const id = feature.properties.id as unknown;
+        if (typeof id !== 'string' && typeof id !== 'number') {
+          console.warn(`Pinmap: a pin in ${archive.url} has no "id" property; it cannot be opened`);
+          return;
+        }
+        options.onPinClick(String(id));
+        void lookUp(String(id)).then((entry) => {
+          if (!isCurrent()) return;
+          if (entry) openPin(entry.pin, undefined);
+          else console.warn(`Pinmap: pin "${String(id)}" of ${archive.url} is not in its pin index; it cannot be opened`);
+        });
       },
     });
     // Hidden categories: their pins leave the layer (the tiles' bubbles keep their counts).
     applyHidden = () => {
-      if (map.getLayer(PIN_LAYERS.pins)) map.setFilter(PIN_LAYERS.pins, tiledPinFilter(hidden));
+      if (map.getLayer(PIN_LAYERS.pins)) map.setFilter(PIN_LAYERS.pins, tiledPinFilter(hidden, archive));
     };
     applyHidden();
   }
@@ -428,9 +442,20 @@ export function createVectorPins(map: MapLibreMap, options: PinLayerOptions): Pi
       await addSymbolLayer(set.pins, set.attribution, () => current === generation);
     },
     open(id, openOptions) {
+      const show = (pin: Pin) => openPin(pin, undefined, openOptions?.byKeyboard ?? false, openOptions?.pan ?? true, openOptions?.returnFocus);
       const pin = findPin(id);
-      if (!pin) return false;
-      openPin(pin, undefined, openOptions?.byKeyboard ?? false, openOptions?.pan ?? true, openOptions?.returnFocus);
+      if (pin) {
+        show(pin);
+        return true;
+      }
+      if (!lookUpInArchive) return false;
+      // Pre-tiled pins: not looked up yet; the popup opens when the pin index answers.
+      const current = generation;
+      void lookUpPin(id).then((found) => {
+        if (current !== generation) return;
+        if (found) show(found);
+        else console.warn(`Pinmap: there is no pin with the id "${id}" in the pin archive to open.`);
+      });
       return true;
     },
     get pins() {
@@ -448,7 +473,7 @@ export function createVectorPins(map: MapLibreMap, options: PinLayerOptions): Pi
       applyHidden?.();
     },
     async viewOf(id) {
-      const pin = findPin(id);
+      const pin = await lookUpPin(id);
       if (!pin) return undefined;
       const zoom = await revealZoom(id);
       return { center: pin.lngLat, zoom: Math.max(map.getZoom(), zoom) };
@@ -620,11 +645,15 @@ function removePinLayers(map: MapLibreMap): void {
   if (map.getSource(PIN_SOURCE)) map.removeSource(PIN_SOURCE);
 }
 
-/** The pre-tiled pins layer's filter: pins (not bubbles), less those of a hidden category (as `isShown`). */
-function tiledPinFilter(hidden: ReadonlySet<string>): FilterSpecification {
+/**
+ * The pre-tiled pins layer's filter: pins (not bubbles), less those of a hidden category (as
+ * `isShown`). A tile's pin carries its look, and the archive's looks their category.
+ */
+function tiledPinFilter(hidden: ReadonlySet<string>, archive: PinArchive): FilterSpecification {
   const pins: FilterSpecification = ['!', ['has', 'point_count']];
-  if (hidden.size === 0) return pins;
-  return ['all', pins, ['any', ['!', ['has', 'category']], ['!', ['in', ['get', 'category'], ['literal', [...hidden]]]]]];
+  const hiddenLooks = archive.metadata.looks.flatMap((look, index) => (look.category !== undefined && hidden.has(look.category) ? [index] : []));
+  if (hiddenLooks.length === 0) return pins;
+  return ['all', pins, ['!', ['in', ['get', 'look'], ['literal', hiddenLooks]]]];
 }
 
 /** What the GPU pin layers draw, from the inline pins' GeoJSON source or an archive's tiles. */

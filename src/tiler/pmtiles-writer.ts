@@ -1,4 +1,5 @@
-import { closeSync, openSync, readSync, rmSync, writeSync, mkdtempSync } from 'node:fs';
+import { createHash } from 'node:crypto';
+import { closeSync, fstatSync, openSync, readSync, rmSync, writeSync, mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { gzipSync } from 'node:zlib';
@@ -9,8 +10,12 @@ import { gzipSync } from 'node:zlib';
  * the Hilbert curve: `zxyToTileId` of the `pmtiles` package), their bytes go to a temporary file
  * at once, and only four numbers per tile stay in memory (typed arrays). `finish` writes the
  * header, the root directory, the metadata, the leaf directories and then the tile data, so the
- * archive is "clustered". Directories and metadata are gzip-compressed; the tiles are stored as
- * given (the caller says how they are compressed). Identical input gives identical bytes.
+ * archive is "clustered". Directories and metadata are gzip-compressed (level 9, the metadata's
+ * keys sorted); the tiles are stored as given (the caller says how they are compressed).
+ * Identical input gives identical bytes. With `dedupe`, identical tiles are stored once and
+ * consecutive tile ids with the same bytes share one entry (a run): for small pyramids such as
+ * the basemap fixture (`scripts/pmtiles-writer.ts` builds on this writer), as it keeps a hash per
+ * distinct tile.
  *
  * Written for Pinmap because the well-kept writers it could use cannot take tiles one by one
  * from JavaScript with metadata of its own (see README, "Pre-tiled pins"); its output is read
@@ -20,9 +25,19 @@ import { gzipSync } from 'node:zlib';
 /** The header's compression codes (spec: 0 unknown, 1 none, 2 gzip, 3 brotli, 4 zstd). */
 export const COMPRESSION = { none: 1, gzip: 2 } as const;
 /** The header's tile type codes (1: Mapbox Vector Tiles). */
-export const TILE_TYPE = { mvt: 1 } as const;
+export const TILE_TYPE = { mvt: 1, png: 2, jpeg: 3, webp: 4, avif: 5 } as const;
 
-const HEADER_BYTES = 127;
+/** gzip with fixed settings (no file name, no time stamp, level 9 unless told), so the same input gives the same bytes. */
+export const gzipFixed = (data: Uint8Array | string, level = 9): Buffer => gzipSync(data, { level });
+
+/** JSON with object keys sorted, so the same metadata always gives the same bytes. */
+export function stableJson(value: unknown): string {
+  return JSON.stringify(value, (_key, v: unknown) =>
+    v && typeof v === 'object' && !Array.isArray(v) ? Object.fromEntries(Object.entries(v as Record<string, unknown>).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))) : v,
+  );
+}
+
+export const HEADER_BYTES = 127;
 /** The root directory must fit in the first 16 KiB together with the header. */
 const ROOT_MAX_BYTES = 16384 - HEADER_BYTES;
 
@@ -38,13 +53,24 @@ export interface ArchiveInfo {
   center: [number, number, number];
 }
 
-/** A growable set of directory entries in typed arrays (tile id, offset, length, run length). */
+/**
+ * A growable set of directory entries in typed arrays: tile id and length, and, when `full`, the
+ * offset and run length too (else every entry's data follows the previous one's and runs are 1:
+ * 12 bytes a tile instead of 24, for the tens of millions of tiles of 10M pins).
+ */
 class Entries {
   tileIds = new Float64Array(1024);
-  offsets = new Float64Array(1024);
   lengths = new Uint32Array(1024);
-  runLengths = new Uint32Array(1024);
+  offsets: Float64Array | undefined;
+  runLengths: Uint32Array | undefined;
   count = 0;
+
+  constructor(readonly full: boolean) {
+    if (full) {
+      this.offsets = new Float64Array(1024);
+      this.runLengths = new Uint32Array(1024);
+    }
+  }
 
   push(tileId: number, offset: number, length: number): void {
     if (this.count === this.tileIds.length) {
@@ -54,45 +80,70 @@ class Entries {
         return next;
       };
       this.tileIds = grow(this.tileIds);
-      this.offsets = grow(this.offsets);
       this.lengths = grow(this.lengths);
-      this.runLengths = grow(this.runLengths);
+      if (this.offsets) this.offsets = grow(this.offsets);
+      if (this.runLengths) this.runLengths = grow(this.runLengths);
     }
     this.tileIds[this.count] = tileId;
-    this.offsets[this.count] = offset;
     this.lengths[this.count] = length;
-    this.runLengths[this.count] = 1;
+    if (this.offsets) this.offsets[this.count] = offset;
+    if (this.runLengths) this.runLengths[this.count] = 1;
     this.count++;
   }
-}
 
-/** Unsigned LEB128 varints, as the spec's directories use, for numbers up to 2^53. */
-function pushVarint(out: number[], value: number): void {
-  let v = value;
-  while (v >= 0x80) {
-    out.push((v % 0x80) | 0x80);
-    v = Math.floor(v / 0x80);
+  run(i: number): number {
+    return this.runLengths ? this.runLengths[i]! : 1;
   }
-  out.push(v);
 }
 
-/** One directory (entries `from` to `to`, exclusive), serialised as the spec says and gzipped. */
-function directoryBytes(entries: Entries, from: number, to: number, offsetOf: (i: number) => number, lengthOf: (i: number) => number, runOf: (i: number) => number): Buffer {
-  const out: number[] = [];
-  pushVarint(out, to - from);
+/** Bytes written as unsigned LEB128 varints (as the spec's directories use, numbers up to 2^53) into a growing buffer. */
+class VarintBytes {
+  private bytes = Buffer.allocUnsafe(1 << 16);
+  length = 0;
+
+  push(value: number): void {
+    if (this.length + 8 > this.bytes.length) {
+      const next = Buffer.allocUnsafe(this.bytes.length * 2);
+      this.bytes.copy(next, 0, 0, this.length);
+      this.bytes = next;
+    }
+    let v = value;
+    while (v >= 0x80) {
+      this.bytes[this.length++] = (v % 0x80) | 0x80;
+      v = Math.floor(v / 0x80);
+    }
+    this.bytes[this.length++] = v;
+  }
+
+  view(): Buffer {
+    return this.bytes.subarray(0, this.length);
+  }
+}
+
+/** The most deflate can shrink data (1032:1): a directory longer than this times the root's room cannot fit it. */
+const DEFLATE_MAX_RATIO = 1032;
+
+/**
+ * One directory (entries `from` to `to`, exclusive), serialised as the spec says and gzipped.
+ * `startOffset`: where entry `from`'s data starts (entries without offsets of their own follow on).
+ */
+function directoryBytes(entries: Entries, from: number, to: number, startOffset: number, runOf: (i: number) => number, level: number): Buffer {
+  const out = new VarintBytes();
+  out.push(to - from);
   let last = 0;
   for (let i = from; i < to; i++) {
-    pushVarint(out, entries.tileIds[i]! - last);
+    out.push(entries.tileIds[i]! - last);
     last = entries.tileIds[i]!;
   }
-  for (let i = from; i < to; i++) pushVarint(out, runOf(i));
-  for (let i = from; i < to; i++) pushVarint(out, lengthOf(i));
+  for (let i = from; i < to; i++) out.push(runOf(i));
+  for (let i = from; i < to; i++) out.push(entries.lengths[i]!);
+  const offsets = entries.offsets;
   for (let i = from; i < to; i++) {
     // 0: this entry's data follows the previous entry's; else the offset + 1.
-    const contiguous = i > from && offsetOf(i) === offsetOf(i - 1) + lengthOf(i - 1);
-    pushVarint(out, contiguous ? 0 : offsetOf(i) + 1);
+    if (!offsets) out.push(i === from ? startOffset + 1 : 0);
+    else out.push(i > from && offsets[i] === offsets[i - 1]! + entries.lengths[i - 1]! ? 0 : offsets[i]! + 1);
   }
-  return gzipSync(Buffer.from(out));
+  return gzipFixed(out.view(), level);
 }
 
 /** Writers with a temporary file still open, so a stopped command can remove their files. */
@@ -107,16 +158,37 @@ export class PmtilesWriter {
   private readonly folder: string;
   private readonly dataPath: string;
   private readonly fd: number;
-  private readonly entries = new Entries();
+  private readonly entries: Entries;
   private dataLength = 0;
   private lastTileId = -1;
   private finished = false;
+  /** Tile ids addressed (runs counted in full) and tile contents stored. */
+  private addressed = 0;
+  private contents = 0;
+  /** With `dedupe`: where each distinct tile's bytes are, by their hash. */
+  private readonly seen: Map<string, { offset: number; length: number }> | undefined;
 
-  constructor() {
+  /** gzip level of the directories and metadata. */
+  private readonly level: number;
+
+  /**
+   * `dedupe`: store identical tiles once (keeps a hash per distinct tile: for small pyramids);
+   * `level`: gzip level of the directories and metadata (default 9: smallest; millions of
+   * entries take seconds at 9, a quarter of that at 6).
+   */
+  constructor(options: { dedupe?: boolean; level?: number } = {}) {
+    this.seen = options.dedupe ? new Map() : undefined;
+    this.entries = new Entries(options.dedupe === true);
+    this.level = options.level ?? 9;
     this.folder = mkdtempSync(join(tmpdir(), 'pinmap-pmtiles-'));
     this.dataPath = join(this.folder, 'tiles.bin');
     this.fd = openSync(this.dataPath, 'w+');
     openWriters.add(this);
+  }
+
+  /** A path in the writer's temporary folder (removed with it) for a caller's own scratch file. */
+  scratchPath(name: string): string {
+    return join(this.folder, name);
   }
 
   /** Adds one tile's bytes (already compressed as the header will say); tile ids must increase. */
@@ -125,6 +197,20 @@ export class PmtilesWriter {
     if (!(tileId > this.lastTileId)) throw new Error(`tiles must be added in increasing tile id order (${tileId} after ${this.lastTileId})`);
     if (data.length === 0) throw new Error(`tile ${tileId} is empty`);
     this.lastTileId = tileId;
+    this.addressed++;
+    if (this.seen) {
+      const hash = createHash('sha256').update(data).digest('hex');
+      const known = this.seen.get(hash);
+      if (known) {
+        const entries = this.entries;
+        const last = entries.count - 1;
+        if (entries.tileIds[last]! + entries.run(last) === tileId && entries.offsets![last] === known.offset && entries.lengths[last] === known.length) entries.runLengths![last]!++;
+        else entries.push(tileId, known.offset, known.length);
+        return;
+      }
+      this.seen.set(hash, { offset: this.dataLength, length: data.length });
+    }
+    this.contents++;
     if (this.pendingLength + data.length > this.pending.length) this.flush();
     if (data.length > this.pending.length) writeSync(this.fd, data, 0, data.length, this.dataLength);
     else {
@@ -164,48 +250,55 @@ export class PmtilesWriter {
     rmSync(this.folder, { recursive: true, force: true });
   }
 
-  /** Writes the archive to `path` with `metadata` (JSON) and removes the temporary file. */
-  finish(path: string, info: ArchiveInfo, metadata: unknown): { bytes: number; tiles: number } {
+  /**
+   * Writes the archive to `path` with `metadata` (JSON) and removes the temporary files. The
+   * bytes of the file `after`, if given, follow the tile data (a section of the caller's own,
+   * found from the header's tile data offset and length; readers of the tiles skip it).
+   */
+  finish(path: string, info: ArchiveInfo, metadata: unknown, after?: string): { bytes: number; tiles: number } {
     if (this.finished) throw new Error('the archive is already finished');
     this.finished = true;
     openWriters.delete(this);
     try {
       this.flush();
-      return this.write(path, info, metadata);
+      return this.write(path, info, metadata, after);
     } finally {
       closeSync(this.fd);
       rmSync(this.folder, { recursive: true, force: true });
     }
   }
 
-  private write(path: string, info: ArchiveInfo, metadata: unknown): { bytes: number; tiles: number } {
+  private write(path: string, info: ArchiveInfo, metadata: unknown, after: string | undefined): { bytes: number; tiles: number } {
     const entries = this.entries;
     const count = entries.count;
-    const offsetOf = (i: number) => entries.offsets[i]!;
-    const lengthOf = (i: number) => entries.lengths[i]!;
-    const runOf = (i: number) => entries.runLengths[i]!;
+    const runOf = (i: number) => entries.run(i);
 
-    // The root holds every entry if it fits; else it points at leaf directories of `leafSize` entries.
-    let root = directoryBytes(entries, 0, count, offsetOf, lengthOf, runOf);
+    // The root holds every entry if it fits (never when even deflate's best could not make it
+    // fit: each entry is at least 4 bytes); else it points at leaf directories of `leafSize` entries.
+    const level = this.level;
+    let root = count * 4 <= ROOT_MAX_BYTES * DEFLATE_MAX_RATIO ? directoryBytes(entries, 0, count, 0, runOf, level) : undefined;
     let leaves: Buffer[] = [];
-    if (root.length > ROOT_MAX_BYTES) {
-      for (let leafSize = 4096; ; leafSize = Math.ceil(leafSize * 1.2)) {
+    if (!root || root.length > ROOT_MAX_BYTES) {
+      for (let leafSize = 4096; ; leafSize *= 2) {
         leaves = [];
-        const pointers = new Entries();
+        const pointers = new Entries(true);
         let leafOffset = 0;
+        // Where each leaf's first tile's data starts, for entries without offsets of their own.
+        let dataAt = 0;
         for (let from = 0; from < count; from += leafSize) {
           const to = Math.min(count, from + leafSize);
-          const leaf = directoryBytes(entries, from, to, offsetOf, lengthOf, runOf);
+          const leaf = directoryBytes(entries, from, to, dataAt, runOf, level);
+          for (let i = from; i < to; i++) dataAt += entries.lengths[i]!;
           pointers.push(entries.tileIds[from]!, leafOffset, leaf.length);
           leafOffset += leaf.length;
           leaves.push(leaf);
         }
         // A leaf pointer has run length 0.
-        root = directoryBytes(pointers, 0, pointers.count, (i) => pointers.offsets[i]!, (i) => pointers.lengths[i]!, () => 0);
+        root = directoryBytes(pointers, 0, pointers.count, 0, () => 0, level);
         if (root.length <= ROOT_MAX_BYTES) break;
       }
     }
-    const meta = gzipSync(Buffer.from(JSON.stringify(metadata), 'utf8'));
+    const meta = gzipFixed(Buffer.from(stableJson(metadata), 'utf8'), level);
     const leafLength = leaves.reduce((sum, leaf) => sum + leaf.length, 0);
 
     const rootOffset = HEADER_BYTES;
@@ -225,9 +318,9 @@ export class PmtilesWriter {
     u64(leafLength, 48);
     u64(dataOffset, 56);
     u64(this.dataLength, 64);
-    u64(count, 72); // addressed tiles (no run lengths above 1)
+    u64(this.addressed, 72); // addressed tiles
     u64(count, 80); // tile entries
-    u64(count, 88); // tile contents (no tile shared by two entries)
+    u64(this.contents, 88); // tile contents
     header.writeUInt8(1, 96); // clustered
     header.writeUInt8(COMPRESSION.gzip, 97); // internal compression
     header.writeUInt8(info.tileCompression, 98);
@@ -252,13 +345,25 @@ export class PmtilesWriter {
       }
       // The tile data, copied from the temporary file in pieces.
       const piece = Buffer.alloc(8 * 1024 * 1024);
-      for (let done = 0; done < this.dataLength; ) {
-        const read = readSync(this.fd, piece, 0, Math.min(piece.length, this.dataLength - done), done);
-        writeSync(out, piece, 0, read, at);
-        at += read;
-        done += read;
+      const copy = (fd: number, length: number) => {
+        for (let done = 0; done < length; ) {
+          const read = readSync(fd, piece, 0, Math.min(piece.length, length - done), done);
+          if (read === 0) throw new Error('a temporary file of the archive ended early');
+          writeSync(out, piece, 0, read, at);
+          at += read;
+          done += read;
+        }
+      };
+      copy(this.fd, this.dataLength);
+      if (after !== undefined) {
+        const fd = openSync(after, 'r');
+        try {
+          copy(fd, fstatSync(fd).size);
+        } finally {
+          closeSync(fd);
+        }
       }
-      return { bytes: at, tiles: count };
+      return { bytes: at, tiles: this.addressed };
     } finally {
       closeSync(out);
     }

@@ -1,4 +1,5 @@
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { gunzipSync } from 'node:zlib';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Readable } from 'node:stream';
@@ -7,7 +8,7 @@ import { PbfReader } from 'pbf';
 import { PMTiles, type Source } from 'pmtiles';
 import { afterAll, describe, expect, it } from 'vitest';
 import { CLUSTER_MAX_ZOOM } from '../map/constants.ts';
-import { PIN_ARCHIVE, type PinArchiveMetadata } from '../map/pin-archive-format.ts';
+import { PIN_ARCHIVE, pinBucket, type PinArchiveMetadata, type PinIndexEntry } from '../map/pin-archive-format.ts';
 import { parsePins } from '../map/pin-data.ts';
 import { feature } from '../map/pin-features.testing.ts';
 import { PinGrouping } from '../map/pin-grouping.ts';
@@ -37,6 +38,23 @@ async function featuresOf(archive: PMTiles, z: number, x: number, y: number) {
   if (!data) return [];
   const layer = new VectorTile(new PbfReader(new Uint8Array(data.data))).layers[PIN_ARCHIVE.layer]!;
   return Array.from({ length: layer.length }, (_, k) => layer.feature(k)).map((f) => ({ properties: f.properties, point: f.loadGeometry()[0]![0]! }));
+}
+
+/** Every entry of the archive's pin index (the section after the tile data), bucket by bucket, checking each is in its id's bucket. */
+async function indexOf(archive: PMTiles, bytes: Buffer): Promise<PinIndexEntry[]> {
+  const header = await archive.getHeader();
+  const { pinmap } = (await archive.getMetadata()) as { pinmap: PinArchiveMetadata };
+  const at = header.tileDataOffset + header.tileDataLength!;
+  expect(at + pinmap.index.length).toBe(bytes.length);
+  const entries: PinIndexEntry[] = [];
+  for (let bucket = 0; bucket < pinmap.index.buckets; bucket++) {
+    const start = bytes.readDoubleLE(at + bucket * 8);
+    const end = bytes.readDoubleLE(at + bucket * 8 + 8);
+    const inBucket = JSON.parse(gunzipSync(bytes.subarray(at + start, at + end)).toString('utf8')) as PinIndexEntry[];
+    for (const entry of inBucket) expect(pinBucket(entry[0], pinmap.index.buckets)).toBe(bucket);
+    entries.push(...inBucket);
+  }
+  return entries;
 }
 
 /** A deterministic crowd of `count` pins in a box around Europe, in a few categories, some with options of their own. */
@@ -79,16 +97,17 @@ describe('pin tiler', () => {
     ];
     const collection = { type: 'FeatureCollection', features };
     const inPage = parsePins(collection);
-    const { result, archive } = await tile(collection, 'checked');
+    const { result, archive, bytes } = await tile(collection, 'checked');
     expect(result.skipped).toEqual(inPage.skipped);
     expect(result.skipped.map((s) => s.index)).toEqual([1, 3, 4, 5, 6, 7]);
     expect(result.skippedCount).toBe(6);
     expect(result.warnings).toEqual(inPage.warnings);
     expect(result.pins).toBe(inPage.pins.length);
     const meta = (await archive.getMetadata()) as { pinmap: PinArchiveMetadata };
-    expect(meta.pinmap.index!.map((entry) => entry[0])).toEqual(inPage.pins.map((pin) => pin.id));
+    const index = await indexOf(archive, bytes);
+    expect(index.map((entry) => entry[0]).sort()).toEqual(inPage.pins.map((pin) => pin.id).sort());
     // The bad URL was dropped as the page drops it; the valid option was kept, the bad one not.
-    expect(meta.pinmap.index!.find((entry) => entry[0] === 'ok-2')![6]).toBeNull();
+    expect(index.find((entry) => entry[0] === 'ok-2')![6]).toBeNull();
     expect(meta.pinmap.looks).toContainEqual({ pin: { iconSize: 20 } });
   });
 
@@ -135,9 +154,9 @@ describe('pin tiler', () => {
     }
   }, 120_000);
 
-  it('keeps what the popup needs on each pin, and each look once', async () => {
+  it('keeps what the popup needs in the pin index, each pin\'s id, title and look in the tiles, and each look once', async () => {
     const collection = crowd(300);
-    const { archive } = await tile(collection, 'popup');
+    const { archive, bytes } = await tile(collection, 'popup');
     const meta = (await archive.getMetadata()) as { pinmap: PinArchiveMetadata; vector_layers: { id: string }[] };
     expect(meta.vector_layers.map((layer) => layer.id)).toEqual(['pins']);
     expect(meta.pinmap.count).toBe(300);
@@ -146,7 +165,12 @@ describe('pin tiler', () => {
     expect(meta.pinmap.looks).toHaveLength(7);
     expect(new Set(meta.pinmap.looks.map((look) => JSON.stringify(look))).size).toBe(7);
     expect(meta.pinmap.looks).toContainEqual({ category: 'museum', pin: { label: '7' } });
-    const entry = meta.pinmap.index!.find((e) => e[0] === 'p5')!;
+    const index = await indexOf(archive, bytes);
+    expect(index).toHaveLength(300);
+    expect(meta.pinmap.index.buckets).toBe(Math.ceil(300 / PIN_ARCHIVE.pinsPerBucket));
+    const entry = index.find((e) => e[0] === 'p5')!;
+    const look = meta.pinmap.looks.findIndex((l) => l.category === 'park' && !l.pin);
+    expect(entry).toEqual(['p5', expect.any(Number), expect.any(Number), expect.any(Number), 'Pin p5', 'Pin number 5', 'https://example.com/5', 'park', look]);
     const [, lng, lat] = entry;
     const z = PIN_ARCHIVE.maxZoom;
     const size = 2 ** z;
@@ -155,6 +179,13 @@ describe('pin tiler', () => {
     const y = Math.floor((0.5 - (0.25 * Math.log((1 + sin) / (1 - sin))) / Math.PI) * size);
     const features = await featuresOf(archive, z, x, y);
     const pin = features.find((f) => f.properties.id === 'p5')!;
-    expect(pin.properties).toEqual({ id: 'p5', title: 'Pin p5', description: 'Pin number 5', url: 'https://example.com/5', category: 'park', look: meta.pinmap.looks.findIndex((look) => look.category === 'park' && !look.pin) });
+    expect(pin.properties).toEqual({ id: 'p5', title: 'Pin p5', look });
+    // It stands alone from the zoom its tiles first hold it alone.
+    const aloneMask = entry[3];
+    for (let zoom = 0; zoom <= CLUSTER_MAX_ZOOM; zoom++) {
+      const [tx, ty] = [Math.floor((lng / 360 + 0.5) * 2 ** zoom), Math.floor((0.5 - (0.25 * Math.log((1 + sin) / (1 - sin))) / Math.PI) * 2 ** zoom)];
+      const here = (await featuresOf(archive, zoom, tx, ty)).some((f) => f.properties.id === 'p5');
+      expect(here, `zoom ${zoom}`).toBe(Boolean(aloneMask & (1 << zoom)));
+    }
   });
 });

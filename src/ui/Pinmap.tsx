@@ -39,7 +39,10 @@ export interface PinmapRef {
    * (default the map's `maxZoom`) caps the zoom; `duration` in ms as for `flyTo`.
    */
   fitBounds(bounds: LngLatBounds, options?: { maxZoom?: number; duration?: number }): void;
-  /** Opens the popup of the pin with this id (closing any other); false for an unknown id. */
+  /**
+   * Opens the popup of the pin with this id (closing any other); false for an unknown id. With
+   * pre-tiled pins, true while the pin is looked up in the archive (the popup opens when found).
+   */
   openPin(id: string): boolean;
   /** Closes the open popup, if any. */
   closePin(): void;
@@ -269,11 +272,12 @@ function PinmapView({ config, viewState, events, className, handleRef }: ViewPro
     pinsPlacedOn.current = adapter;
     const place = (pins: Promise<PinSet>) => {
       setNotice(undefined);
-      pins.then(
-        async (set) => {
-          const { describePinSet } = await loadPinCode();
+      // What was skipped is said before the map is given the pins, so that what it says after
+      // (a `?pin=` it does not have) is not replaced.
+      const described = pins.then(async (set) => ({ set, report: (await loadPinCode()).describePinSet(set) }));
+      described.then(
+        ({ report }) => {
           if (!live) return;
-          const report = describePinSet(set);
           if (report.console.length > 0) console.warn(`Pinmap: ${report.console.join('\n')}`);
           setNotice(report.notice === undefined ? undefined : { text: report.notice, for: pinSource });
         },
@@ -290,7 +294,7 @@ function PinmapView({ config, viewState, events, className, handleRef }: ViewPro
           });
         },
       );
-      return adapter.setPins(pins);
+      return adapter.setPins(described.then(({ set }) => set));
     };
     const placed = place(pinSource.latest());
     // A popup open in the other view opens again here, where the camera is; else `?pin=`'s.
