@@ -171,6 +171,12 @@ function PinmapView({ config, viewState, events, className, handleRef }: ViewPro
   // The view shown: the config's, until the view switch picks the other. A new map config starts over.
   const [chosen, setChosen] = useState<{ for: PinmapConfig; view: ViewName }>({ for: mapConfig, view: mapConfig.view });
   const view = chosen.for === mapConfig ? chosen.view : mapConfig.view;
+  // The config and view of the map the status is of. Until the effect below has made the map of
+  // this config and view (after a view switch, say), the root says the map is loading rather than
+  // what the old one was: renderers that run effects a frame after the render (Preact) would
+  // otherwise show the old map's 'idle' for that frame.
+  const [statusFor, setStatusFor] = useState<{ config: PinmapConfig; view: ViewName } | undefined>(undefined);
+  const shownStatus: MapStatus = statusFor?.config === mapConfig && statusFor.view === view ? status : 'loading';
   // The theme shown (config `theme`, `auto` following the system live). A new map starts in the
   // theme shown now; a change later reaches the map through `setTheme`, without making it again.
   const theme = useTheme(config.theme);
@@ -215,6 +221,7 @@ function PinmapView({ config, viewState, events, className, handleRef }: ViewPro
     const handoffPin = handoff ? (handoff.openPin ?? undefined) : initialPin;
     pinForNextMap.current = handoffPin === undefined ? undefined : { id: handoffPin, fly: !handoff };
     statusActor.send({ type: 'map.created' });
+    setStatusFor({ config: mapConfig, view });
     setEngineNotice(undefined);
     let engine: MapAdapter | undefined;
     let stopWatching: (() => void) | undefined;
@@ -347,7 +354,7 @@ function PinmapView({ config, viewState, events, className, handleRef }: ViewPro
   const dismissLabel = locale['PinLayer.Dismiss'];
   return (
     // A landmark of its own, so the controls around the map's canvas are inside one for screen readers.
-    <div className={rootClass(className)} ref={rootRef} role="region" aria-label={regionLabel(config)} data-map-state={status} data-view={view} data-theme={theme}>
+    <div className={rootClass(className)} ref={rootRef} role="region" aria-label={regionLabel(config)} data-map-state={shownStatus} data-view={view} data-theme={theme}>
       <div className="pinmap-map" ref={containerRef} />
       {(engineNotice || notice) && (
         <div className="pinmap-notices">
