@@ -343,6 +343,20 @@ test.describe('tile faults', () => {
       camera = await addressCamera(page);
       await page.mouse.wheel(0, -300);
       await expect.poll(async () => (await addressCamera(page)).zoom, { message: 'the wheel zooms in' }).toBeGreaterThan(camera.zoom + 0.2);
+      // The wheel's zoom eases on over several frames (longer on a loaded machine): the buttons
+      // come once it has ended, or their animation is cut short by it, as a gesture's would be.
+      let lastZoom = Number.NaN;
+      await expect
+        .poll(
+          async () => {
+            const zoom = (await addressCamera(page)).zoom;
+            const settled = zoom === lastZoom;
+            lastZoom = zoom;
+            return settled;
+          },
+          { message: 'the wheel zoom ends', intervals: [300] },
+        )
+        .toBe(true);
       interactions++;
 
       // Zoom buttons.
