@@ -5,8 +5,7 @@ import { PinIcon } from './leaflet-pin-icon.ts';
 import type { Pin, PinSet } from './pin-data.ts';
 import { pinDrawing, pinStyleKey, resolvePinStyle, type PinStyle } from './pin-icon.ts';
 import { PinClusters, clusterButton, clusterDiameter, makePinButton, sharedStyles, type PinGroup } from './pin-markers.ts';
-import type { PinArchive } from './pin-archive.ts';
-import { reasonOf } from './errors.ts';
+import { pinLookup, type PinArchive, type PinLookup } from './pin-archive.ts';
 import { revealZoomOf } from './pin-archive-format.ts';
 import { PinArchiveTiles, type Bbox, type TiledGroup } from './pin-archive-tiles.ts';
 import { createPopupContent } from './popup-content.ts';
@@ -82,9 +81,9 @@ export function createHybridPins(map: L.Map, options: HybridPinOptions): HybridP
   /** Pre-tiled pins: the archive, and its tiles as the page reads them. */
   let archive: PinArchive | undefined;
   let tiles: PinArchiveTiles | undefined;
-  /** Pre-tiled pins on the map now, and those found for `?pin=` (by id). */
+  /** Pre-tiled pins on the map now, and those looked up in the archive's pin index (by id). */
   let tiledPins = new Map<string, Pin>();
-  let foundPins = new Map<string, Pin>();
+  let found: PinLookup | undefined;
   /** Pre-tiled pins' styles, one per look (its frozen options object), shared by key. */
   let lookStyles = new Map<Readonly<PinOptions>, PinStyle>();
   let stylesByKey = new Map<string, PinStyle>();
@@ -119,37 +118,24 @@ export function createHybridPins(map: L.Map, options: HybridPinOptions): HybridP
 
   /** The pin with this id: of the inline set, or a pre-tiled one found in the pin index or on the map. */
   function findPin(id: string): Pin | undefined {
-    return pins.get(id) ?? foundPins.get(id) ?? tiledPins.get(id);
+    return pins.get(id) ?? found?.known(id)?.pin ?? tiledPins.get(id);
   }
 
   /**
-   * A pre-tiled pin as its popup shows it: looked up in the archive's pin index (its tile has only
-   * what its button needs), once. Undefined when the index has no such pin or cannot be read (a
-   * console message says which).
+   * Opens a pin's popup; a pre-tiled pin's once the archive's pin index has given its popup
+   * fields (its tile has only what its button needs).
    */
-  async function lookUp(source: PinArchive, id: string): Promise<{ pin: Pin; aloneMask: number } | undefined> {
-    try {
-      const found = await source.find(id);
-      if (found && archive === source) foundPins.set(id, found.pin);
-      return found;
-    } catch (error) {
-      console.error(`Pinmap: the pin index of ${source.url} could not be read: ${reasonOf(error)}`);
-      return undefined;
-    }
-  }
-
-  /** Opens a pin's popup; a pre-tiled pin's once the pin index has given its popup fields. */
   function openFound(id: string, open: (pin: Pin) => void): boolean {
-    const known = pins.get(id) ?? foundPins.get(id);
+    const known = pins.get(id) ?? found?.known(id)?.pin;
     if (known) {
       open(known);
       return true;
     }
-    const source = archive;
-    if (!source) return false;
-    void lookUp(source, id).then((found) => {
-      if (archive !== source) return;
-      if (found) open(found.pin);
+    const lookup = found;
+    if (!lookup) return false;
+    void lookup.lookUp(id).then((entry) => {
+      if (found !== lookup) return;
+      if (entry) open(entry.pin);
       else console.warn(`Pinmap: there is no pin with the id "${id}" in the pin archive to open.`);
     });
     return true;
@@ -286,7 +272,7 @@ export function createHybridPins(map: L.Map, options: HybridPinOptions): HybridP
     archive = undefined;
     tiles = undefined;
     tiledPins = new Map();
-    foundPins = new Map();
+    found = undefined;
     tiledRequest++;
     setLoading(false);
     options.onShown?.([]);
@@ -308,6 +294,7 @@ export function createHybridPins(map: L.Map, options: HybridPinOptions): HybridP
       attribution = set.attribution;
       if (set.archive) {
         archive = set.archive;
+        found = pinLookup(set.archive);
         tiles = new PinArchiveTiles(set.archive, options.transformRequest);
         await renderTiled(tiles);
         return;
@@ -346,8 +333,8 @@ export function createHybridPins(map: L.Map, options: HybridPinOptions): HybridP
       const zoom = mapLibreZoom(map.getZoom());
       if (archive) {
         // The archive's pin index knows the pin and the zooms where it stands alone.
-        const found = await lookUp(archive, id);
-        return found && { center: found.pin.lngLat, zoom: Math.max(zoom, revealZoomOf(found.aloneMask, zoom)) };
+        const entry = await found?.lookUp(id);
+        return entry && { center: entry.pin.lngLat, zoom: Math.max(zoom, revealZoomOf(entry.aloneMask, zoom)) };
       }
       const pin = pins.get(id);
       if (!pin || !clusters) return undefined;

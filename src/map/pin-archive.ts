@@ -2,6 +2,7 @@ import { PMTiles } from 'pmtiles';
 import { PIN_ARCHIVE, pinBucket, type PinArchiveMetadata, type PinIndexEntry, type PinIndexInfo, type PinTileProperties } from './pin-archive-format.ts';
 import { describeValue, mergeStyles, type Pin } from './pin-data.ts';
 import type { PinOptions } from './pin-options.ts';
+import { reasonOf } from './errors.ts';
 
 /**
  * A pre-tiled pin archive as the page uses it (README, "Pre-tiled pins"): its header and metadata
@@ -124,4 +125,35 @@ export function pinFromTile(properties: Record<string, unknown>, lngLat: [number
   const category = archive.metadata.looks[at]?.category;
   if (category !== undefined) pin.category = category;
   return pin;
+}
+
+/** A pin found in an archive's pin index: the pin, and the zooms it stands alone at. */
+export type FoundPin = { pin: Pin; aloneMask: number };
+
+/** Pins looked up by id in an archive's pin index, each once; see `pinLookup`. */
+export interface PinLookup {
+  /** The pin from the pin index; undefined when it has no such pin or cannot be read (a console error says so). */
+  lookUp(id: string): Promise<FoundPin | undefined>;
+  /** A pin already found, at once (to open it again by id). */
+  known(id: string): FoundPin | undefined;
+}
+
+/** The pins of `archive` looked up by a page (a click, `?pin=`, the ref), kept once found. */
+export function pinLookup(archive: PinArchive): PinLookup {
+  const found = new Map<string, FoundPin>();
+  return {
+    known: (id) => found.get(id),
+    async lookUp(id) {
+      const known = found.get(id);
+      if (known) return known;
+      try {
+        const entry = await archive.find(id);
+        if (entry) found.set(id, entry);
+        return entry;
+      } catch (error) {
+        console.error(`Pinmap: the pin index of ${archive.url} could not be read: ${reasonOf(error)}`);
+        return undefined;
+      }
+    },
+  };
 }

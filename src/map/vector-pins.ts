@@ -18,7 +18,7 @@ import { PinClusters, abbreviate, clusterButton, clusterDiameter, pinButton, sha
 import { COLLISION_UNIT, collisionBoxes, collisionImage, createLabelCollision } from './label-collision.ts';
 import { PinIndex, startIndexWorker, type PinGroups } from './pin-index.ts';
 import { reasonOf } from './errors.ts';
-import type { PinArchive } from './pin-archive.ts';
+import { pinLookup, type PinArchive } from './pin-archive.ts';
 import { PIN_ARCHIVE, revealZoomOf } from './pin-archive-format.ts';
 import { createPopupContent } from './popup-content.ts';
 import { isShown, visibleMask } from './pin-filter.ts';
@@ -333,24 +333,13 @@ export function createVectorPins(map: MapLibreMap, options: PinLayerOptions): Pi
     });
     for (const style of byKey.values()) drawPinImage(map, style, pixelRatio).catch(() => {}); // heard below
     /** The pins found in the archive's index so far (by a click, `?pin=` or the ref), for `open`. */
-    const found = new Map<string, { pin: Pin; aloneMask: number }>();
-    const lookUp = async (id: string) => {
-      const known = found.get(id);
-      if (known) return known;
-      try {
-        const entry = await archive.find(id);
-        if (entry) found.set(id, entry);
-        return entry;
-      } catch (error) {
-        console.error(`Pinmap: the pin index of ${archive.url} could not be read: ${reasonOf(error)}`);
-        return undefined;
-      }
-    };
+    const found = pinLookup(archive);
+    const lookUp = found.lookUp;
     revealZoom = async (id) => {
       const entry = await lookUp(id);
       return entry ? revealZoomOf(entry.aloneMask, map.getZoom()) : map.getZoom();
     };
-    findPin = (id) => found.get(id)?.pin;
+    findPin = (id) => found.known(id)?.pin;
     lookUpPin = async (id) => (await lookUp(id))?.pin;
     lookUpInArchive = true;
     await whenStyleLoaded();
