@@ -50,14 +50,8 @@ function loadSvg(svg: string, doc: Document): Promise<HTMLImageElement> {
  * below the tip the image's bottom edge is.
  */
 export async function rasterisePin(style: PinStyle, pixelRatio: number, doc: Document = document): Promise<PinImage> {
-  const ratio = pixelRatio > 0 && Number.isFinite(pixelRatio) ? pixelRatio : 1;
-  const drawing = pinDrawing(style);
-  const [tipX, tipY] = drawing.tip;
+  const { ratio, drawing, width, height, left, top, iconOffset } = imageLayout(style, pixelRatio);
   const m = drawing.margin;
-  const width = 2 * Math.ceil((tipX + m) * ratio);
-  const height = Math.ceil((drawing.height + 2 * m) * ratio);
-  const left = width / 2 - tipX * ratio;
-  const top = m * ratio;
 
   const canvas = doc.createElement('canvas');
   canvas.width = width;
@@ -105,8 +99,29 @@ export async function rasterisePin(style: PinStyle, pixelRatio: number, doc: Doc
     id: pinStyleKey(style),
     data: { width: pixels.width, height: pixels.height, data: pixels.data },
     pixelRatio: ratio,
-    iconOffset: [0, (height - top - tipY * ratio) / ratio],
+    iconOffset,
   };
+}
+
+/** Where a pin's image puts the pin, in device pixels, and its `iconOffset` (see `rasterisePin`). */
+function imageLayout(style: PinStyle, pixelRatio: number) {
+  const ratio = pixelRatio > 0 && Number.isFinite(pixelRatio) ? pixelRatio : 1;
+  const drawing = pinDrawing(style);
+  const [tipX, tipY] = drawing.tip;
+  const m = drawing.margin;
+  const width = 2 * Math.ceil((tipX + m) * ratio);
+  const height = Math.ceil((drawing.height + 2 * m) * ratio);
+  const top = m * ratio;
+  const iconOffset: [number, number] = [0, (height - top - tipY * ratio) / ratio];
+  return { ratio, drawing, width, height, left: width / 2 - tipX * ratio, top, iconOffset };
+}
+
+/**
+ * A pin image's id and `iconOffset`, known before it is drawn: a symbol layer can name the image
+ * at once, and the map asks for its pixels when a tile first needs them (`pinImageResolver`).
+ */
+export function pinImagePlacement(style: PinStyle, pixelRatio: number): Pick<PinImage, 'id' | 'iconOffset'> {
+  return { id: pinStyleKey(style), iconOffset: imageLayout(style, pixelRatio).iconOffset };
 }
 
 /** Images being drawn, per map and id, so a style asked for twice is drawn once. */

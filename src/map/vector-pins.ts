@@ -12,7 +12,7 @@ import {
 } from 'maplibre-gl';
 import { DEFAULTS } from './constants.ts';
 import { pinDrawing, pinStyleKey, resolvePinStyle, type PinStyle } from './pin-icon.ts';
-import { drawPinImage, ensurePinImage } from './pin-image.ts';
+import { drawPinImage, ensurePinImage, pinImagePlacement } from './pin-image.ts';
 import type { Pin, PinSet } from './pin-data.ts';
 import { PinClusters, abbreviate, clusterButton, clusterDiameter, pinButton, sharedStyles } from './pin-markers.ts';
 import { COLLISION_UNIT, collisionBoxes, collisionImage, createLabelCollision } from './label-collision.ts';
@@ -129,6 +129,39 @@ export function createVectorPins(map: MapLibreMap, options: PinLayerOptions): Pi
   });
   // DOM pins and bubbles keep the basemap's labels from under them (see label-collision.ts).
   const collision = createLabelCollision(map);
+
+  /**
+   * The GPU pins' images by id. Their layers name them before they are drawn (see
+   * `layerImages`), so a pin tile is asked for while the images are still being drawn; a tile
+   * that needs one first waits here for its pixels.
+   */
+  const imageStyles = new Map<string, { style: PinStyle; pixelRatio: number }>();
+  map.setMissingStyleImageResolver(async (id) => {
+    const wanted = imageStyles.get(id);
+    if (!wanted) return;
+    try {
+      await ensurePinImage(map, wanted.style, wanted.pixelRatio);
+    } catch {
+      // Heard where the images are drawn (`layerImages`).
+    }
+  });
+  /**
+   * The images of `styles` for the pin layers, known now (id and offset), and the drawing of
+   * each, started now and added to the map as it ends (rejects if one cannot be drawn).
+   */
+  function layerImages(styles: Iterable<PinStyle>, pixelRatio: number) {
+    const list = [...styles];
+    for (const style of list) imageStyles.set(pinImagePlacement(style, pixelRatio).id, { style, pixelRatio });
+    const drawn = Promise.all(list.map((style) => ensurePinImage(map, style, pixelRatio)));
+    drawn.catch(() => {}); // heard by whoever awaits it
+    return {
+      images: list.map((style) => {
+        const { id, iconOffset } = pinImagePlacement(style, pixelRatio);
+        return { id, offset: iconOffset };
+      }),
+      drawn,
+    };
+  }
 
   const container = map.getContainer();
   const onKeyDown = (event: KeyboardEvent) => {
@@ -277,11 +310,7 @@ export function createVectorPins(map: MapLibreMap, options: PinLayerOptions): Pi
       index.destroy();
       removePinLayers(map);
     };
-    const images = (await Promise.all([...imageIds.keys()].map((style) => ensurePinImage(map, style, pixelRatio)))).map((image) => ({
-      id: image.id,
-      offset: image.iconOffset,
-    }));
-    if (!isCurrent()) return;
+    const { images, drawn } = layerImages(imageIds.keys(), pixelRatio);
     const imageOf = (pin: Pin) => imageIds.get(styles.get(pin.id)!)!;
     const groups = followView(map, index, (groups) => groupFeatures(groups, list, imageOf));
     following.refresh = groups.refresh;
@@ -315,6 +344,7 @@ export function createVectorPins(map: MapLibreMap, options: PinLayerOptions): Pi
     } catch (error) {
       if (isCurrent()) console.error(`Pinmap: the pins could not be grouped: ${reasonOf(error)}`);
     }
+    await drawn;
   }
 
   /**
@@ -346,11 +376,7 @@ export function createVectorPins(map: MapLibreMap, options: PinLayerOptions): Pi
     if (!isCurrent() || byKey.size === 0) return;
     map.addSource(PIN_SOURCE, { type: 'vector', url: archive.url, ...(archive.metadata.attribution ? { attribution: archive.metadata.attribution } : {}) });
     glTeardown = () => removePinLayers(map);
-    const images = (await Promise.all([...byKey.values()].map((style) => ensurePinImage(map, style, pixelRatio)))).map((image) => ({
-      id: image.id,
-      offset: image.iconOffset,
-    }));
-    if (!isCurrent()) return;
+    const { images, drawn } = layerImages(byKey.values(), pixelRatio);
     glTeardown = addPinLayers(map, {
       images,
       image: ['match', ['get', 'look'], ...lookImages.flatMap((key, look) => [look, key]), ''] as unknown as ExpressionSpecification,
@@ -379,6 +405,7 @@ export function createVectorPins(map: MapLibreMap, options: PinLayerOptions): Pi
       if (map.getLayer(PIN_LAYERS.pins)) map.setFilter(PIN_LAYERS.pins, tiledPinFilter(hidden, archive));
     };
     applyHidden();
+    await drawn;
   }
 
   return {
