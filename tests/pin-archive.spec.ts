@@ -192,7 +192,7 @@ test.describe('pre-tiled pins', () => {
     await openApp(page, { ...still, center: [2.3488, 48.8534], zoom: 8, pins: 'pmtiles:///__archive/pins.pmtiles' });
     const notice = page.locator('.pinmap-notice');
     await expect(notice).toHaveAttribute('role', 'alert');
-    await expect(notice).toContainText(`Could not load the pins from ${baseURL}/__archive/pins.pmtiles: HTTP 404`);
+    await expect(notice).toContainText(`Could not load the pins from ${baseURL}/__archive/pins.pmtiles: the server answered HTTP 404`);
     await expect(page.locator('.pinmap-error')).toHaveCount(0);
     fail = false;
     await notice.getByRole('button', { name: 'Retry' }).click();
@@ -412,7 +412,7 @@ test.describe('pre-tiled pins in the hybrid view', () => {
     await openApp(page, { ...hybrid, hash: true, center: [2.3488, 48.8534], zoom: 8, pins: 'pmtiles:///__archive/pins.pmtiles', controls: { ...noControls, navigation: 'top-right' } });
     const notice = page.locator('.pinmap-notice');
     await expect(notice).toHaveAttribute('role', 'alert');
-    await expect(notice).toContainText(`Could not load the pins from ${baseURL}/__archive/pins.pmtiles: HTTP 404`);
+    await expect(notice).toContainText(`Could not load the pins from ${baseURL}/__archive/pins.pmtiles: the server answered HTTP 404`);
     await expect(page.locator('.pinmap-error')).toHaveCount(0);
     await expect(page.locator('.pinmap-pin')).toHaveCount(0);
     // The rest of the map works: the vector layer is drawn and the zoom button zooms.

@@ -1,8 +1,10 @@
-import { PMTiles } from 'pmtiles';
+import type { PMTiles } from 'pmtiles';
+import type { VectorSourceSpecification } from 'maplibre-gl';
 import { PIN_ARCHIVE, pinBucket, type PinArchiveMetadata, type PinIndexEntry, type PinIndexInfo, type PinTileProperties } from './pin-archive-format.ts';
 import { describeValue, mergeStyles, type Pin } from './pin-data.ts';
 import type { PinOptions } from './pin-options.ts';
 import { reasonOf } from './errors.ts';
+import { archiveReader, forgetArchiveReader } from './pmtiles.ts';
 
 /**
  * A pre-tiled pin archive as the page uses it (README, "Pre-tiled pins"): its header and metadata
@@ -12,6 +14,11 @@ import { reasonOf } from './errors.ts';
 export interface PinArchive {
   /** The MapLibre source URL: `pmtiles://` and the archive's absolute URL. */
   url: string;
+  /**
+   * The map's vector source of the pins' tiles, from the header read here: its tile URLs, zooms
+   * and bounds, so the map asks for tiles at once (no TileJSON to fetch and wait for first).
+   */
+  source: VectorSourceSpecification;
   metadata: PinArchiveMetadata;
   /** Each look's pin options: the file's category style with config's over it, then the pins' own. */
   looks: Readonly<PinOptions>[];
@@ -38,10 +45,19 @@ export const isPinArchiveUrl = (pins: unknown): pins is string => typeof pins ==
  */
 export async function openPinArchive(pins: string, pinStyles: Record<string, PinOptions>, baseUrl: string): Promise<PinArchive> {
   const href = new URL(pins.slice('pmtiles://'.length), baseUrl).href;
-  const archive = new PMTiles(href);
-  const header = await archive.getHeader();
+  // The map's own reader of the archive: its tiles are then read with the header, root directory
+  // and metadata already read here.
+  const archive = archiveReader(href);
+  let header: Awaited<ReturnType<PMTiles['getHeader']>>;
+  let raw: Record<string, unknown> | null;
+  try {
+    header = await archive.getHeader();
+    raw = (await archive.getMetadata()) as Record<string, unknown> | null;
+  } catch (error) {
+    forgetArchiveReader(href);
+    throw error;
+  }
   if (header.tileType !== 1) throw new PinArchiveError(`${href} holds no vector tiles (its tile type is ${header.tileType}); pins need an archive made by pinmap-tile-pins`);
-  const raw = (await archive.getMetadata()) as Record<string, unknown> | null;
   const metadata = checkMetadata(raw, href);
 
   const styles = mergeStyles(metadata.pinStyles, pinStyles, []);
@@ -61,8 +77,18 @@ export async function openPinArchive(pins: string, pinStyles: Record<string, Pin
     }
     return entries;
   };
+  const url = `pmtiles://${href}`;
+  const source: VectorSourceSpecification = {
+    type: 'vector',
+    tiles: [`${url}/{z}/{x}/{y}`],
+    minzoom: header.minZoom,
+    maxzoom: header.maxZoom,
+    bounds: [header.minLon, header.minLat, header.maxLon, header.maxLat],
+    ...(metadata.attribution ? { attribution: metadata.attribution } : {}),
+  };
   return {
-    url: `pmtiles://${href}`,
+    url,
+    source,
     metadata,
     looks,
     async find(id) {

@@ -208,6 +208,21 @@ function archiveFor(url: string, headers: Record<string, string>): PMTiles {
   return archive;
 }
 
+/**
+ * The reader of the archive at `url` that the map's `pmtiles://` tiles of it use when no token
+ * applies to them (no headers): a page that reads the archive's header and metadata itself (a
+ * pre-tiled pin archive) shares it, so they are read once. `forgetArchiveReader` after a failure,
+ * so the next read starts afresh.
+ */
+export function archiveReader(url: string): PMTiles {
+  return archiveFor(url, {});
+}
+
+/** Drops the reader `archiveReader` gave for `url`, and with it what it had read. */
+export function forgetArchiveReader(url: string): void {
+  archives.delete(archiveKey(url, {}));
+}
+
 /** Header values as a plain record (MapLibre passes what the request transform returned). */
 function headersOf(params: RequestParameters): Record<string, string> {
   const headers: unknown = params.headers;

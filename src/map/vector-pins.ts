@@ -374,7 +374,7 @@ export function createVectorPins(map: MapLibreMap, options: PinLayerOptions): Pi
     lookUpInArchive = true;
     await whenStyleLoaded();
     if (!isCurrent() || byKey.size === 0) return;
-    map.addSource(PIN_SOURCE, { type: 'vector', url: archive.url, ...(archive.metadata.attribution ? { attribution: archive.metadata.attribution } : {}) });
+    map.addSource(PIN_SOURCE, archive.source);
     glTeardown = () => removePinLayers(map);
     const { images, drawn } = layerImages(byKey.values(), pixelRatio);
     glTeardown = addPinLayers(map, {
