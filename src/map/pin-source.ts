@@ -15,8 +15,9 @@ export class PinLoadError extends Error {
 
 /**
  * Fetches (for a URL) and validates a config's pins. A URL is resolved against `baseUrl` (the
- * page). Resolves with the pins that can be shown and what was skipped; rejects with a
- * `PinLoadError` whose message names the URL and the reason.
+ * page); `started` is its fetch when that was started already (`startPinRequest`). Resolves with
+ * the pins that can be shown and what was skipped; rejects with a `PinLoadError` whose message
+ * names the URL and the reason.
  */
 export async function loadPinSet(
   pins: string | object,
@@ -24,6 +25,7 @@ export async function loadPinSet(
   baseUrl: string,
   signal?: AbortSignal,
   keepFields: readonly string[] = [],
+  started?: Promise<Response>,
 ): Promise<PinSet> {
   if (isPinArchiveUrl(pins)) return loadPinArchive(pins, pinStyles, baseUrl);
   const where = typeof pins === 'string' ? new URL(pins, baseUrl).href : 'the config';
@@ -31,7 +33,7 @@ export async function loadPinSet(
   if (typeof pins === 'string') {
     let response: Response;
     try {
-      response = await fetch(where, signal ? { signal } : {});
+      response = await (started ?? fetch(where, signal ? { signal } : {}));
     } catch (error) {
       throw new PinLoadError(`Could not load the pins from ${where}: ${reasonOf(error)}`);
     }

@@ -6,6 +6,7 @@ import type { LngLatBounds, MapAdapter, MapLibreMap } from '../map/adapter.ts';
 import { configKey, safeParseConfig, type ConfigError, type PinmapConfig, type PinmapConfigInput } from '../map/config.ts';
 import { createEngine } from '../map/engines.ts';
 import type { PinSet } from '../map/pin-data.ts';
+import { startPinRequest } from '../map/pin-request.ts';
 import { reasonOf } from '../map/errors.ts';
 import { DEFAULT_LOCALE, localeWith } from '../map/locale.ts';
 import { Controls, type PinToOpen } from './controls/Controls.tsx';
@@ -464,7 +465,8 @@ class PinSource {
 
   private read(): Promise<PinSet> {
     const { signal } = this.request;
-    const pins = loadPinCode().then(({ loadPinSet }) => loadPinSet(this.pins, this.styles, document.baseURI, signal, this.searchFields));
+    const started = startPinRequest(this.pins, document.baseURI, signal);
+    const pins = loadPinCode().then(({ loadPinSet }) => loadPinSet(this.pins, this.styles, document.baseURI, signal, this.searchFields, started));
     pins.catch(() => {}); // heard where the pins are placed; a map that could not be made needs no pins
     return pins;
   }
