@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { Readable } from 'node:stream';
 import { expect, test, type Page } from '@playwright/test';
 import { zxyToTileId } from 'pmtiles';
-import { gzipSync } from 'node:zlib';
+import { gunzipSync, gzipSync } from 'node:zlib';
 import { compareImages, isUniform } from '../visual/compare.ts';
 import { COMPRESSION, PmtilesWriter, TILE_TYPE } from '../src/tiler/pmtiles-writer.ts';
 import { tilePins } from '../src/tiler/tile-pins.ts';
@@ -83,6 +83,51 @@ function foreignArchive(): Buffer {
   }
 }
 
+/**
+ * The legend a user expects of `fixtures/pins/cities.geojson`, counted here from the file: its
+ * `pinStyles` categories in order, then any other category in the order it first appears, each
+ * with its number of pins.
+ */
+function fixtureLegend(): [string, number][] {
+  const collection = JSON.parse(readFileSync('fixtures/pins/cities.geojson', 'utf8')) as { pinStyles?: Record<string, unknown>; features: { properties?: { category?: string } }[] };
+  const counts = new Map<string, number>(Object.keys(collection.pinStyles ?? {}).map((category) => [category, 0]));
+  for (const { properties } of collection.features) {
+    if (typeof properties?.category === 'string') counts.set(properties.category, (counts.get(properties.category) ?? 0) + 1);
+  }
+  return [...counts];
+}
+
+/** The legend as a user reads it: each entry's name, the count it shows, and what a screen reader hears of the count. */
+async function legendAsRead(page: Page) {
+  const panel = page.locator('.pinmap-legend-panel');
+  await expect(panel).toBeVisible();
+  return panel.locator('.pinmap-legend-entry').evaluateAll((entries) =>
+    entries.map((entry) => ({
+      name: entry.querySelector('.pinmap-legend-name')?.textContent ?? '',
+      shown: entry.querySelector('.pinmap-legend-count')?.textContent ?? null,
+      spoken: entry.querySelector('.pinmap-visually-hidden')?.textContent ?? null,
+    })),
+  );
+}
+
+/**
+ * `bytes` (an archive `pinmap-tile-pins` made) as an archive made before archives kept their
+ * legend counts: its metadata without `pinmap.categories`, written where it was (shorter, so it
+ * fits) with its new length in the header (bytes 32..40); nothing else moves.
+ */
+function withoutCounts(bytes: Buffer): Buffer {
+  const copy = Buffer.from(bytes);
+  const at = Number(copy.readBigUInt64LE(24));
+  const length = Number(copy.readBigUInt64LE(32));
+  const metadata = JSON.parse(gunzipSync(copy.subarray(at, at + length)).toString('utf8')) as { pinmap: Record<string, unknown> };
+  delete metadata.pinmap.categories;
+  const shorter = gzipSync(JSON.stringify(metadata));
+  if (shorter.length > length) throw new Error('the metadata without counts does not fit where it was');
+  shorter.copy(copy, at);
+  copy.writeBigUInt64LE(BigInt(shorter.length), 32);
+  return copy;
+}
+
 test.describe('pre-tiled pins', () => {
   for (const view of [
     { zoom: 1, center: [10, 30] },
@@ -108,6 +153,50 @@ test.describe('pre-tiled pins', () => {
       expect(console.errors).toEqual([]);
     });
   }
+
+  for (const view of ['vector', 'hybrid'] as const) {
+    test(`${view} view: the legend shows each category's count from the archive, the same as the file's; unchecking a category hides its pins`, async ({ page }) => {
+      const console = watchConsole(page);
+      await openApp(page, { ...still, view, center: [2.3488, 48.8534], zoom: 8, pins: ARCHIVE, controls: { ...noControls, legend: 'top-right' } });
+      const expected = fixtureLegend();
+      expect(expected.length).toBeGreaterThan(1);
+      expect(await legendAsRead(page)).toEqual(
+        expected.map(([name, count]) => ({ name, shown: count.toLocaleString('en-US'), spoken: count === 1 ? '1 pin' : `${count.toLocaleString('en-US')} pins` })),
+      );
+      const shot = test.info().outputPath('legend.png');
+      await page.locator('.pinmap').screenshot({ path: shot });
+      await test.info().attach('legend.png', { path: shot, contentType: 'image/png' });
+
+      // Paris (a capital) opens; with "capital" unchecked in the legend its pin is gone.
+      const box = (await page.locator('.pinmap-map').boundingBox())!;
+      const clickParis = () => page.mouse.click(box.x + box.width / 2, box.y + box.height / 2 - 30);
+      await clickParis();
+      await expect(page.locator('.pinmap-popup[data-pin-id="paris-fr"]')).toBeVisible();
+      await page.keyboard.press('Escape');
+      await page.locator('.pinmap-legend-entry[data-category="capital"] input').uncheck();
+      await expect(page.locator('.pinmap-legend-entry[data-category="capital"]')).toHaveAttribute('data-hidden', 'true');
+      await waitForMapState(page, 'idle');
+      if (view === 'hybrid') await expect(page.locator('.pinmap-pin[data-pin-id="paris-fr"]')).toHaveCount(0);
+      await clickParis();
+      await expect(page.locator('.pinmap-popup')).toHaveCount(0);
+      // The counts stay those of the archive: hiding is a filter, not fewer pins.
+      expect((await legendAsRead(page)).map((entry) => entry.shown)).toEqual(expected.map(([, count]) => count.toLocaleString('en-US')));
+      expect(console.errors).toEqual([]);
+    });
+  }
+
+  test('an archive made before archives kept legend counts still opens: its legend lists its categories, without counts, and still hides them', async ({ page }) => {
+    const console = watchConsole(page);
+    await serveArchive(page, '/__archive/old.pmtiles', withoutCounts(readFileSync('fixtures/pins/cities.pmtiles')));
+    await openApp(page, { ...still, view: 'hybrid', center: [2.3488, 48.8534], zoom: 8, pins: 'pmtiles:///__archive/old.pmtiles', controls: { ...noControls, legend: 'top-right' } });
+    // Every category, in the order its first pin came (the metadata kept no other), none with a count.
+    const byName = (a: { name: string }, b: { name: string }) => a.name.localeCompare(b.name);
+    expect((await legendAsRead(page)).sort(byName)).toEqual(fixtureLegend().map(([name]) => ({ name, shown: null, spoken: null })).sort(byName));
+    await expect(page.locator('.pinmap-pin[data-pin-id="paris-fr"]')).toHaveCount(1);
+    await page.locator('.pinmap-legend-entry[data-category="capital"] input').uncheck();
+    await expect(page.locator('.pinmap-pin[data-pin-id="paris-fr"]')).toHaveCount(0);
+    expect(console.errors).toEqual([]);
+  });
 
   test('a click on a pin opens its popup (from the archive\'s pin index); ?pin=<id> flies to a pin and opens it', async ({ page }) => {
     await openApp(page, { ...still, center: [2.3488, 48.8534], zoom: 8, pins: ARCHIVE });
@@ -379,7 +468,7 @@ test.describe('pre-tiled pins in the hybrid view', () => {
     const paris = page.locator('.pinmap-pin[data-pin-id="paris-fr"]');
     await openApp(page, { ...hybrid, center: [2.3488, 48.8534], zoom: 8, pins: ARCHIVE, hiddenCategories: ['capital'] });
     await expect(paris).toHaveCount(0);
-    // Live, from the legend (it lists the config's categories: an archive's pins are not counted in the page).
+    // Live, from the legend.
     const capital = { markerColor: '#C62828', iconClasses: 'fa-solid fa-landmark-flag' };
     await openApp(page, { ...hybrid, center: [2.3488, 48.8534], zoom: 8, pins: ARCHIVE, pinStyles: { capital }, controls: { ...noControls, legend: true } });
     await expect(paris).toHaveCount(1);

@@ -267,6 +267,7 @@ export function createHybridEngine(parent: HTMLElement, config: PinmapConfig, ev
     onMotion: (listener) => motion.listen(listener),
     getPins: () => pins.pins,
     getPinStyles: () => pins.pinStyles,
+    getCategoryCounts: () => pins.categories,
     onPinsChange(listener) {
       pinSetListeners.add(listener);
       return () => pinSetListeners.delete(listener);

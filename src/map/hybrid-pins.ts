@@ -7,6 +7,7 @@ import { pinDrawing, pinStyleKey, resolvePinStyle, type PinStyle } from './pin-i
 import { PinClusters, clusterButton, clusterDiameter, makePinButton, sharedStyles, type PinGroup } from './pin-markers.ts';
 import { pinLookup, type PinArchive, type PinLookup } from './pin-archive.ts';
 import { revealZoomOf } from './pin-archive-format.ts';
+import type { CategoryCount } from './pin-legend.ts';
 import { PinArchiveTiles, type Bbox, type TiledGroup } from './pin-archive-tiles.ts';
 import { createPopupContent } from './popup-content.ts';
 import { isShown } from './pin-filter.ts';
@@ -42,6 +43,8 @@ export interface HybridPins {
   readonly pins: readonly Pin[];
   /** The set's category styles. */
   readonly pinStyles: Readonly<Record<string, PinOptions>>;
+  /** Pre-tiled pins: the archive's categories and counts (see `MapAdapter.getCategoryCounts`); else undefined. */
+  readonly categories: readonly CategoryCount[] | undefined;
   /** Hides the pins of these categories (see `MapAdapter.setHiddenCategories`). */
   setHidden(categories: readonly string[]): void;
   viewOf(id: string): Promise<{ center: [number, number]; zoom: number } | undefined>;
@@ -73,6 +76,7 @@ export function createHybridPins(map: L.Map, options: HybridPinOptions): HybridP
   let pins = new Map<string, Pin>();
   let pinList: Pin[] = [];
   let pinStyles: Readonly<Record<string, PinOptions>> = {};
+  let categories: readonly CategoryCount[] | undefined;
   let hidden: ReadonlySet<string> = new Set();
   let styles = new Map<string, PinStyle>();
   let icons = new Map<PinStyle, PinIcon>();
@@ -287,6 +291,7 @@ export function createHybridPins(map: L.Map, options: HybridPinOptions): HybridP
       pins = new Map(set.pins.map((pin) => [pin.id, pin]));
       pinList = set.pins;
       pinStyles = set.pinStyles;
+      categories = set.archive?.categories;
       styles = sharedStyles(set.pins);
       icons = new Map();
       lookStyles = new Map();
@@ -312,6 +317,9 @@ export function createHybridPins(map: L.Map, options: HybridPinOptions): HybridP
     },
     get pinStyles() {
       return pinStyles;
+    },
+    get categories() {
+      return categories;
     },
     setHidden(categories) {
       const next = new Set(categories);

@@ -165,6 +165,7 @@ export function createVectorEngine(container: HTMLElement, config: PinmapConfig,
     },
     getPins: () => pinLayer?.pins ?? NO_PINS,
     getPinStyles: () => pinLayer?.pinStyles ?? NO_PIN_STYLES,
+    getCategoryCounts: () => pinLayer?.categories,
     onPinsChange(listener) {
       pinSetListeners.add(listener);
       return () => pinSetListeners.delete(listener);
@@ -400,6 +401,7 @@ function failedAdapter(config: PinmapConfig): MapAdapter {
     onMotion: () => () => {},
     getPins: () => [],
     getPinStyles: () => ({}),
+    getCategoryCounts: () => undefined,
     onPinsChange: () => () => {},
     viewContains: () => () => false,
     setHiddenCategories: () => {},

@@ -20,6 +20,7 @@ import { PinIndex, startIndexWorker, type PinGroups } from './pin-index.ts';
 import { reasonOf } from './errors.ts';
 import { pinLookup, type PinArchive } from './pin-archive.ts';
 import { PIN_ARCHIVE, revealZoomOf } from './pin-archive-format.ts';
+import type { CategoryCount } from './pin-legend.ts';
 import { createPopupContent } from './popup-content.ts';
 import { isShown, visibleMask } from './pin-filter.ts';
 import type { OpenPinOptions } from './adapter.ts';
@@ -81,6 +82,8 @@ export interface PinLayer {
   readonly pins: readonly Pin[];
   /** The set's category styles. */
   readonly pinStyles: Readonly<Record<string, PinOptions>>;
+  /** Pre-tiled pins: the archive's categories and counts (see `MapAdapter.getCategoryCounts`); else undefined. */
+  readonly categories: readonly CategoryCount[] | undefined;
   /** Hides the pins of these categories (see `MapAdapter.setHiddenCategories`). */
   setHidden(categories: readonly string[]): void;
   /**
@@ -106,6 +109,7 @@ export function createVectorPins(map: MapLibreMap, options: PinLayerOptions): Pi
   let pins = new Map<string, Pin>();
   let pinList: Pin[] = [];
   let pinStyles: Readonly<Record<string, PinOptions>> = {};
+  let categories: readonly CategoryCount[] | undefined;
   let hidden: ReadonlySet<string> = new Set();
   let openId: string | undefined;
   /** Shows the set again with the current `hidden` categories left out. */
@@ -440,6 +444,7 @@ export function createVectorPins(map: MapLibreMap, options: PinLayerOptions): Pi
       pins = new Map(set.pins.map((pin) => [pin.id, pin]));
       pinList = set.pins;
       pinStyles = set.pinStyles;
+      categories = set.archive?.categories;
       attribution = set.attribution;
       styles = sharedStyles(set.pins);
       if (set.archive) {
@@ -479,6 +484,9 @@ export function createVectorPins(map: MapLibreMap, options: PinLayerOptions): Pi
     },
     get pinStyles() {
       return pinStyles;
+    },
+    get categories() {
+      return categories;
     },
     setHidden(categories) {
       const next = new Set(categories);
