@@ -490,6 +490,70 @@ test.describe('pre-tiled pins in the hybrid view', () => {
     await expect(page.locator('.pinmap-popup[data-pin-id="paris-fr"]')).toContainText('Capital of France');
   });
 
+  /** The committed archive, damaged after its metadata: what the page reads first still opens, its pin tiles do not. */
+  const damagedArchives = [
+    {
+      name: 'has tiles that are not gzip though its header says so',
+      reason: 'its data is not gzip-compressed, though its header says it is',
+      bytes: () => {
+        const copy = Buffer.from(readFileSync('fixtures/pins/cities.pmtiles'));
+        copy[98] = 2; // tile compression: gzip (they are stored uncompressed)
+        return copy;
+      },
+    },
+    {
+      name: 'is truncated',
+      reason: /the archive is truncated: its header describes \d+ bytes, the file has \d+/,
+      bytes: () => {
+        const whole = readFileSync('fixtures/pins/cities.pmtiles');
+        // A few KB into the tile data: the header, directories and metadata are whole.
+        return whole.subarray(0, Number(whole.readBigUInt64LE(56)) + 4096);
+      },
+    },
+  ];
+  for (const fault of damagedArchives) {
+    test(`an archive that ${fault.name} is a notice naming it and the reason, once; the map pans, its controls answer, the tiles are asked for again`, async ({ page, baseURL }) => {
+      await serveArchive(page, '/__archive/damaged.pmtiles', fault.bytes());
+      let requests = 0;
+      page.on('request', (request) => {
+        if (new URL(request.url()).pathname === '/__archive/damaged.pmtiles') requests++;
+      });
+      await openApp(page, { ...hybrid, hash: true, center: [2.3488, 48.8534], zoom: 8, pins: 'pmtiles:///__archive/damaged.pmtiles', controls: { ...noControls, navigation: 'top-right' } });
+      const notice = page.locator('.pinmap-notice-alert');
+      await expect(notice).toContainText(`Could not read the map tiles archive ${baseURL}/__archive/damaged.pmtiles: `);
+      await expect(notice).toContainText(fault.reason);
+      await expect(notice).toHaveCount(1);
+      await expect(page.locator('.pinmap-error')).toHaveCount(0);
+      await expect(page.locator('.pinmap-pin')).toHaveCount(0);
+      // The vector layer is drawn.
+      expect(isUniform(await canvasPng(page))).toBe(false);
+      const shot = test.info().outputPath('notice.png');
+      await page.locator('.pinmap').screenshot({ path: shot });
+      await test.info().attach('notice.png', { path: shot, contentType: 'image/png' });
+      // Dismissed, it stays away while the same fault goes on.
+      await notice.getByRole('button', { name: 'Dismiss' }).click();
+      await expect(notice).toHaveCount(0);
+
+      // The map pans (a drag), and the tiles of the new view are asked for again.
+      const hashAt = () => /#map=([^&]+)/.exec(new URL(page.url()).hash)?.[1];
+      const before = hashAt();
+      const asked = requests;
+      const box = (await page.locator('.pinmap-map').boundingBox())!;
+      await page.mouse.move(box.x + box.width / 2, box.y + box.height / 2);
+      await page.mouse.down();
+      await page.mouse.move(box.x + box.width / 2 - 300, box.y + box.height / 2 - 200, { steps: 10 });
+      await page.mouse.up();
+      await waitForMapState(page, 'idle');
+      expect(hashAt()).not.toBe(before);
+      expect(requests, 'requests to the archive after the pan').toBeGreaterThan(asked);
+      // The zoom button zooms.
+      await page.locator('.pinmap-zoom-in').click();
+      await expect.poll(() => /#map=([\d.]+)/.exec(new URL(page.url()).hash)?.[1]).toBe('9');
+      await waitForMapState(page, 'idle');
+      await expect(notice).toHaveCount(0);
+    });
+  }
+
   test('an archive that answers 404 is the pin-file alert naming its URL, with Retry; the rest of the map works', async ({ page, baseURL }) => {
     const archive = readFileSync('fixtures/pins/cities.pmtiles');
     let fail = true;

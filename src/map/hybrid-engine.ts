@@ -5,7 +5,7 @@ import { DEFAULTS, TILE_RETRY } from './constants.ts';
 import type { Camera } from './address.ts';
 import type { EngineEvents, MapAdapter, MapMotionEvent, UserLocation } from './adapter.ts';
 import type { PinmapConfig, RasterLayerConfig } from './config.ts';
-import { reasonOf } from './errors.ts';
+import { MESSAGES, reasonOf } from './errors.ts';
 import { accessTokenOf, providerOriginOf, redactToken, tokenTransform } from './request-transform.ts';
 import { createHybridPins } from './hybrid-pins.ts';
 import { boxContains } from './pin-filter.ts';
@@ -179,6 +179,8 @@ export function createHybridEngine(parent: HTMLElement, config: PinmapConfig, ev
     },
     // A pin archive's tiles follow the token rule of every other request of the map.
     transformRequest: tokenTransform(accessTokenOf(config), providerOriginOf(config, document.baseURI), config.accessTokenHeader),
+    // A damaged pin archive is the same notice as the vector view gives for a map tiles archive; the rest of the map goes on.
+    onArchiveUnreadable: (url, reason) => events.onNotice?.(redactToken(MESSAGES.archiveFailed(url, reason), accessTokenOf(config))),
   });
   const userLocation = createUserLocationLayers(map);
 

@@ -31,6 +31,8 @@ export interface HybridPinOptions {
   onLoading?: (loading: boolean) => void;
   /** The request transform of the map's requests (the token rule), for a pin archive's tiles. */
   transformRequest?: RequestTransformFunction;
+  /** Told when a pin archive's tiles cannot be read because the archive is at fault (see `PinArchiveTiles`): its URL and why, once per reason. */
+  onArchiveUnreadable?: (url: string, reason: string) => void;
 }
 
 /** The hybrid view's pins: the same interface as the vector view's pin layer. */
@@ -300,7 +302,7 @@ export function createHybridPins(map: L.Map, options: HybridPinOptions): HybridP
       if (set.archive) {
         archive = set.archive;
         found = pinLookup(set.archive);
-        tiles = new PinArchiveTiles(set.archive, options.transformRequest);
+        tiles = new PinArchiveTiles(set.archive, options.transformRequest, options.onArchiveUnreadable);
         await renderTiled(tiles);
         return;
       }

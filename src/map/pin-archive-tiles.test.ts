@@ -13,15 +13,15 @@ const GEOJSON = JSON.parse(readFileSync('fixtures/pins/cities.geojson', 'utf8'))
 const HOST = 'https://pins.example.org';
 
 /** A static host in `fetch`'s place, answering Range from the archive; records each request's headers. */
-function serve(fail: () => boolean = () => false) {
+function serve(fail: () => boolean = () => false, bytes: Buffer = ARCHIVE) {
   const requests: Record<string, string>[] = [];
   vi.stubGlobal('fetch', async (_url: string, init: { headers: Headers | Record<string, string> }) => {
     const headers = init.headers instanceof Headers ? Object.fromEntries(init.headers.entries()) : Object.fromEntries(Object.entries(init.headers).map(([k, v]) => [k.toLowerCase(), v]));
     requests.push(headers);
     if (fail()) return new Response('busy', { status: 503 });
     const [, from, to] = /^bytes=(\d+)-(\d+)$/.exec(headers.range ?? '')!.map(Number) as [number, number, number];
-    const end = Math.min(to, ARCHIVE.length - 1);
-    return new Response(new Uint8Array(ARCHIVE.subarray(from, end + 1)), { status: 206, headers: { 'Content-Range': `bytes ${from}-${end}/${ARCHIVE.length}` } });
+    const end = Math.min(to, bytes.length - 1);
+    return new Response(new Uint8Array(bytes.subarray(from, end + 1)), { status: 206, headers: { 'Content-Range': `bytes ${from}-${end}/${bytes.length}` } });
   });
   return requests;
 }
@@ -86,6 +86,32 @@ describe('PinArchiveTiles', () => {
     failing = false;
     expect((await tiles.groupsAt(3, [0, 40, 20, 55])).length).toBeGreaterThan(0);
     expect(requests.filter((headers) => headers['x-api-key'] === 's3cret').length).toBeGreaterThan(0);
+  });
+
+  it('a passing server error is no fault of the archive: nothing is told to onUnreadable', async () => {
+    let failing = false;
+    serve(() => failing);
+    const archive = await openPinArchive(`pmtiles://${HOST}/busy.pmtiles`, {}, `${HOST}/`);
+    vi.spyOn(console, 'warn').mockImplementation(() => {});
+    failing = true;
+    const unreadable = vi.fn();
+    expect(await new PinArchiveTiles(archive, undefined, unreadable).groupsAt(3, [0, 40, 20, 55])).toEqual([]);
+    expect(unreadable).not.toHaveBeenCalled();
+  });
+
+  it('a damaged archive (tiles not gzip though its header says so) is told to onUnreadable with its URL and the reason, once; its tiles are asked for again', async () => {
+    const damaged = Buffer.from(ARCHIVE);
+    damaged[98] = 2; // tile compression: gzip
+    const requests = serve(() => false, damaged);
+    const archive = await openPinArchive(`pmtiles://${HOST}/damaged.pmtiles`, {}, `${HOST}/`);
+    vi.spyOn(console, 'warn').mockImplementation(() => {});
+    const unreadable = vi.fn();
+    const tiles = new PinArchiveTiles(archive, undefined, unreadable);
+    expect(await tiles.groupsAt(3, [0, 40, 20, 55])).toEqual([]);
+    const asked = requests.length;
+    expect(await tiles.groupsAt(3, [0, 40, 20, 55])).toEqual([]);
+    expect(requests.length, 'the tiles are asked for again').toBeGreaterThan(asked);
+    expect(unreadable.mock.calls).toEqual([[`${HOST}/damaged.pmtiles`, 'its data is not gzip-compressed, though its header says it is']]);
   });
 });
 
