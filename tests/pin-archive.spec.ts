@@ -128,6 +128,21 @@ function withoutCounts(bytes: Buffer): Buffer {
   return copy;
 }
 
+/**
+ * The pin list as a user reads it: how many pins it says, its note, and the entries rendered (by
+ * pin id, in order). Opened on a resting map, it lists the view at once.
+ */
+async function listAsRead(page: Page) {
+  const panel = page.locator('.pinmap-list-panel');
+  if ((await panel.count()) === 0) await page.locator('.pinmap-list-button').click();
+  await expect(panel).toBeVisible();
+  const count = Number(await page.locator('.pinmap-list-count').getAttribute('data-count'));
+  const notes = await panel.locator('.pinmap-list-note').allTextContents();
+  const note = notes.length === 0 ? null : notes.join(' ');
+  const ids = await page.locator('.pinmap-list-item').evaluateAll((items) => items.map((item) => item.getAttribute('data-pin-id')!));
+  return { count, note, ids };
+}
+
 test.describe('pre-tiled pins', () => {
   for (const view of [
     { zoom: 1, center: [10, 30] },
@@ -197,6 +212,56 @@ test.describe('pre-tiled pins', () => {
     await expect(page.locator('.pinmap-pin[data-pin-id="paris-fr"]')).toHaveCount(0);
     expect(console.errors).toEqual([]);
   });
+
+  for (const view of ['vector', 'hybrid'] as const) {
+    test(`${view} view: the pin list shows the pins drawn in view, says so, follows the view, and an entry opens its pin`, async ({ page }) => {
+      const console = watchConsole(page);
+      const controls = { ...noControls, list: 'top-right' };
+      const shownOnly = 'The pins shown on the map: zoom in to list those in bubbles';
+      // Around Paris at zoom 7 every pin stands alone: the same list as the same file inline.
+      const paris = { ...still, view, hash: true, center: [2.3488, 48.8534], zoom: 7, controls };
+      await openApp(page, { ...paris, pins: GEOJSON });
+      const inline = await listAsRead(page);
+      await openApp(page, { ...paris, pins: ARCHIVE });
+      const tiled = await listAsRead(page);
+      expect(inline.count).toBeGreaterThan(0);
+      expect(inline.note).toBeNull();
+      expect(tiled).toEqual({ ...inline, note: shownOnly });
+
+      // Europe at zoom 3: pins in bubbles are not listed, the lone ones drawn are.
+      const europe = { ...still, view, hash: true, center: [10, 48], zoom: 3, controls };
+      await openApp(page, { ...europe, pins: GEOJSON });
+      const inlineEurope = await listAsRead(page);
+      await openApp(page, { ...europe, pins: ARCHIVE });
+      const tiledEurope = await listAsRead(page);
+      expect(tiledEurope.count).toBeGreaterThan(0);
+      expect(tiledEurope.count).toBeLessThan(inlineEurope.count);
+      expect(tiledEurope.note).toBe(shownOnly);
+      const shot = test.info().outputPath('list.png');
+      await page.locator('.pinmap').screenshot({ path: shot });
+      await test.info().attach('list.png', { path: shot, contentType: 'image/png' });
+      if (view === 'hybrid') {
+        // Exactly the pin buttons whose tips are in the map.
+        const inFrame = (await hybridMarkers(page)).pins.filter((pin) => pin.x >= 0 && pin.x <= 800 && pin.y >= 0 && pin.y <= 600);
+        expect(tiledEurope.count).toBe(inFrame.length);
+        for (const id of tiledEurope.ids) expect(inFrame.map((pin) => pin.id)).toContain(id);
+      }
+
+      // It follows the view: back to Paris by the address, the list is Paris's again.
+      await page.goto(page.url().replace(/#map=[^&]*/, '#map=7/48.8534/2.3488'));
+      // The same page (a new address in it, no reload): the panel stayed open.
+      await expect(page.locator('.pinmap-list-panel')).toBeVisible();
+      await waitForMapState(page, 'idle');
+      await expect.poll(() => listAsRead(page)).toEqual({ ...inline, note: shownOnly });
+
+      // An entry flies to its pin and opens its popup, from the archive's pin index.
+      const first = page.locator('.pinmap-list-item').first();
+      const id = await first.getAttribute('data-pin-id');
+      await first.click();
+      await expect(page.locator(`.pinmap-popup[data-pin-id="${id}"]`)).toBeVisible();
+      expect(console.errors).toEqual([]);
+    });
+  }
 
   test('a click on a pin opens its popup (from the archive\'s pin index); ?pin=<id> flies to a pin and opens it', async ({ page }) => {
     await openApp(page, { ...still, center: [2.3488, 48.8534], zoom: 8, pins: ARCHIVE });

@@ -131,6 +131,14 @@ export interface MapAdapter {
    * archives kept counts). Undefined for inline pins (the legend counts `getPins`).
    */
   getCategoryCounts(): readonly CategoryCount[] | undefined;
+  /**
+   * Pre-tiled pins: the pins the map draws now as pins (not those in bubbles; hidden categories
+   * left out), from the archive's tiles read for the view, for the pin list. Undefined for inline
+   * pins (`getPins` holds them all).
+   */
+  getShownPins(): readonly Pin[] | undefined;
+  /** Called when `getShownPins` may have changed (the tiles of a new view are drawn). Returns an unsubscribe. */
+  onShownPinsChange(listener: () => void): () => void;
   /** Called once a new pin set is on the map. Returns an unsubscribe. */
   onPinsChange(listener: () => void): () => void;
   /**

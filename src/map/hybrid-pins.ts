@@ -31,6 +31,8 @@ export interface HybridPinOptions {
   onLoading?: (loading: boolean) => void;
   /** The request transform of the map's requests (the token rule), for a pin archive's tiles. */
   transformRequest?: RequestTransformFunction;
+  /** Told when pre-tiled pins of a new view are on the map (`HybridPins.shownPins` changed). */
+  onTiledPinsShown?: () => void;
   /** Told when a pin archive's tiles cannot be read because the archive is at fault (see `PinArchiveTiles`): its URL and why, once per reason. */
   onArchiveUnreadable?: (url: string, reason: string) => void;
 }
@@ -47,6 +49,8 @@ export interface HybridPins {
   readonly pinStyles: Readonly<Record<string, PinOptions>>;
   /** Pre-tiled pins: the archive's categories and counts (see `MapAdapter.getCategoryCounts`); else undefined. */
   readonly categories: readonly CategoryCount[] | undefined;
+  /** Pre-tiled pins: the pins drawn now, in and around the view (see `MapAdapter.getShownPins`); else undefined. */
+  shownPins(): Pin[] | undefined;
   /** Hides the pins of these categories (see `MapAdapter.setHiddenCategories`). */
   setHidden(categories: readonly string[]): void;
   viewOf(id: string): Promise<{ center: [number, number]; zoom: number } | undefined>;
@@ -240,6 +244,7 @@ export function createHybridPins(map: L.Map, options: HybridPinOptions): HybridP
     }
     tiledPins = onMap;
     show(list);
+    options.onTiledPinsShown?.();
     // Markers of pins gone from the map are made afresh if they come back (Leaflet remakes the element anyway).
     for (const id of markers.keys()) if (!onMap.has(id)) markers.delete(id);
     options.onShown?.(collisionBoxes(found.filter((group) => group.kind === 'cluster' || onMap.has(group.pin.id)).map(asPinGroup), onMap, new Map([...onMap.values()].map((pin) => [pin.id, styleOf(pin)]))));
@@ -323,6 +328,7 @@ export function createHybridPins(map: L.Map, options: HybridPinOptions): HybridP
     get categories() {
       return categories;
     },
+    shownPins: () => (archive ? [...tiledPins.values()] : undefined),
     setHidden(categories) {
       const next = new Set(categories);
       if (next.size === hidden.size && [...next].every((c) => hidden.has(c))) return;
