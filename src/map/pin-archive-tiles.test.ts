@@ -99,20 +99,30 @@ describe('PinArchiveTiles', () => {
     expect(unreadable).not.toHaveBeenCalled();
   });
 
-  it('a damaged archive (tiles not gzip though its header says so) is told to onUnreadable with its URL and the reason, once; its tiles are asked for again', async () => {
-    const damaged = Buffer.from(ARCHIVE);
-    damaged[98] = 2; // tile compression: gzip
-    const requests = serve(() => false, damaged);
-    const archive = await openPinArchive(`pmtiles://${HOST}/damaged.pmtiles`, {}, `${HOST}/`);
-    vi.spyOn(console, 'warn').mockImplementation(() => {});
-    const unreadable = vi.fn();
-    const tiles = new PinArchiveTiles(archive, undefined, unreadable);
-    expect(await tiles.groupsAt(3, [0, 40, 20, 55])).toEqual([]);
-    const asked = requests.length;
-    expect(await tiles.groupsAt(3, [0, 40, 20, 55])).toEqual([]);
-    expect(requests.length, 'the tiles are asked for again').toBeGreaterThan(asked);
-    expect(unreadable.mock.calls).toEqual([[`${HOST}/damaged.pmtiles`, 'its data is not gzip-compressed, though its header says it is']]);
-  });
+  const tileData = (bytes: Buffer): [number, number] => {
+    const at = Number(bytes.readBigUInt64LE(56));
+    return [at, at + Number(bytes.readBigUInt64LE(64))];
+  };
+  for (const fault of [
+    { name: 'tiles not gzip though its header says so', reason: 'its data is not gzip-compressed, though its header says it is', damage: (bytes: Buffer) => void (bytes[98] = 2) },
+    { name: 'tiles that are not vector tiles', reason: 'its pin tiles are not vector tiles', damage: (bytes: Buffer) => void bytes.fill(0xff, ...tileData(bytes)) },
+  ]) {
+    it(`a damaged archive (${fault.name}) is told to onUnreadable with its URL and the reason, once; its tiles are asked for again`, async () => {
+      const damaged = Buffer.from(ARCHIVE);
+      fault.damage(damaged);
+      const requests = serve(() => false, damaged);
+      const name = `damaged-${fault.reason.length}.pmtiles`;
+      const archive = await openPinArchive(`pmtiles://${HOST}/${name}`, {}, `${HOST}/`);
+      vi.spyOn(console, 'warn').mockImplementation(() => {});
+      const unreadable = vi.fn();
+      const tiles = new PinArchiveTiles(archive, undefined, unreadable);
+      expect(await tiles.groupsAt(3, [0, 40, 20, 55])).toEqual([]);
+      const asked = requests.length;
+      expect(await tiles.groupsAt(3, [0, 40, 20, 55])).toEqual([]);
+      expect(requests.length, 'the tiles are asked for again').toBeGreaterThan(asked);
+      expect(unreadable.mock.calls).toEqual([[`${HOST}/${name}`, fault.reason]]);
+    });
+  }
 });
 
 describe('tilesCovering', () => {

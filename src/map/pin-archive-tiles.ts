@@ -78,7 +78,7 @@ export class PinArchiveTiles {
       this.cache.delete(key);
       if (!this.warned.has(key)) {
         this.warned.add(key);
-        console.warn(`Pinmap: the pin tile ${key} of ${this.archive.url} could not be read; it is asked for again when the map moves (${reasonOf(error)})`);
+        console.warn(`Pinmap: the pin tile ${key} of ${this.archive.url} could not be read; it is asked for again when the map moves (${reasonOf(error)}${error instanceof PinTileError ? `: ${reasonOf(error.cause)}` : ''})`);
       }
       const fault = error instanceof ArchiveError && !error.transient ? error.message : error instanceof PinTileError ? error.message : undefined;
       if (fault !== undefined && !this.reported.has(fault)) {
@@ -102,7 +102,7 @@ export class PinArchiveTiles {
     try {
       return this.decode(bytes, z, x, y);
     } catch (error) {
-      throw new PinTileError(`its tile ${z}/${x}/${y} is not a vector tile (${reasonOf(error)})`);
+      throw new PinTileError('its pin tiles are not vector tiles', { cause: error });
     }
   }
 
@@ -137,7 +137,10 @@ export class PinArchiveTiles {
   }
 }
 
-/** A tile of the archive that arrived but is not a vector tile: the archive is damaged. */
+/**
+ * A tile of the archive that arrived but is not a vector tile: the archive is damaged. One reason
+ * for all its tiles (one notice); the console warning names the tile and the decoder's complaint.
+ */
 class PinTileError extends Error {
   override name = 'PinTileError';
 }
