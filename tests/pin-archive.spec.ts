@@ -555,6 +555,35 @@ test.describe('pre-tiled pins in the hybrid view', () => {
     await expect(page.locator('.pinmap-popup[data-pin-id="paris-fr"]')).toContainText('Capital of France');
   });
 
+  test('an archive that answers 404 is the pin-file alert naming its URL, with Retry; the rest of the map works', async ({ page, baseURL }) => {
+    const archive = readFileSync('fixtures/pins/cities.pmtiles');
+    let fail = true;
+    await serveArchive(page, '/__archive/pins.pmtiles', archive);
+    await page.route((url) => url.pathname === '/__archive/pins.pmtiles', (route) => {
+      if (fail) return route.fulfill({ status: 404, body: 'not found' });
+      return route.fallback();
+    });
+    await openApp(page, { ...hybrid, hash: true, center: [2.3488, 48.8534], zoom: 8, pins: 'pmtiles:///__archive/pins.pmtiles', controls: { ...noControls, navigation: 'top-right' } });
+    const notice = page.locator('.pinmap-notice');
+    await expect(notice).toHaveAttribute('role', 'alert');
+    await expect(notice).toContainText(`Could not load the pins from ${baseURL}/__archive/pins.pmtiles: the server answered HTTP 404`);
+    await expect(page.locator('.pinmap-error')).toHaveCount(0);
+    await expect(page.locator('.pinmap-pin')).toHaveCount(0);
+    // The rest of the map works: the vector layer is drawn and the zoom button zooms.
+    expect(isUniform(await canvasPng(page))).toBe(false);
+    await page.locator('.pinmap-zoom-in').click();
+    await expect.poll(() => /#map=([\d.]+)/.exec(new URL(page.url()).hash)?.[1]).toBe('9');
+    await waitForMapState(page, 'idle');
+    fail = false;
+    await notice.getByRole('button', { name: 'Retry' }).click();
+    await expect(notice).toHaveCount(0);
+    await waitForMapState(page, 'idle');
+    await page.locator('.pinmap-pin[data-pin-id="paris-fr"]').click();
+    await expect(page.locator('.pinmap-popup')).toContainText('Paris');
+  });
+});
+
+test.describe('pre-tiled pin archives damaged after their metadata', () => {
   /**
    * The committed archive, damaged: a pin tile that cannot be read is the map tiles archive
    * notice; an archive cut short is found when it is opened, and is the pin-file alert.
@@ -572,6 +601,7 @@ test.describe('pre-tiled pins in the hybrid view', () => {
     },
     {
       name: 'has tiles that are not vector tiles',
+      hybridOnly: true,
       notice: 'Could not read the map tiles archive',
       reason: 'its pin tiles are not vector tiles',
       bytes: () => {
@@ -592,15 +622,17 @@ test.describe('pre-tiled pins in the hybrid view', () => {
       },
     },
   ];
-  for (const fault of damagedArchives) {
+  // The vector view's notice for the same faults comes from the map's own error events
+  // (`watchMapErrors`); a tile MapLibre cannot decode is only a console warning there.
+  for (const [fault, view] of damagedArchives.flatMap((fault) => (fault.hybridOnly ? [[fault, 'hybrid']] : [[fault, 'hybrid'], [fault, 'vector']]) as [typeof fault, string][])) {
     const tiles = fault.opens === false ? '' : ', the tiles are asked for again';
-    test(`an archive that ${fault.name} is a notice naming it and the reason, once; the map pans, its controls answer${tiles}`, async ({ page, baseURL }) => {
+    test(`${view} view: an archive that ${fault.name} is a notice naming it and the reason, once; the map pans, its controls answer${tiles}`, async ({ page, baseURL }) => {
       await serveArchive(page, '/__archive/damaged.pmtiles', fault.bytes());
       let requests = 0;
       page.on('request', (request) => {
         if (new URL(request.url()).pathname === '/__archive/damaged.pmtiles') requests++;
       });
-      await openApp(page, { ...hybrid, hash: true, center: [2.3488, 48.8534], zoom: 8, pins: 'pmtiles:///__archive/damaged.pmtiles', controls: { ...noControls, navigation: 'top-right' } });
+      await openApp(page, { ...still, view, hash: true, center: [2.3488, 48.8534], zoom: 8, pins: 'pmtiles:///__archive/damaged.pmtiles', controls: { ...noControls, navigation: 'top-right' } });
       const notice = page.locator('.pinmap-notice-alert');
       await expect(notice).toContainText(`${fault.notice} ${baseURL}/__archive/damaged.pmtiles: `);
       await expect(notice).toContainText(fault.reason);
@@ -635,31 +667,4 @@ test.describe('pre-tiled pins in the hybrid view', () => {
       await expect(notice).toHaveCount(0);
     });
   }
-
-  test('an archive that answers 404 is the pin-file alert naming its URL, with Retry; the rest of the map works', async ({ page, baseURL }) => {
-    const archive = readFileSync('fixtures/pins/cities.pmtiles');
-    let fail = true;
-    await serveArchive(page, '/__archive/pins.pmtiles', archive);
-    await page.route((url) => url.pathname === '/__archive/pins.pmtiles', (route) => {
-      if (fail) return route.fulfill({ status: 404, body: 'not found' });
-      return route.fallback();
-    });
-    await openApp(page, { ...hybrid, hash: true, center: [2.3488, 48.8534], zoom: 8, pins: 'pmtiles:///__archive/pins.pmtiles', controls: { ...noControls, navigation: 'top-right' } });
-    const notice = page.locator('.pinmap-notice');
-    await expect(notice).toHaveAttribute('role', 'alert');
-    await expect(notice).toContainText(`Could not load the pins from ${baseURL}/__archive/pins.pmtiles: the server answered HTTP 404`);
-    await expect(page.locator('.pinmap-error')).toHaveCount(0);
-    await expect(page.locator('.pinmap-pin')).toHaveCount(0);
-    // The rest of the map works: the vector layer is drawn and the zoom button zooms.
-    expect(isUniform(await canvasPng(page))).toBe(false);
-    await page.locator('.pinmap-zoom-in').click();
-    await expect.poll(() => /#map=([\d.]+)/.exec(new URL(page.url()).hash)?.[1]).toBe('9');
-    await waitForMapState(page, 'idle');
-    fail = false;
-    await notice.getByRole('button', { name: 'Retry' }).click();
-    await expect(notice).toHaveCount(0);
-    await waitForMapState(page, 'idle');
-    await page.locator('.pinmap-pin[data-pin-id="paris-fr"]').click();
-    await expect(page.locator('.pinmap-popup')).toContainText('Paris');
-  });
 });

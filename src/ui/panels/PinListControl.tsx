@@ -30,6 +30,17 @@ export interface PinListControlProps {
   root: RefObject<HTMLElement | null>;
 }
 
+/** Whether two lists show the same entries: the same pins (or, pre-tiled, pins read again with the same id and text) in the same order. */
+function sameEntries(a: readonly Pin[], b: readonly Pin[]): boolean {
+  return (
+    a.length === b.length &&
+    a.every((pin, i) => {
+      const other = b[i]!;
+      return pin === other || (pin.id === other.id && pin.title === other.title && pin.category === other.category && pin.description === other.description);
+    })
+  );
+}
+
 /**
  * The list of the pins in view: a button that opens a panel listing them (title, category and
  * the popup's first line) in a stable order, following the view once it rests. Each entry is a
@@ -60,7 +71,9 @@ export function PinListControl({ adapter, locale, hidden, open, onOpenChange, sh
       timer = undefined;
       const shown = adapter.getShownPins();
       setShownOnly(shown !== undefined);
-      setPins(pinsInView(shown ?? adapter.getPins(), adapter.viewContains(), hiddenSet));
+      const next = pinsInView(shown ?? adapter.getPins(), adapter.viewContains(), hiddenSet);
+      // The same pins as listed (the map rested where it was, or drew the same pins again): no new render.
+      setPins((listed) => (sameEntries(listed, next) ? listed : next));
     };
     const schedule = () => {
       window.clearTimeout(timer);
