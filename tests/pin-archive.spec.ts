@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { Readable } from 'node:stream';
 import { expect, test, type Page } from '@playwright/test';
 import { zxyToTileId } from 'pmtiles';
-import { gzipSync } from 'node:zlib';
+import { gunzipSync, gzipSync } from 'node:zlib';
 import { compareImages, isUniform } from '../visual/compare.ts';
 import { COMPRESSION, PmtilesWriter, TILE_TYPE } from '../src/tiler/pmtiles-writer.ts';
 import { tilePins } from '../src/tiler/tile-pins.ts';
@@ -83,6 +83,66 @@ function foreignArchive(): Buffer {
   }
 }
 
+/**
+ * The legend a user expects of `fixtures/pins/cities.geojson`, counted here from the file: its
+ * `pinStyles` categories in order, then any other category in the order it first appears, each
+ * with its number of pins.
+ */
+function fixtureLegend(): [string, number][] {
+  const collection = JSON.parse(readFileSync('fixtures/pins/cities.geojson', 'utf8')) as { pinStyles?: Record<string, unknown>; features: { properties?: { category?: string } }[] };
+  const counts = new Map<string, number>(Object.keys(collection.pinStyles ?? {}).map((category) => [category, 0]));
+  for (const { properties } of collection.features) {
+    if (typeof properties?.category === 'string') counts.set(properties.category, (counts.get(properties.category) ?? 0) + 1);
+  }
+  return [...counts];
+}
+
+/** The legend as a user reads it: each entry's name, the count it shows, and what a screen reader hears of the count. */
+async function legendAsRead(page: Page) {
+  const panel = page.locator('.pinmap-legend-panel');
+  await expect(panel).toBeVisible();
+  return panel.locator('.pinmap-legend-entry').evaluateAll((entries) =>
+    entries.map((entry) => ({
+      name: entry.querySelector('.pinmap-legend-name')?.textContent ?? '',
+      shown: entry.querySelector('.pinmap-legend-count')?.textContent ?? null,
+      spoken: entry.querySelector('.pinmap-visually-hidden')?.textContent ?? null,
+    })),
+  );
+}
+
+/**
+ * `bytes` (an archive `pinmap-tile-pins` made) as an archive made before archives kept their
+ * legend counts: its metadata without `pinmap.categories`, written where it was (shorter, so it
+ * fits) with its new length in the header (bytes 32..40); nothing else moves.
+ */
+function withoutCounts(bytes: Buffer): Buffer {
+  const copy = Buffer.from(bytes);
+  const at = Number(copy.readBigUInt64LE(24));
+  const length = Number(copy.readBigUInt64LE(32));
+  const metadata = JSON.parse(gunzipSync(copy.subarray(at, at + length)).toString('utf8')) as { pinmap: Record<string, unknown> };
+  delete metadata.pinmap.categories;
+  const shorter = gzipSync(JSON.stringify(metadata));
+  if (shorter.length > length) throw new Error('the metadata without counts does not fit where it was');
+  shorter.copy(copy, at);
+  copy.writeBigUInt64LE(BigInt(shorter.length), 32);
+  return copy;
+}
+
+/**
+ * The pin list as a user reads it: how many pins it says, its note, and the entries rendered (by
+ * pin id, in order). Opened on a resting map, it lists the view at once.
+ */
+async function listAsRead(page: Page) {
+  const panel = page.locator('.pinmap-list-panel');
+  if ((await panel.count()) === 0) await page.locator('.pinmap-list-button').click();
+  await expect(panel).toBeVisible();
+  const count = Number(await page.locator('.pinmap-list-count').getAttribute('data-count'));
+  const notes = await panel.locator('.pinmap-list-note').allTextContents();
+  const note = notes.length === 0 ? null : notes.join(' ');
+  const ids = await page.locator('.pinmap-list-item').evaluateAll((items) => items.map((item) => item.getAttribute('data-pin-id')!));
+  return { count, note, ids };
+}
+
 test.describe('pre-tiled pins', () => {
   for (const view of [
     { zoom: 1, center: [10, 30] },
@@ -105,6 +165,100 @@ test.describe('pre-tiled pins', () => {
         }
       }
       expect(comparison.diffPixels, 'pixels that differ between inline and pre-tiled pins').toBe(0);
+      expect(console.errors).toEqual([]);
+    });
+  }
+
+  for (const view of ['vector', 'hybrid'] as const) {
+    test(`${view} view: the legend shows each category's count from the archive, the same as the file's; unchecking a category hides its pins`, async ({ page }) => {
+      const console = watchConsole(page);
+      await openApp(page, { ...still, view, center: [2.3488, 48.8534], zoom: 8, pins: ARCHIVE, controls: { ...noControls, legend: 'top-right' } });
+      const expected = fixtureLegend();
+      expect(expected.length).toBeGreaterThan(1);
+      expect(await legendAsRead(page)).toEqual(
+        expected.map(([name, count]) => ({ name, shown: count.toLocaleString('en-US'), spoken: count === 1 ? '1 pin' : `${count.toLocaleString('en-US')} pins` })),
+      );
+      const shot = test.info().outputPath('legend.png');
+      await page.locator('.pinmap').screenshot({ path: shot });
+      await test.info().attach('legend.png', { path: shot, contentType: 'image/png' });
+
+      // Paris (a capital) opens; with "capital" unchecked in the legend its pin is gone.
+      const box = (await page.locator('.pinmap-map').boundingBox())!;
+      const clickParis = () => page.mouse.click(box.x + box.width / 2, box.y + box.height / 2 - 30);
+      await clickParis();
+      await expect(page.locator('.pinmap-popup[data-pin-id="paris-fr"]')).toBeVisible();
+      await page.keyboard.press('Escape');
+      await page.locator('.pinmap-legend-entry[data-category="capital"] input').uncheck();
+      await expect(page.locator('.pinmap-legend-entry[data-category="capital"]')).toHaveAttribute('data-hidden', 'true');
+      await waitForMapState(page, 'idle');
+      if (view === 'hybrid') await expect(page.locator('.pinmap-pin[data-pin-id="paris-fr"]')).toHaveCount(0);
+      await clickParis();
+      await expect(page.locator('.pinmap-popup')).toHaveCount(0);
+      // The counts stay those of the archive: hiding is a filter, not fewer pins.
+      expect((await legendAsRead(page)).map((entry) => entry.shown)).toEqual(expected.map(([, count]) => count.toLocaleString('en-US')));
+      expect(console.errors).toEqual([]);
+    });
+  }
+
+  test('an archive made before archives kept legend counts still opens: its legend lists its categories, without counts, and still hides them', async ({ page }) => {
+    const console = watchConsole(page);
+    await serveArchive(page, '/__archive/old.pmtiles', withoutCounts(readFileSync('fixtures/pins/cities.pmtiles')));
+    await openApp(page, { ...still, view: 'hybrid', center: [2.3488, 48.8534], zoom: 8, pins: 'pmtiles:///__archive/old.pmtiles', controls: { ...noControls, legend: 'top-right' } });
+    // Every category, in the order its first pin came (the metadata kept no other), none with a count.
+    const byName = (a: { name: string }, b: { name: string }) => a.name.localeCompare(b.name);
+    expect((await legendAsRead(page)).sort(byName)).toEqual(fixtureLegend().map(([name]) => ({ name, shown: null, spoken: null })).sort(byName));
+    await expect(page.locator('.pinmap-pin[data-pin-id="paris-fr"]')).toHaveCount(1);
+    await page.locator('.pinmap-legend-entry[data-category="capital"] input').uncheck();
+    await expect(page.locator('.pinmap-pin[data-pin-id="paris-fr"]')).toHaveCount(0);
+    expect(console.errors).toEqual([]);
+  });
+
+  for (const view of ['vector', 'hybrid'] as const) {
+    test(`${view} view: the pin list shows the pins drawn in view, says so, follows the view, and an entry opens its pin`, async ({ page }) => {
+      const console = watchConsole(page);
+      const controls = { ...noControls, list: 'top-right' };
+      const shownOnly = 'The pins shown on the map: zoom in to list those in bubbles';
+      // Around Paris at zoom 7 every pin stands alone: the same list as the same file inline.
+      const paris = { ...still, view, hash: true, center: [2.3488, 48.8534], zoom: 7, controls };
+      await openApp(page, { ...paris, pins: GEOJSON });
+      const inline = await listAsRead(page);
+      await openApp(page, { ...paris, pins: ARCHIVE });
+      const tiled = await listAsRead(page);
+      expect(inline.count).toBeGreaterThan(0);
+      expect(inline.note).toBeNull();
+      expect(tiled).toEqual({ ...inline, note: shownOnly });
+
+      // Europe at zoom 3: pins in bubbles are not listed, the lone ones drawn are.
+      const europe = { ...still, view, hash: true, center: [10, 48], zoom: 3, controls };
+      await openApp(page, { ...europe, pins: GEOJSON });
+      const inlineEurope = await listAsRead(page);
+      await openApp(page, { ...europe, pins: ARCHIVE });
+      const tiledEurope = await listAsRead(page);
+      expect(tiledEurope.count).toBeGreaterThan(0);
+      expect(tiledEurope.count).toBeLessThan(inlineEurope.count);
+      expect(tiledEurope.note).toBe(shownOnly);
+      const shot = test.info().outputPath('list.png');
+      await page.locator('.pinmap').screenshot({ path: shot });
+      await test.info().attach('list.png', { path: shot, contentType: 'image/png' });
+      if (view === 'hybrid') {
+        // Exactly the pin buttons whose tips are in the map.
+        const inFrame = (await hybridMarkers(page)).pins.filter((pin) => pin.x >= 0 && pin.x <= 800 && pin.y >= 0 && pin.y <= 600);
+        expect(tiledEurope.count).toBe(inFrame.length);
+        for (const id of tiledEurope.ids) expect(inFrame.map((pin) => pin.id)).toContain(id);
+      }
+
+      // It follows the view: back to Paris by the address, the list is Paris's again.
+      await page.goto(page.url().replace(/#map=[^&]*/, '#map=7/48.8534/2.3488'));
+      // The same page (a new address in it, no reload): the panel stayed open.
+      await expect(page.locator('.pinmap-list-panel')).toBeVisible();
+      await waitForMapState(page, 'idle');
+      await expect.poll(() => listAsRead(page)).toEqual({ ...inline, note: shownOnly });
+
+      // An entry flies to its pin and opens its popup, from the archive's pin index.
+      const first = page.locator('.pinmap-list-item').first();
+      const id = await first.getAttribute('data-pin-id');
+      await first.click();
+      await expect(page.locator(`.pinmap-popup[data-pin-id="${id}"]`)).toBeVisible();
       expect(console.errors).toEqual([]);
     });
   }
@@ -379,7 +533,7 @@ test.describe('pre-tiled pins in the hybrid view', () => {
     const paris = page.locator('.pinmap-pin[data-pin-id="paris-fr"]');
     await openApp(page, { ...hybrid, center: [2.3488, 48.8534], zoom: 8, pins: ARCHIVE, hiddenCategories: ['capital'] });
     await expect(paris).toHaveCount(0);
-    // Live, from the legend (it lists the config's categories: an archive's pins are not counted in the page).
+    // Live, from the legend.
     const capital = { markerColor: '#C62828', iconClasses: 'fa-solid fa-landmark-flag' };
     await openApp(page, { ...hybrid, center: [2.3488, 48.8534], zoom: 8, pins: ARCHIVE, pinStyles: { capital }, controls: { ...noControls, legend: true } });
     await expect(paris).toHaveCount(1);
@@ -427,4 +581,90 @@ test.describe('pre-tiled pins in the hybrid view', () => {
     await page.locator('.pinmap-pin[data-pin-id="paris-fr"]').click();
     await expect(page.locator('.pinmap-popup')).toContainText('Paris');
   });
+});
+
+test.describe('pre-tiled pin archives damaged after their metadata', () => {
+  /**
+   * The committed archive, damaged: a pin tile that cannot be read is the map tiles archive
+   * notice; an archive cut short is found when it is opened, and is the pin-file alert.
+   */
+  const damagedArchives = [
+    {
+      name: 'has tiles that are not gzip though its header says so',
+      notice: 'Could not read the map tiles archive',
+      reason: 'its data is not gzip-compressed, though its header says it is',
+      bytes: () => {
+        const copy = Buffer.from(readFileSync('fixtures/pins/cities.pmtiles'));
+        copy[98] = 2; // tile compression: gzip (they are stored uncompressed)
+        return copy;
+      },
+    },
+    {
+      name: 'has tiles that are not vector tiles',
+      hybridOnly: true,
+      notice: 'Could not read the map tiles archive',
+      reason: 'its pin tiles are not vector tiles',
+      bytes: () => {
+        const copy = Buffer.from(readFileSync('fixtures/pins/cities.pmtiles'));
+        const at = Number(copy.readBigUInt64LE(56));
+        copy.fill(0xff, at, at + Number(copy.readBigUInt64LE(64))); // the tile data: the header, directories, metadata and pin index are whole
+        return copy;
+      },
+    },
+    {
+      name: 'is truncated',
+      notice: 'Could not load the pins from',
+      opens: false,
+      reason: /the archive is truncated: its header describes \d+ bytes, the file has \d+/,
+      bytes: () => {
+        const whole = readFileSync('fixtures/pins/cities.pmtiles');
+        return whole.subarray(0, Number(whole.readBigUInt64LE(56)) + 4096);
+      },
+    },
+  ];
+  // The vector view's notice for the same faults comes from the map's own error events
+  // (`watchMapErrors`); a tile MapLibre cannot decode is only a console warning there.
+  for (const [fault, view] of damagedArchives.flatMap((fault) => (fault.hybridOnly ? [[fault, 'hybrid']] : [[fault, 'hybrid'], [fault, 'vector']]) as [typeof fault, string][])) {
+    const tiles = fault.opens === false ? '' : ', the tiles are asked for again';
+    test(`${view} view: an archive that ${fault.name} is a notice naming it and the reason, once; the map pans, its controls answer${tiles}`, async ({ page, baseURL }) => {
+      await serveArchive(page, '/__archive/damaged.pmtiles', fault.bytes());
+      let requests = 0;
+      page.on('request', (request) => {
+        if (new URL(request.url()).pathname === '/__archive/damaged.pmtiles') requests++;
+      });
+      await openApp(page, { ...still, view, hash: true, center: [2.3488, 48.8534], zoom: 8, pins: 'pmtiles:///__archive/damaged.pmtiles', controls: { ...noControls, navigation: 'top-right' } });
+      const notice = page.locator('.pinmap-notice-alert');
+      await expect(notice).toContainText(`${fault.notice} ${baseURL}/__archive/damaged.pmtiles: `);
+      await expect(notice).toContainText(fault.reason);
+      await expect(notice).toHaveCount(1);
+      await expect(page.locator('.pinmap-error')).toHaveCount(0);
+      await expect(page.locator('.pinmap-pin')).toHaveCount(0);
+      // The vector layer is drawn.
+      expect(isUniform(await canvasPng(page))).toBe(false);
+      const shot = test.info().outputPath('notice.png');
+      await page.locator('.pinmap').screenshot({ path: shot });
+      await test.info().attach('notice.png', { path: shot, contentType: 'image/png' });
+      // Dismissed, it stays away while the same fault goes on.
+      await notice.getByRole('button', { name: 'Dismiss' }).click();
+      await expect(notice).toHaveCount(0);
+
+      // The map pans (a drag), and the tiles of the new view are asked for again.
+      const hashAt = () => /#map=([^&]+)/.exec(new URL(page.url()).hash)?.[1];
+      const before = hashAt();
+      const asked = requests;
+      const box = (await page.locator('.pinmap-map').boundingBox())!;
+      await page.mouse.move(box.x + box.width / 2, box.y + box.height / 2);
+      await page.mouse.down();
+      await page.mouse.move(box.x + box.width / 2 - 300, box.y + box.height / 2 - 200, { steps: 10 });
+      await page.mouse.up();
+      await waitForMapState(page, 'idle');
+      expect(hashAt()).not.toBe(before);
+      if (fault.opens !== false) expect(requests, 'requests to the archive after the pan').toBeGreaterThan(asked);
+      // The zoom button zooms.
+      await page.locator('.pinmap-zoom-in').click();
+      await expect.poll(() => /#map=([\d.]+)/.exec(new URL(page.url()).hash)?.[1]).toBe('9');
+      await waitForMapState(page, 'idle');
+      await expect(notice).toHaveCount(0);
+    });
+  }
 });

@@ -5,6 +5,7 @@ import type { Camera, ViewName } from './address.ts';
 import type { MapStatusEvent } from '../machines/map-status.machine.ts';
 import type { Pin, PinSet } from './pin-data.ts';
 import type { PinOptions } from './pin-options.ts';
+import type { CategoryCount } from './pin-legend.ts';
 import type { Theme } from './config.ts';
 
 /** `[[west, south], [east, north]]` in degrees. */
@@ -124,6 +125,20 @@ export interface MapAdapter {
   getPins(): readonly Pin[];
   /** The set's category styles (`PinSet.pinStyles`: the file's with config's over them), for the legend. */
   getPinStyles(): Readonly<Record<string, PinOptions>>;
+  /**
+   * The set's categories and how many pins each has, when `getPins` does not hold them all:
+   * pre-tiled pins, from the archive's metadata (a count undefined for an archive made before
+   * archives kept counts). Undefined for inline pins (the legend counts `getPins`).
+   */
+  getCategoryCounts(): readonly CategoryCount[] | undefined;
+  /**
+   * Pre-tiled pins: the pins the map draws now as pins (not those in bubbles; hidden categories
+   * left out), from the archive's tiles read for the view, for the pin list. Undefined for inline
+   * pins (`getPins` holds them all).
+   */
+  getShownPins(): readonly Pin[] | undefined;
+  /** Called when `getShownPins` may have changed (the tiles of a new view are drawn). Returns an unsubscribe. */
+  onShownPinsChange(listener: () => void): () => void;
   /** Called once a new pin set is on the map. Returns an unsubscribe. */
   onPinsChange(listener: () => void): () => void;
   /**

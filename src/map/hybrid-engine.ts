@@ -5,7 +5,7 @@ import { DEFAULTS, TILE_RETRY } from './constants.ts';
 import type { Camera } from './address.ts';
 import type { EngineEvents, MapAdapter, MapMotionEvent, UserLocation } from './adapter.ts';
 import type { PinmapConfig, RasterLayerConfig } from './config.ts';
-import { reasonOf } from './errors.ts';
+import { MESSAGES, reasonOf } from './errors.ts';
 import { accessTokenOf, providerOriginOf, redactToken, tokenTransform } from './request-transform.ts';
 import { createHybridPins } from './hybrid-pins.ts';
 import { boxContains } from './pin-filter.ts';
@@ -162,6 +162,7 @@ export function createHybridEngine(parent: HTMLElement, config: PinmapConfig, ev
   const openPinListeners = new Set<(id: string | null) => void>();
   const pinClickListeners = new Set<(id: string) => void>();
   const pinSetListeners = new Set<() => void>();
+  const shownPinListeners = new Set<() => void>();
   const attributionListeners = new Set<() => void>();
   const pins = createHybridPins(map, {
     clusterLabel: locale['PinLayer.Cluster'],
@@ -179,6 +180,9 @@ export function createHybridEngine(parent: HTMLElement, config: PinmapConfig, ev
     },
     // A pin archive's tiles follow the token rule of every other request of the map.
     transformRequest: tokenTransform(accessTokenOf(config), providerOriginOf(config, document.baseURI), config.accessTokenHeader),
+    // A damaged pin archive is the same notice as the vector view gives for a map tiles archive; the rest of the map goes on.
+    onTiledPinsShown: () => shownPinListeners.forEach((listener) => listener()),
+    onArchiveUnreadable: (url, reason) => events.onNotice?.(redactToken(MESSAGES.archiveFailed(url, reason), accessTokenOf(config))),
   });
   const userLocation = createUserLocationLayers(map);
 
@@ -267,6 +271,12 @@ export function createHybridEngine(parent: HTMLElement, config: PinmapConfig, ev
     onMotion: (listener) => motion.listen(listener),
     getPins: () => pins.pins,
     getPinStyles: () => pins.pinStyles,
+    getCategoryCounts: () => pins.categories,
+    getShownPins: () => pins.shownPins(),
+    onShownPinsChange(listener) {
+      shownPinListeners.add(listener);
+      return () => shownPinListeners.delete(listener);
+    },
     onPinsChange(listener) {
       pinSetListeners.add(listener);
       return () => pinSetListeners.delete(listener);

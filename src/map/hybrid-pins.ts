@@ -7,6 +7,7 @@ import { pinDrawing, pinStyleKey, resolvePinStyle, type PinStyle } from './pin-i
 import { PinClusters, clusterButton, clusterDiameter, makePinButton, sharedStyles, type PinGroup } from './pin-markers.ts';
 import { pinLookup, type PinArchive, type PinLookup } from './pin-archive.ts';
 import { revealZoomOf } from './pin-archive-format.ts';
+import type { CategoryCount } from './pin-legend.ts';
 import { PinArchiveTiles, type Bbox, type TiledGroup } from './pin-archive-tiles.ts';
 import { createPopupContent } from './popup-content.ts';
 import { isShown } from './pin-filter.ts';
@@ -30,6 +31,10 @@ export interface HybridPinOptions {
   onLoading?: (loading: boolean) => void;
   /** The request transform of the map's requests (the token rule), for a pin archive's tiles. */
   transformRequest?: RequestTransformFunction;
+  /** Told when pre-tiled pins of a new view are on the map (`HybridPins.shownPins` changed). */
+  onTiledPinsShown?: () => void;
+  /** Told when a pin archive's tiles cannot be read because the archive is at fault (see `PinArchiveTiles`): its URL and why, once per reason. */
+  onArchiveUnreadable?: (url: string, reason: string) => void;
 }
 
 /** The hybrid view's pins: the same interface as the vector view's pin layer. */
@@ -42,6 +47,10 @@ export interface HybridPins {
   readonly pins: readonly Pin[];
   /** The set's category styles. */
   readonly pinStyles: Readonly<Record<string, PinOptions>>;
+  /** Pre-tiled pins: the archive's categories and counts (see `MapAdapter.getCategoryCounts`); else undefined. */
+  readonly categories: readonly CategoryCount[] | undefined;
+  /** Pre-tiled pins: the pins drawn now, in and around the view (see `MapAdapter.getShownPins`); else undefined. */
+  shownPins(): Pin[] | undefined;
   /** Hides the pins of these categories (see `MapAdapter.setHiddenCategories`). */
   setHidden(categories: readonly string[]): void;
   viewOf(id: string): Promise<{ center: [number, number]; zoom: number } | undefined>;
@@ -73,6 +82,7 @@ export function createHybridPins(map: L.Map, options: HybridPinOptions): HybridP
   let pins = new Map<string, Pin>();
   let pinList: Pin[] = [];
   let pinStyles: Readonly<Record<string, PinOptions>> = {};
+  let categories: readonly CategoryCount[] | undefined;
   let hidden: ReadonlySet<string> = new Set();
   let styles = new Map<string, PinStyle>();
   let icons = new Map<PinStyle, PinIcon>();
@@ -234,6 +244,7 @@ export function createHybridPins(map: L.Map, options: HybridPinOptions): HybridP
     }
     tiledPins = onMap;
     show(list);
+    options.onTiledPinsShown?.();
     // Markers of pins gone from the map are made afresh if they come back (Leaflet remakes the element anyway).
     for (const id of markers.keys()) if (!onMap.has(id)) markers.delete(id);
     options.onShown?.(collisionBoxes(found.filter((group) => group.kind === 'cluster' || onMap.has(group.pin.id)).map(asPinGroup), onMap, new Map([...onMap.values()].map((pin) => [pin.id, styleOf(pin)]))));
@@ -287,6 +298,7 @@ export function createHybridPins(map: L.Map, options: HybridPinOptions): HybridP
       pins = new Map(set.pins.map((pin) => [pin.id, pin]));
       pinList = set.pins;
       pinStyles = set.pinStyles;
+      categories = set.archive?.categories;
       styles = sharedStyles(set.pins);
       icons = new Map();
       lookStyles = new Map();
@@ -295,7 +307,7 @@ export function createHybridPins(map: L.Map, options: HybridPinOptions): HybridP
       if (set.archive) {
         archive = set.archive;
         found = pinLookup(set.archive);
-        tiles = new PinArchiveTiles(set.archive, options.transformRequest);
+        tiles = new PinArchiveTiles(set.archive, options.transformRequest, options.onArchiveUnreadable);
         await renderTiled(tiles);
         return;
       }
@@ -313,6 +325,10 @@ export function createHybridPins(map: L.Map, options: HybridPinOptions): HybridP
     get pinStyles() {
       return pinStyles;
     },
+    get categories() {
+      return categories;
+    },
+    shownPins: () => (archive ? [...tiledPins.values()] : undefined),
     setHidden(categories) {
       const next = new Set(categories);
       if (next.size === hidden.size && [...next].every((c) => hidden.has(c))) return;

@@ -35,6 +35,7 @@ export const DEFAULT_LOCALE = {
   'PinList.Count': '{count} pins in view',
   'PinList.CountOne': '1 pin in view',
   'PinList.Empty': 'No pins in view',
+  'PinList.ShownOnly': 'The pins shown on the map: zoom in to list those in bubbles',
   'Legend.Title': 'Legend',
   'Legend.Show': 'Show the legend',
   'Legend.Count': '{count} pins',

@@ -75,6 +75,14 @@ export interface PinArchiveMetadata {
   looks: PinLook[];
   /** Where the pin index is (every pin's place and popup fields, by id). */
   index: PinIndexInfo;
+  /**
+   * How many pins each category has, as `[category, count]` in the legend's order: the categories
+   * of the file's `pinStyles` in the file's order (those without pins too, with 0), then the other
+   * categories in the order they first appear among the pins (`pinStyles` above is an object, its
+   * keys sorted in the archive). Pins without a category are in none. Optional: archives made
+   * before it lack it, and the legend then lists their categories without counts.
+   */
+  categories?: [category: string, count: number][];
 }
 
 /** Properties of a bubble feature in the `pins` layer (as the inline GPU pins' bubbles, plus where it splits). */

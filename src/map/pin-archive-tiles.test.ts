@@ -13,15 +13,15 @@ const GEOJSON = JSON.parse(readFileSync('fixtures/pins/cities.geojson', 'utf8'))
 const HOST = 'https://pins.example.org';
 
 /** A static host in `fetch`'s place, answering Range from the archive; records each request's headers. */
-function serve(fail: () => boolean = () => false) {
+function serve(fail: () => boolean = () => false, bytes: Buffer = ARCHIVE) {
   const requests: Record<string, string>[] = [];
   vi.stubGlobal('fetch', async (_url: string, init: { headers: Headers | Record<string, string> }) => {
     const headers = init.headers instanceof Headers ? Object.fromEntries(init.headers.entries()) : Object.fromEntries(Object.entries(init.headers).map(([k, v]) => [k.toLowerCase(), v]));
     requests.push(headers);
     if (fail()) return new Response('busy', { status: 503 });
     const [, from, to] = /^bytes=(\d+)-(\d+)$/.exec(headers.range ?? '')!.map(Number) as [number, number, number];
-    const end = Math.min(to, ARCHIVE.length - 1);
-    return new Response(new Uint8Array(ARCHIVE.subarray(from, end + 1)), { status: 206, headers: { 'Content-Range': `bytes ${from}-${end}/${ARCHIVE.length}` } });
+    const end = Math.min(to, bytes.length - 1);
+    return new Response(new Uint8Array(bytes.subarray(from, end + 1)), { status: 206, headers: { 'Content-Range': `bytes ${from}-${end}/${bytes.length}` } });
   });
   return requests;
 }
@@ -87,6 +87,42 @@ describe('PinArchiveTiles', () => {
     expect((await tiles.groupsAt(3, [0, 40, 20, 55])).length).toBeGreaterThan(0);
     expect(requests.filter((headers) => headers['x-api-key'] === 's3cret').length).toBeGreaterThan(0);
   });
+
+  it('a passing server error is no fault of the archive: nothing is told to onUnreadable', async () => {
+    let failing = false;
+    serve(() => failing);
+    const archive = await openPinArchive(`pmtiles://${HOST}/busy.pmtiles`, {}, `${HOST}/`);
+    vi.spyOn(console, 'warn').mockImplementation(() => {});
+    failing = true;
+    const unreadable = vi.fn();
+    expect(await new PinArchiveTiles(archive, undefined, unreadable).groupsAt(3, [0, 40, 20, 55])).toEqual([]);
+    expect(unreadable).not.toHaveBeenCalled();
+  });
+
+  const tileData = (bytes: Buffer): [number, number] => {
+    const at = Number(bytes.readBigUInt64LE(56));
+    return [at, at + Number(bytes.readBigUInt64LE(64))];
+  };
+  for (const fault of [
+    { name: 'tiles not gzip though its header says so', reason: 'its data is not gzip-compressed, though its header says it is', damage: (bytes: Buffer) => void (bytes[98] = 2) },
+    { name: 'tiles that are not vector tiles', reason: 'its pin tiles are not vector tiles', damage: (bytes: Buffer) => void bytes.fill(0xff, ...tileData(bytes)) },
+  ]) {
+    it(`a damaged archive (${fault.name}) is told to onUnreadable with its URL and the reason, once; its tiles are asked for again`, async () => {
+      const damaged = Buffer.from(ARCHIVE);
+      fault.damage(damaged);
+      const requests = serve(() => false, damaged);
+      const name = `damaged-${fault.reason.length}.pmtiles`;
+      const archive = await openPinArchive(`pmtiles://${HOST}/${name}`, {}, `${HOST}/`);
+      vi.spyOn(console, 'warn').mockImplementation(() => {});
+      const unreadable = vi.fn();
+      const tiles = new PinArchiveTiles(archive, undefined, unreadable);
+      expect(await tiles.groupsAt(3, [0, 40, 20, 55])).toEqual([]);
+      const asked = requests.length;
+      expect(await tiles.groupsAt(3, [0, 40, 20, 55])).toEqual([]);
+      expect(requests.length, 'the tiles are asked for again').toBeGreaterThan(asked);
+      expect(unreadable.mock.calls).toEqual([[`${HOST}/${name}`, fault.reason]]);
+    });
+  }
 });
 
 describe('tilesCovering', () => {

@@ -4,7 +4,7 @@ import type { RequestTransformFunction } from 'maplibre-gl';
 import { PIN_ARCHIVE } from './pin-archive-format.ts';
 import { pinFromTile, type PinArchive } from './pin-archive.ts';
 import type { Pin } from './pin-data.ts';
-import { loadFromArchive } from './pmtiles.ts';
+import { ArchiveError, loadFromArchive } from './pmtiles.ts';
 import { reasonOf } from './errors.ts';
 
 /** A bubble or a lone pin of a pre-tiled archive, as a tile of it gives it. */
@@ -24,15 +24,21 @@ const CACHE_TILES = 256;
  * the archive's tiles at that zoom (at zooms above the archive's last, from its last tiles, where
  * every pin stands alone). The tiles are read through the `pmtiles://` protocol's reader
  * (`pmtiles.ts`: range requests, the token rule through `transform`, named faults) and decoded
- * here; a tile that cannot be read is one console warning and is asked for again next time.
+ * here. A tile that cannot be read is one console warning and is asked for again next time; when
+ * the archive itself is at fault (truncated, not compressed as its header says, refused by its
+ * server, a tile that is not a vector tile: not a passing server error or a lost network), the
+ * reason goes to `onUnreadable`, once per reason, for a notice in the page.
  */
 export class PinArchiveTiles {
   private readonly cache = new Map<string, Promise<TiledGroup[]>>();
   private readonly warned = new Set<string>();
+  private readonly reported = new Set<string>();
 
   constructor(
     private readonly archive: PinArchive,
     private readonly transform: RequestTransformFunction | undefined,
+    /** Told the archive's URL (without `pmtiles://`) and what is wrong with it, once per reason. */
+    private readonly onUnreadable?: (url: string, reason: string) => void,
   ) {}
 
   /** The tile zoom that holds a map zoom's groups. */
@@ -72,7 +78,12 @@ export class PinArchiveTiles {
       this.cache.delete(key);
       if (!this.warned.has(key)) {
         this.warned.add(key);
-        console.warn(`Pinmap: the pin tile ${key} of ${this.archive.url} could not be read; it is asked for again when the map moves (${reasonOf(error)})`);
+        console.warn(`Pinmap: the pin tile ${key} of ${this.archive.url} could not be read; it is asked for again when the map moves (${reasonOf(error)}${error instanceof PinTileError ? `: ${reasonOf(error.cause)}` : ''})`);
+      }
+      const fault = error instanceof ArchiveError && !error.transient ? error.message : error instanceof PinTileError ? error.message : undefined;
+      if (fault !== undefined && !this.reported.has(fault)) {
+        this.reported.add(fault);
+        this.onUnreadable?.(this.archive.url.slice('pmtiles://'.length), fault);
       }
       return [];
     });
@@ -88,7 +99,11 @@ export class PinArchiveTiles {
     const { data } = await loadFromArchive({ ...params, type: 'arrayBuffer' }, new AbortController());
     const bytes = data instanceof Uint8Array ? data : data ? new Uint8Array(data as ArrayBuffer) : new Uint8Array();
     if (bytes.byteLength === 0) return [];
-    return this.decode(bytes, z, x, y);
+    try {
+      return this.decode(bytes, z, x, y);
+    } catch (error) {
+      throw new PinTileError('its pin tiles are not vector tiles', { cause: error });
+    }
   }
 
   private decode(bytes: Uint8Array, z: number, x: number, y: number): TiledGroup[] {
@@ -120,6 +135,14 @@ export class PinArchiveTiles {
     }
     return groups;
   }
+}
+
+/**
+ * A tile of the archive that arrived but is not a vector tile: the archive is damaged. One reason
+ * for all its tiles (one notice); the console warning names the tile and the decoder's complaint.
+ */
+class PinTileError extends Error {
+  override name = 'PinTileError';
 }
 
 /** The tiles `[x, y]` of zoom `z` that `bbox` touches, x wrapped into the world. */

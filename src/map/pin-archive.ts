@@ -5,6 +5,7 @@ import { describeValue, mergeStyles, type Pin } from './pin-data.ts';
 import type { PinOptions } from './pin-options.ts';
 import { reasonOf } from './errors.ts';
 import { archiveReader, forgetArchiveReader } from './pmtiles.ts';
+import type { CategoryCount } from './pin-legend.ts';
 
 /**
  * A pre-tiled pin archive as the page uses it (README, "Pre-tiled pins"): its header and metadata
@@ -22,6 +23,13 @@ export interface PinArchive {
   metadata: PinArchiveMetadata;
   /** Each look's pin options: the file's category style with config's over it, then the pins' own. */
   looks: Readonly<PinOptions>[];
+  /** The category styles: the file's `pinStyles` (in the metadata) with config's over them, per category and field. */
+  pinStyles: Record<string, PinOptions>;
+  /**
+   * Its categories and how many pins each has (the legend's counts), in the order they first
+   * appear; an archive made before archives kept counts gives its looks' categories, counts unknown.
+   */
+  categories: CategoryCount[];
   /** The pin with this id and the zooms it stands alone at, from the pin index; undefined when the archive has no such pin. Rejects when the index cannot be read. */
   find(id: string): Promise<{ pin: Pin; aloneMask: number } | undefined>;
 }
@@ -91,6 +99,8 @@ export async function openPinArchive(pins: string, pinStyles: Record<string, Pin
     source,
     metadata,
     looks,
+    pinStyles: styles,
+    categories: archiveCategories(metadata),
     async find(id) {
       const entry = (await bucketOf(pinBucket(id, buckets))).find((candidate) => candidate[0] === id);
       if (!entry) return undefined;
@@ -134,7 +144,29 @@ function checkMetadata(raw: Record<string, unknown> | null, href: string): PinAr
   if (typeof index?.buckets !== 'number' || !(index.buckets >= 1)) {
     throw new PinArchiveError(`${href}: its metadata's pinmap.index is ${describeValue(pinmap.index)}, not where its pin index is; ${made}`);
   }
-  return { ...pinmap, pinStyles: typeof pinmap.pinStyles === 'object' && pinmap.pinStyles !== null ? pinmap.pinStyles : {} } as PinArchiveMetadata;
+  const checked = { ...pinmap, pinStyles: typeof pinmap.pinStyles === 'object' && pinmap.pinStyles !== null ? pinmap.pinStyles : {} } as PinArchiveMetadata;
+  if (checked.categories !== undefined && !isCategoryList(checked.categories)) {
+    // Only the legend's counts: the pins still show, their categories without counts.
+    console.warn(`Pinmap: ${href}: its metadata's pinmap.categories is ${describeValue(checked.categories)}, not a list of [category, count]; the legend shows no counts`);
+    delete checked.categories;
+  }
+  return checked;
+}
+
+/** A list of `[category, count]` (`PinArchiveMetadata.categories`). */
+function isCategoryList(value: unknown): value is [string, number][] {
+  return Array.isArray(value) && value.every((item) => Array.isArray(item) && typeof item[0] === 'string' && typeof item[1] === 'number' && item[1] >= 0);
+}
+
+/**
+ * The archive's categories with their counts (its metadata's `categories`), then any category of
+ * its looks they lack, count unknown: all of them, counts unknown, for an archive made before the
+ * counts were kept (its looks are in the order their first pin came).
+ */
+export function archiveCategories(metadata: Pick<PinArchiveMetadata, 'looks' | 'categories'>): CategoryCount[] {
+  const counts = new Map<string, number | undefined>(metadata.categories ?? []);
+  for (const look of metadata.looks) if (look?.category !== undefined && !counts.has(look.category)) counts.set(look.category, undefined);
+  return [...counts].map(([category, count]) => ({ category, count }));
 }
 
 /**

@@ -16,6 +16,21 @@ describe('legendEntries', () => {
     ]);
   });
 
+  it('takes the counts of a pre-tiled archive, in its order, instead of counting the pins; an unknown count stays unknown, a styled category it lacks follows with none', () => {
+    const styles = { capital: { markerColor: '#C62828' }, museum: { markerColor: '#000' } };
+    const counted = [
+      { category: 'capital', count: 1 },
+      { category: 'city', count: 3 },
+      { category: 'bakery', count: undefined },
+    ];
+    expect(legendEntries([pin('a', 'city')], styles, counted)).toEqual([
+      { category: 'capital', options: { markerColor: '#C62828' }, count: 1 },
+      { category: 'city', options: {}, count: 3 },
+      { category: 'bakery', options: {}, count: undefined },
+      { category: 'museum', options: { markerColor: '#000' }, count: 0 },
+    ]);
+  });
+
   it('is empty for pins without categories', () => {
     expect(legendEntries([pin('a')], {})).toEqual([]);
   });

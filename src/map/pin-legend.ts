@@ -6,17 +6,28 @@ export interface LegendEntry {
   category: string;
   /** The category's pin options (empty: the default pin). */
   options: Readonly<PinOptions>;
-  count: number;
+  /** Undefined when not known: a pre-tiled archive made before archives kept their counts. */
+  count: number | undefined;
+}
+
+/** A category of a pin set counted elsewhere (a pre-tiled archive's metadata), in the legend's order. */
+export interface CategoryCount {
+  category: string;
+  /** Undefined when the archive does not say (made before archives kept their counts). */
+  count: number | undefined;
 }
 
 /**
  * The legend of a pin set: every category of its `pinStyles` in their order, then any other
  * category its pins name, in the order they first appear, each with its count. Pins without a
- * category are in none (and no filter hides them).
+ * category are in none (and no filter hides them). A set whose pins are not all on the page
+ * (pre-tiled pins) gives its categories and counts in that order as `counted` instead, and `pins`
+ * is not read; a category of `pinStyles` it does not name (the config's own) follows, with no pins.
  */
-export function legendEntries(pins: readonly Pin[], pinStyles: Readonly<Record<string, PinOptions>>): LegendEntry[] {
-  const counts = new Map<string, number>();
-  for (const category of Object.keys(pinStyles)) counts.set(category, 0);
-  for (const pin of pins) if (pin.category !== undefined) counts.set(pin.category, (counts.get(pin.category) ?? 0) + 1);
+export function legendEntries(pins: readonly Pin[], pinStyles: Readonly<Record<string, PinOptions>>, counted?: readonly CategoryCount[]): LegendEntry[] {
+  const counts = new Map<string, number | undefined>();
+  if (counted) for (const { category, count } of counted) counts.set(category, count);
+  for (const category of Object.keys(pinStyles)) if (!counts.has(category)) counts.set(category, 0);
+  if (!counted) for (const pin of pins) if (pin.category !== undefined) counts.set(pin.category, (counts.get(pin.category) ?? 0) + 1);
   return [...counts].map(([category, count]) => ({ category, options: Object.hasOwn(pinStyles, category) ? pinStyles[category]! : {}, count }));
 }

@@ -65,7 +65,8 @@ async function loadPinArchive(pins: string, pinStyles: Record<string, PinOptions
     const where = new URL(pins.slice('pmtiles://'.length), baseUrl).href;
     throw new PinLoadError(`Could not load the pins from ${where}: ${reasonOf(error).replace(/^Bad response code: (\d+)$/, 'HTTP $1')}`);
   }
-  const set: PinSet = { pins: [], skipped: [], warnings: [], pinStyles, archive };
+  // The legend draws each category as the archive's looks do: the file's style with config's over it.
+  const set: PinSet = { pins: [], skipped: [], warnings: [], pinStyles: archive.pinStyles, archive };
   if (archive.metadata.attribution !== undefined) set.attribution = archive.metadata.attribution;
   return set;
 }

@@ -165,6 +165,13 @@ export function createVectorEngine(container: HTMLElement, config: PinmapConfig,
     },
     getPins: () => pinLayer?.pins ?? NO_PINS,
     getPinStyles: () => pinLayer?.pinStyles ?? NO_PIN_STYLES,
+    getCategoryCounts: () => pinLayer?.categories,
+    getShownPins: () => pinLayer?.shownPins(),
+    onShownPinsChange(listener) {
+      // Pre-tiled pins are drawn from tiles read as the map goes: once it rests, they are all in.
+      map.on('idle', listener);
+      return () => map.off('idle', listener);
+    },
     onPinsChange(listener) {
       pinSetListeners.add(listener);
       return () => pinSetListeners.delete(listener);
@@ -400,6 +407,9 @@ function failedAdapter(config: PinmapConfig): MapAdapter {
     onMotion: () => () => {},
     getPins: () => [],
     getPinStyles: () => ({}),
+    getCategoryCounts: () => undefined,
+    getShownPins: () => undefined,
+    onShownPinsChange: () => () => {},
     onPinsChange: () => () => {},
     viewContains: () => () => false,
     setHiddenCategories: () => {},

@@ -18,8 +18,9 @@ import { PinClusters, abbreviate, clusterButton, clusterDiameter, pinButton, sha
 import { COLLISION_UNIT, collisionBoxes, collisionImage, createLabelCollision } from './label-collision.ts';
 import { PinIndex, startIndexWorker, type PinGroups } from './pin-index.ts';
 import { reasonOf } from './errors.ts';
-import { pinLookup, type PinArchive } from './pin-archive.ts';
+import { pinFromTile, pinLookup, type PinArchive } from './pin-archive.ts';
 import { PIN_ARCHIVE, revealZoomOf } from './pin-archive-format.ts';
+import type { CategoryCount } from './pin-legend.ts';
 import { createPopupContent } from './popup-content.ts';
 import { isShown, visibleMask } from './pin-filter.ts';
 import type { OpenPinOptions } from './adapter.ts';
@@ -81,6 +82,10 @@ export interface PinLayer {
   readonly pins: readonly Pin[];
   /** The set's category styles. */
   readonly pinStyles: Readonly<Record<string, PinOptions>>;
+  /** Pre-tiled pins: the archive's categories and counts (see `MapAdapter.getCategoryCounts`); else undefined. */
+  readonly categories: readonly CategoryCount[] | undefined;
+  /** Pre-tiled pins: the pins drawn now (see `MapAdapter.getShownPins`); else undefined. */
+  shownPins(): Pin[] | undefined;
   /** Hides the pins of these categories (see `MapAdapter.setHiddenCategories`). */
   setHidden(categories: readonly string[]): void;
   /**
@@ -106,6 +111,7 @@ export function createVectorPins(map: MapLibreMap, options: PinLayerOptions): Pi
   let pins = new Map<string, Pin>();
   let pinList: Pin[] = [];
   let pinStyles: Readonly<Record<string, PinOptions>> = {};
+  let categories: readonly CategoryCount[] | undefined;
   let hidden: ReadonlySet<string> = new Set();
   let openId: string | undefined;
   /** Shows the set again with the current `hidden` categories left out. */
@@ -116,6 +122,8 @@ export function createVectorPins(map: MapLibreMap, options: PinLayerOptions): Pi
   let lookUpPin: (id: string) => Promise<Pin | undefined> = (id) => Promise.resolve(findPin(id));
   /** Whether `lookUpPin` asks a pre-tiled archive's pin index (so `open` cannot answer at once). */
   let lookUpInArchive = false;
+  /** Pre-tiled pins: the pins the map draws now, from its loaded tiles. */
+  let shownTiledPins: (() => Pin[]) | undefined;
   let styles = new Map<string, PinStyle>();
   let markers = new Map<string, Marker>();
   let domTeardown: (() => void) | undefined;
@@ -194,6 +202,7 @@ export function createVectorPins(map: MapLibreMap, options: PinLayerOptions): Pi
     findPin = (id) => pins.get(id);
     lookUpPin = (id) => Promise.resolve(findPin(id));
     lookUpInArchive = false;
+    shownTiledPins = undefined;
     glTeardown?.();
     glTeardown = undefined;
     mode = 'none';
@@ -372,6 +381,7 @@ export function createVectorPins(map: MapLibreMap, options: PinLayerOptions): Pi
     findPin = (id) => found.known(id)?.pin;
     lookUpPin = async (id) => (await lookUp(id))?.pin;
     lookUpInArchive = true;
+    shownTiledPins = () => tiledPinsDrawn(map, archive);
     await whenStyleLoaded();
     if (!isCurrent() || byKey.size === 0) return;
     map.addSource(PIN_SOURCE, archive.source);
@@ -440,6 +450,7 @@ export function createVectorPins(map: MapLibreMap, options: PinLayerOptions): Pi
       pins = new Map(set.pins.map((pin) => [pin.id, pin]));
       pinList = set.pins;
       pinStyles = set.pinStyles;
+      categories = set.archive?.categories;
       attribution = set.attribution;
       styles = sharedStyles(set.pins);
       if (set.archive) {
@@ -480,6 +491,10 @@ export function createVectorPins(map: MapLibreMap, options: PinLayerOptions): Pi
     get pinStyles() {
       return pinStyles;
     },
+    get categories() {
+      return categories;
+    },
+    shownPins: () => shownTiledPins?.(),
     setHidden(categories) {
       const next = new Set(categories);
       if (next.size === hidden.size && [...next].every((c) => hidden.has(c))) return;
@@ -652,6 +667,22 @@ function followView(
       map.off('idle', onIdle);
     },
   };
+}
+
+/**
+ * The pre-tiled pins the map draws now (placed by MapLibre, hidden categories left out by the
+ * layer's filter), each once (a pin may show on two copies of the world), as their tiles give them.
+ */
+function tiledPinsDrawn(map: MapLibreMap, archive: PinArchive): Pin[] {
+  if (!map.getLayer(PIN_LAYERS.pins)) return [];
+  const drawn = new Map<string, Pin>();
+  for (const feature of map.queryRenderedFeatures({ layers: [PIN_LAYERS.pins] })) {
+    if (feature.geometry.type !== 'Point') continue;
+    const [lng, lat] = feature.geometry.coordinates as [number, number];
+    const pin = pinFromTile(feature.properties, [lng, lat], archive);
+    if (typeof pin !== 'string' && !drawn.has(pin.id)) drawn.set(pin.id, pin);
+  }
+  return [...drawn.values()];
 }
 
 /** Removes the GPU pins' layers and source, if the map still has them. */

@@ -12,6 +12,7 @@ import { PIN_ARCHIVE, pinBucket, type PinArchiveMetadata, type PinIndexEntry } f
 import { parsePins } from '../map/pin-data.ts';
 import { feature } from '../map/pin-features.testing.ts';
 import { PinGrouping } from '../map/pin-grouping.ts';
+import { legendEntries } from '../map/pin-legend.ts';
 import { tilePins } from './tile-pins.ts';
 
 const folder = mkdtempSync(join(tmpdir(), 'pinmap-tile-pins-test-'));
@@ -109,6 +110,29 @@ describe('pin tiler', () => {
     // The bad URL was dropped as the page drops it; the valid option was kept, the bad one not.
     expect(index.find((entry) => entry[0] === 'ok-2')![6]).toBeNull();
     expect(meta.pinmap.looks).toContainEqual({ pin: { iconSize: 20 } });
+  });
+
+  it('counts the pins of each category in the metadata, in the order the categories first appear: the legend the page makes of the same pins inline', async () => {
+    const features = [
+      feature('a', { category: 'museum' }),
+      feature('b'),
+      feature('c', { category: 'cafe', pin: { label: '1' } }),
+      feature('d', { category: '2' }),
+      feature('e', { category: 'museum', pin: { markerColor: '#000000' } }),
+      feature('f', { category: 'cafe' }),
+      feature('skipped', { category: 'park' }, { geometry: { type: 'Point', coordinates: [2, 95] } }),
+      feature('g', { category: 'museum' }),
+      feature('h', { category: '1' }),
+    ];
+    const collection = { type: 'FeatureCollection', pinStyles: { park: { markerColor: '#2E7D32' }, cafe: { markerColor: '#6D4C41' } }, features };
+    const { archive } = await tile(collection, 'categories');
+    const meta = (await archive.getMetadata()) as { pinmap: PinArchiveMetadata };
+    // The file's styled categories in its order (a skipped pin is not counted), then the others as
+    // they first appear; numeric names keep their place (an object's keys would put them first).
+    expect(meta.pinmap.categories).toEqual([['park', 0], ['cafe', 2], ['museum', 3], ['2', 1], ['1', 1]]);
+    const inPage = parsePins(collection);
+    const counted = meta.pinmap.categories!.map(([category, count]) => ({ category, count }));
+    expect(legendEntries([], inPage.pinStyles, counted)).toEqual(legendEntries(inPage.pins, inPage.pinStyles));
   });
 
   it('is an error naming the problem for input that is not a FeatureCollection', async () => {

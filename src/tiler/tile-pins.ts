@@ -424,7 +424,7 @@ async function tileInto(writer: PmtilesWriter, input: Readable, output: string, 
   records.close();
 
   progress('writing the archive');
-  const metadata = archiveMetadata(options.name ?? 'pins', count, members, looks, { buckets, length: indexLength });
+  const metadata = archiveMetadata(options.name ?? 'pins', count, members, looks, { buckets, length: indexLength }, categoryCounts(members.pinStyles, looks, lookOf.view()));
   const hasPins = count > 0;
   const written = writer.finish(
     output,
@@ -637,6 +637,21 @@ function writePinIndex(path: string, buckets: number, pins: Pick<PinColumns, 'co
 /** About how many pins' index entries one pass of `writePinIndex` holds in memory. */
 const INDEX_PINS_PER_PASS = 1_000_000;
 
+/**
+ * How many pins each category has (`PinArchiveMetadata.categories`): the file's styled categories
+ * first, in its order, then the others, counted by look (the looks are in the order their first
+ * pin came, so their categories are in the order they first appear).
+ */
+function categoryCounts(pinStyles: Record<string, PinOptions>, looks: readonly PinLook[], lookOf: Uint16Array): [string, number][] {
+  const perLook = new Float64Array(looks.length);
+  for (const look of lookOf) perLook[look]!++;
+  const counts = new Map<string, number>(Object.keys(pinStyles).map((category) => [category, 0]));
+  looks.forEach((look, i) => {
+    if (look.category !== undefined) counts.set(look.category, (counts.get(look.category) ?? 0) + perLook[i]!);
+  });
+  return [...counts];
+}
+
 /** The archive's JSON metadata: TileJSON-like fields for any reader, and `pinmap` for the page. */
 function archiveMetadata(
   name: string,
@@ -644,8 +659,9 @@ function archiveMetadata(
   members: { attribution?: string; pinStyles: Record<string, PinOptions> },
   looks: PinLook[],
   index: PinIndexInfo,
+  categories: [string, number][],
 ): object {
-  const pinmap: PinArchiveMetadata = { version: PIN_ARCHIVE.version, count, pinStyles: members.pinStyles, looks, index };
+  const pinmap: PinArchiveMetadata = { version: PIN_ARCHIVE.version, count, pinStyles: members.pinStyles, looks, index, categories };
   if (members.attribution !== undefined) pinmap.attribution = members.attribution;
   return {
     name,

@@ -35,6 +35,7 @@ export const pinmapLocaleDe: Locale = {
   'PinList.Count': '{count} Pins im Kartenausschnitt',
   'PinList.CountOne': '1 Pin im Kartenausschnitt',
   'PinList.Empty': 'Keine Pins im Kartenausschnitt',
+  'PinList.ShownOnly': 'Die Pins auf der Karte: hineinzoomen, um die in Gruppen aufzulisten',
   'Legend.Title': 'Legende',
   'Legend.Show': 'Legende anzeigen',
   'Legend.Count': '{count} Pins',

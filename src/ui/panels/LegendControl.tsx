@@ -28,7 +28,7 @@ export function LegendControl({ adapter, locale, hidden, onHiddenChange, open, o
   const panelId = useId();
   const button = useRef<HTMLButtonElement>(null);
   // eslint-disable-next-line react-hooks/exhaustive-deps -- read again for each new pin set
-  const entries = useMemo(() => legendEntries(adapter.getPins(), adapter.getPinStyles()), [adapter, pinsVersion]);
+  const entries = useMemo(() => legendEntries(adapter.getPins(), adapter.getPinStyles(), adapter.getCategoryCounts()), [adapter, pinsVersion]);
   if (entries.length === 0) return null;
 
   const toggle = (category: string, shown: boolean) => {
@@ -72,10 +72,15 @@ export function LegendControl({ adapter, locale, hidden, onHiddenChange, open, o
                     <input type="checkbox" checked={shown} onChange={(event) => toggle(entry.category, event.target.checked)} />
                     <PinSwatch options={entry.options} />
                     <span className="pinmap-legend-name">{entry.category}</span>
-                    <span className="pinmap-legend-count" aria-hidden="true">
-                      {entry.count.toLocaleString('en-US')}
-                    </span>
-                    <span className="pinmap-visually-hidden">{countText(locale, entry.count, 'Legend.Count', 'Legend.CountOne')}</span>
+                    {/* A count not known (an archive made before archives kept counts) is left out. */}
+                    {entry.count !== undefined && (
+                      <>
+                        <span className="pinmap-legend-count" aria-hidden="true">
+                          {entry.count.toLocaleString('en-US')}
+                        </span>
+                        <span className="pinmap-visually-hidden">{countText(locale, entry.count, 'Legend.Count', 'Legend.CountOne')}</span>
+                      </>
+                    )}
                   </label>
                 </li>
               );

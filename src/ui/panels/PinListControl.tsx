@@ -30,19 +30,34 @@ export interface PinListControlProps {
   root: RefObject<HTMLElement | null>;
 }
 
+/** Whether two lists show the same entries: the same pins (or, pre-tiled, pins read again with the same id and text) in the same order. */
+function sameEntries(a: readonly Pin[], b: readonly Pin[]): boolean {
+  return (
+    a.length === b.length &&
+    a.every((pin, i) => {
+      const other = b[i]!;
+      return pin === other || (pin.id === other.id && pin.title === other.title && pin.category === other.category && pin.description === other.description);
+    })
+  );
+}
+
 /**
  * The list of the pins in view: a button that opens a panel listing them (title, category and
  * the popup's first line) in a stable order, following the view once it rests. Each entry is a
  * button; Enter or a click flies to the pin and opens its popup. The arrows, Home and End move
  * between entries (one Tab stop for the list); Escape closes the panel and focus goes back to
  * the button. A polite status says how many pins are in view. Nothing is computed while it is
- * closed, and only the entries in its scrolled view are in the DOM (virtualised).
+ * closed, and only the entries in its scrolled view are in the DOM (virtualised). Pre-tiled pins
+ * (not all on the page): the pins the map draws in view (`MapAdapter.getShownPins`), read again
+ * whenever it has drawn a new view, with a line saying those in bubbles are not listed.
  */
 export function PinListControl({ adapter, locale, hidden, open, onOpenChange, showPin, pinsVersion, root }: PinListControlProps) {
   const panelId = useId();
   const button = useRef<HTMLButtonElement>(null);
   const scroller = useRef<HTMLDivElement>(null);
   const [pins, setPins] = useState<Pin[]>([]);
+  /** Pre-tiled pins: the list holds the pins drawn (not those in bubbles), and says so. */
+  const [shownOnly, setShownOnly] = useState(false);
   const [activeId, setActiveId] = useState<string>();
   const [maxHeight, setMaxHeight] = useState(6 * ROW_HEIGHT);
   const focusAfterRender = useRef<number | undefined>(undefined);
@@ -54,7 +69,11 @@ export function PinListControl({ adapter, locale, hidden, open, onOpenChange, sh
     let timer: number | undefined;
     const update = () => {
       timer = undefined;
-      setPins(pinsInView(adapter.getPins(), adapter.viewContains(), hiddenSet));
+      const shown = adapter.getShownPins();
+      setShownOnly(shown !== undefined);
+      const next = pinsInView(shown ?? adapter.getPins(), adapter.viewContains(), hiddenSet);
+      // The same pins as listed (the map rested where it was, or drew the same pins again): no new render.
+      setPins((listed) => (sameEntries(listed, next) ? listed : next));
     };
     const schedule = () => {
       window.clearTimeout(timer);
@@ -63,10 +82,12 @@ export function PinListControl({ adapter, locale, hidden, open, onOpenChange, sh
     update();
     const stopCamera = adapter.onCameraChange(schedule);
     const stopPins = adapter.onPinsChange(update);
+    const stopShown = adapter.onShownPinsChange(schedule);
     return () => {
       window.clearTimeout(timer);
       stopCamera();
       stopPins();
+      stopShown();
     };
   }, [open, adapter, hidden, pinsVersion]);
 
@@ -189,6 +210,7 @@ export function PinListControl({ adapter, locale, hidden, open, onOpenChange, sh
           <p className="pinmap-list-count" role="status" aria-live="polite" data-count={pins.length}>
             {pins.length === 0 ? locale['PinList.Empty'] : count}
           </p>
+          {shownOnly && <p className="pinmap-list-note">{locale['PinList.ShownOnly']}</p>}
           <div ref={scroller} className="pinmap-list-scroll" style={{ height, maxHeight }}>
             <ul className="pinmap-list-items" aria-label={title} style={{ height: virtualizer.getTotalSize() }} onKeyDown={onListKey}>
               {virtualizer.getVirtualItems().map((item) => {
