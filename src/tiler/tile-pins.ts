@@ -101,17 +101,17 @@ class ByteStore {
   private readonly startOf = new Growable((n) => new Uint32Array(n));
   private readonly lengthOf = new Growable((n) => new Uint32Array(n));
 
+  /** Adds `text` as string number `count - 1`. */
   add(text: string): void {
     const length = Buffer.byteLength(text);
-    if (this.used + length > (this.chunks.at(-1)?.length ?? 0)) {
-      this.chunks.push(Buffer.allocUnsafe(Math.max(ByteStore.CHUNK, length)));
-      this.used = 0;
-    }
-    this.chunks.at(-1)!.write(text, this.used, 'utf8');
-    this.chunkOf.push(this.chunks.length - 1);
-    this.startOf.push(this.used);
-    this.lengthOf.push(length);
-    this.used += length;
+    this.last(length).write(text, this.used, 'utf8');
+    this.stored(length);
+  }
+
+  /** Adds `bytes` (UTF-8) as string number `count - 1`. */
+  addBytes(bytes: Uint8Array): void {
+    this.last(bytes.length).set(bytes, this.used);
+    this.stored(bytes.length);
   }
 
   /** String `i` as UTF-8 bytes (a view into the store). */
@@ -119,20 +119,37 @@ class ByteStore {
     const start = this.startOf.array[i]!;
     return this.chunks[this.chunkOf.array[i]!]!.subarray(start, start + this.lengthOf.array[i]!);
   }
+
+  /** String `i`. */
+  text(i: number): string {
+    const start = this.startOf.array[i]!;
+    return this.chunks[this.chunkOf.array[i]!]!.toString('utf8', start, start + this.lengthOf.array[i]!);
+  }
+
+  /** The chunk `length` more bytes go into, at `used` (a new one when the last is full). */
+  private last(length: number): Buffer {
+    if (this.used + length > (this.chunks.at(-1)?.length ?? 0)) {
+      this.chunks.push(Buffer.allocUnsafe(Math.max(ByteStore.CHUNK, length)));
+      this.used = 0;
+    }
+    return this.chunks.at(-1)!;
+  }
+
+  private stored(length: number): void {
+    this.chunkOf.push(this.chunks.length - 1);
+    this.startOf.push(this.used);
+    this.lengthOf.push(length);
+    this.used += length;
+  }
 }
 
 /**
- * The pins' ids as UTF-8 bytes in large buffers (off the JavaScript heap, no string per pin), and
- * the `IdRegistry` the checker finds duplicates with: an open-addressing hash table of pin
- * numbers. A pin's number is its place in the order ids were registered (the order of the pins).
+ * The pins' ids as UTF-8 bytes (a `ByteStore`), and the `IdRegistry` the checker finds
+ * duplicates with: an open-addressing hash table of pin numbers. A pin's number is its place in
+ * the order ids were registered (the order of the pins).
  */
 class IdStore implements IdRegistry {
-  private static readonly CHUNK = 16 * 1024 * 1024;
-  private readonly chunks: Buffer[] = [];
-  private used = IdStore.CHUNK;
-  private readonly chunkOf = new Growable((n) => new Uint16Array(n));
-  private readonly startOf = new Growable((n) => new Uint32Array(n));
-  private readonly lengthOf = new Growable((n) => new Uint32Array(n));
+  private readonly store = new ByteStore();
   private readonly hashOf = new Growable((n) => new Uint32Array(n));
   private readonly featureOf = new Growable((n) => new Float64Array(n));
   /** Pin number + 1 at each slot, 0 for an empty slot. */
@@ -154,15 +171,7 @@ class IdStore implements IdRegistry {
 
   set(id: string, index: number): void {
     const bytes = Buffer.from(id, 'utf8');
-    if (this.used + bytes.length > (this.chunks.at(-1)?.length ?? 0)) {
-      this.chunks.push(Buffer.allocUnsafe(Math.max(IdStore.CHUNK, bytes.length)));
-      this.used = 0;
-    }
-    bytes.copy(this.chunks.at(-1)!, this.used);
-    this.chunkOf.push(this.chunks.length - 1);
-    this.startOf.push(this.used);
-    this.lengthOf.push(bytes.length);
-    this.used += bytes.length;
+    this.store.addBytes(bytes);
     this.hashOf.push(hashBytes(bytes));
     this.featureOf.push(index);
     if (this.count * 2 > this.table.length) this.grow();
@@ -171,14 +180,12 @@ class IdStore implements IdRegistry {
 
   /** Pin `pin`'s id as UTF-8 bytes (a view into the store). */
   bytes(pin: number): Buffer {
-    const start = this.startOf.array[pin]!;
-    return this.chunks[this.chunkOf.array[pin]!]!.subarray(start, start + this.lengthOf.array[pin]!);
+    return this.store.bytes(pin);
   }
 
   /** Pin `pin`'s id. */
   id(pin: number): string {
-    const start = this.startOf.array[pin]!;
-    return this.chunks[this.chunkOf.array[pin]!]!.toString('utf8', start, start + this.lengthOf.array[pin]!);
+    return this.store.text(pin);
   }
 
   /** The duplicates are known: the table goes. */
