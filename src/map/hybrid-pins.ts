@@ -143,11 +143,7 @@ export function createHybridPins(map: L.Map, options: HybridPinOptions): HybridP
     }
     const lookup = found;
     if (!lookup) return false;
-    void lookup.lookUp(id).then((entry) => {
-      if (found !== lookup) return;
-      if (entry) open(entry.pin);
-      else console.warn(`Pinmap: there is no pin with the id "${id}" in the pin archive to open.`);
-    });
+    lookup.open(id, open, () => found === lookup);
     return true;
   }
 

@@ -194,13 +194,27 @@ export interface PinLookup {
   lookUp(id: string): Promise<FoundPin | undefined>;
   /** A pin already found, at once (to open it again by id). */
   known(id: string): FoundPin | undefined;
+  /**
+   * Calls `show` with the pin once `lookUp` gives it: never at once, even for a pin found before,
+   * as the views did before this was shared (opening at once from a click broke the legend's and
+   * the pin list's tests). Unless `isCurrent()` says the page has moved on by then; a pin the
+   * archive does not have is a console warning.
+   */
+  open(id: string, show: (pin: Pin) => void, isCurrent: () => boolean): void;
 }
 
 /** The pins of `archive` looked up by a page (a click, `?pin=`, the ref), kept once found. */
 export function pinLookup(archive: PinArchive): PinLookup {
   const found = new Map<string, FoundPin>();
-  return {
+  const lookup: PinLookup = {
     known: (id) => found.get(id),
+    open(id, show, isCurrent) {
+      void lookup.lookUp(id).then((entry) => {
+        if (!isCurrent()) return;
+        if (entry) show(entry.pin);
+        else console.warn(`Pinmap: there is no pin with the id "${id}" in the pin archive to open.`);
+      });
+    },
     async lookUp(id) {
       const known = found.get(id);
       if (known) return known;
@@ -214,4 +228,5 @@ export function pinLookup(archive: PinArchive): PinLookup {
       }
     },
   };
+  return lookup;
 }

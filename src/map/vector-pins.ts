@@ -18,7 +18,7 @@ import { PinClusters, abbreviate, clusterButton, clusterDiameter, pinButton, sha
 import { COLLISION_UNIT, collisionBoxes, collisionImage, createLabelCollision } from './label-collision.ts';
 import { PinIndex, startIndexWorker, type PinGroups } from './pin-index.ts';
 import { reasonOf } from './errors.ts';
-import { pinFromTile, pinLookup, type PinArchive } from './pin-archive.ts';
+import { pinFromTile, pinLookup, type PinArchive, type PinLookup } from './pin-archive.ts';
 import { PIN_ARCHIVE, revealZoomOf } from './pin-archive-format.ts';
 import type { CategoryCount } from './pin-legend.ts';
 import { createPopupContent } from './popup-content.ts';
@@ -118,10 +118,8 @@ export function createVectorPins(map: MapLibreMap, options: PinLayerOptions): Pi
   let applyHidden: (() => void) | undefined;
   /** The pin with an id: one of `pins`, or for pre-tiled pins one the archive or the loaded tiles know. */
   let findPin: (id: string) => Pin | undefined = (id) => pins.get(id);
-  /** The pin with an id, looked up where it is: for pre-tiled pins, in the archive's pin index. */
-  let lookUpPin: (id: string) => Promise<Pin | undefined> = (id) => Promise.resolve(findPin(id));
-  /** Whether `lookUpPin` asks a pre-tiled archive's pin index (so `open` cannot answer at once). */
-  let lookUpInArchive = false;
+  /** Pre-tiled pins: their pin index, where a pin not found yet is looked up by id. */
+  let archivePins: PinLookup | undefined;
   /** Pre-tiled pins: the pins the map draws now, from its loaded tiles. */
   let shownTiledPins: (() => Pin[]) | undefined;
   let styles = new Map<string, PinStyle>();
@@ -159,16 +157,14 @@ export function createVectorPins(map: MapLibreMap, options: PinLayerOptions): Pi
    */
   function layerImages(styles: Iterable<PinStyle>, pixelRatio: number) {
     const list = [...styles];
-    for (const style of list) imageStyles.set(pinImagePlacement(style, pixelRatio).id, { style, pixelRatio });
+    const images = list.map((style) => {
+      const { id, iconOffset } = pinImagePlacement(style, pixelRatio);
+      imageStyles.set(id, { style, pixelRatio });
+      return { id, offset: iconOffset };
+    });
     const drawn = Promise.all(list.map((style) => ensurePinImage(map, style, pixelRatio)));
     drawn.catch(() => {}); // heard by whoever awaits it
-    return {
-      images: list.map((style) => {
-        const { id, iconOffset } = pinImagePlacement(style, pixelRatio);
-        return { id, offset: iconOffset };
-      }),
-      drawn,
-    };
+    return { images, drawn };
   }
 
   const container = map.getContainer();
@@ -200,8 +196,7 @@ export function createVectorPins(map: MapLibreMap, options: PinLayerOptions): Pi
     revealZoom = () => map.getZoom();
     applyHidden = undefined;
     findPin = (id) => pins.get(id);
-    lookUpPin = (id) => Promise.resolve(findPin(id));
-    lookUpInArchive = false;
+    archivePins = undefined;
     shownTiledPins = undefined;
     glTeardown?.();
     glTeardown = undefined;
@@ -379,8 +374,7 @@ export function createVectorPins(map: MapLibreMap, options: PinLayerOptions): Pi
       return entry ? revealZoomOf(entry.aloneMask, map.getZoom()) : map.getZoom();
     };
     findPin = (id) => found.known(id)?.pin;
-    lookUpPin = async (id) => (await lookUp(id))?.pin;
-    lookUpInArchive = true;
+    archivePins = found;
     shownTiledPins = () => tiledPinsDrawn(map, archive);
     await whenStyleLoaded();
     if (!isCurrent() || byKey.size === 0) return;
@@ -403,11 +397,7 @@ export function createVectorPins(map: MapLibreMap, options: PinLayerOptions): Pi
           return;
         }
         options.onPinClick(String(id));
-        void lookUp(String(id)).then((entry) => {
-          if (!isCurrent()) return;
-          if (entry) openPin(entry.pin, undefined);
-          else console.warn(`Pinmap: pin "${String(id)}" of ${archive.url} is not in its pin index; it cannot be opened`);
-        });
+        found.open(String(id), (pin) => openPin(pin, undefined), isCurrent);
       },
     });
     // Hidden categories: their pins leave the layer (the tiles' bubbles keep their counts).
@@ -475,14 +465,10 @@ export function createVectorPins(map: MapLibreMap, options: PinLayerOptions): Pi
         show(pin);
         return true;
       }
-      if (!lookUpInArchive) return false;
+      if (!archivePins) return false;
       // Pre-tiled pins: not looked up yet; the popup opens when the pin index answers.
       const current = generation;
-      void lookUpPin(id).then((found) => {
-        if (current !== generation) return;
-        if (found) show(found);
-        else console.warn(`Pinmap: there is no pin with the id "${id}" in the pin archive to open.`);
-      });
+      archivePins.open(id, show, () => current === generation);
       return true;
     },
     get pins() {
@@ -504,7 +490,7 @@ export function createVectorPins(map: MapLibreMap, options: PinLayerOptions): Pi
       applyHidden?.();
     },
     async viewOf(id) {
-      const pin = await lookUpPin(id);
+      const pin = findPin(id) ?? (await archivePins?.lookUp(id))?.pin;
       if (!pin) return undefined;
       const zoom = await revealZoom(id);
       return { center: pin.lngLat, zoom: Math.max(map.getZoom(), zoom) };
