@@ -155,7 +155,10 @@ export function PinListControl({ adapter, locale, hidden, open, onOpenChange, sh
 
   const onListKey = (event: KeyboardEvent) => {
     const page = Math.max(1, Math.floor(maxHeight / ROW_HEIGHT) - 1);
-    const step: Record<string, number> = { ArrowDown: active + 1, ArrowUp: active - 1, Home: 0, End: pins.length - 1, PageDown: active + page, PageUp: active - page };
+    // From the entry the last key moved to, even if it is not rendered and focused yet (keys
+    // pressed faster than the list renders each move on from the one before).
+    const from = focusAfterRender.current ?? active;
+    const step: Record<string, number> = { ArrowDown: from + 1, ArrowUp: from - 1, Home: 0, End: pins.length - 1, PageDown: from + page, PageUp: from - page };
     if (!(event.key in step)) return;
     event.preventDefault();
     moveTo(step[event.key]!);
