@@ -136,11 +136,19 @@ async function listAsRead(page: Page) {
   const panel = page.locator('.pinmap-list-panel');
   if ((await panel.count()) === 0) await page.locator('.pinmap-list-button').click();
   await expect(panel).toBeVisible();
-  const count = Number(await page.locator('.pinmap-list-count').getAttribute('data-count'));
-  const notes = await panel.locator('.pinmap-list-note').allTextContents();
-  const note = notes.length === 0 ? null : notes.join(' ');
-  const ids = await page.locator('.pinmap-list-item').evaluateAll((items) => items.map((item) => item.getAttribute('data-pin-id')!));
-  return { count, note, ids };
+  // One read of the whole panel: the list's entries are rendered a frame after its count (the
+  // virtualised list measures its scroller first), so wait until a non-empty list shows entries.
+  const read = () =>
+    panel.evaluate((root) => {
+      const notes = [...root.querySelectorAll('.pinmap-list-note')].map((note) => note.textContent ?? '');
+      return {
+        count: Number(root.querySelector('.pinmap-list-count')?.getAttribute('data-count')),
+        note: notes.length === 0 ? null : notes.join(' '),
+        ids: [...root.querySelectorAll('.pinmap-list-item')].map((item) => item.getAttribute('data-pin-id')!),
+      };
+    });
+  await expect.poll(async () => { const list = await read(); return list.count === 0 || list.ids.length > 0; }).toBe(true);
+  return read();
 }
 
 test.describe('pre-tiled pins', () => {
