@@ -1,4 +1,3 @@
-import type Supercluster from 'supercluster';
 import { PinGrouping } from './pin-grouping.ts';
 
 /**
@@ -34,28 +33,29 @@ export type IndexReply =
   | { id: number; error: string };
 
 /** The grouping of the pins that `visible` shows (all of them without it); each keeps its index in the set. */
-function groupingOf(points: Supercluster.PointFeature<{ i: number }>[], visible: Uint8Array | undefined): PinGrouping<{ i: number }> {
-  return new PinGrouping(visible ? points.filter((_, i) => visible[i] === 1) : points);
+function groupingOf(lngLats: Float64Array, visible: Uint8Array | undefined): PinGrouping {
+  if (!visible) return new PinGrouping({ lngLats });
+  let shown = 0;
+  for (let i = 0; i < visible.length; i++) shown += visible[i] === 1 ? 1 : 0;
+  const members = new Uint32Array(shown);
+  for (let i = 0, k = 0; i < visible.length; i++) if (visible[i] === 1) members[k++] = i;
+  return new PinGrouping({ lngLats, members });
 }
 
 /** Answers the pin index's requests; the reply's buffers can be transferred. */
 export function createIndexCore(): (request: IndexRequest) => { reply: IndexReply; transfer: ArrayBuffer[] } {
-  let index: PinGrouping<{ i: number }> | undefined;
-  let points: Supercluster.PointFeature<{ i: number }>[] = [];
+  let index: PinGrouping | undefined;
+  let lngLats: Float64Array = new Float64Array(0);
 
   function answer(request: IndexRequest): { reply: IndexReply; transfer: ArrayBuffer[] } {
     if (request.type === 'load') {
-      const { lngLats } = request;
-      points = new Array(lngLats.length / 2);
-      for (let i = 0; i < points.length; i++) {
-        points[i] = { type: 'Feature', geometry: { type: 'Point', coordinates: [lngLats[2 * i]!, lngLats[2 * i + 1]!] }, properties: { i } };
-      }
-      index = groupingOf(points, request.visible);
+      lngLats = request.lngLats;
+      index = groupingOf(lngLats, request.visible);
       if (request.zoom !== undefined) index.prepare(request.zoom);
       return { reply: { id: request.id, type: 'load' }, transfer: [] };
     }
     if (request.type === 'filter') {
-      index = groupingOf(points, request.visible);
+      index = groupingOf(lngLats, request.visible);
       if (request.zoom !== undefined) index.prepare(request.zoom);
       return { reply: { id: request.id, type: 'filter' }, transfer: [] };
     }
@@ -63,29 +63,20 @@ export function createIndexCore(): (request: IndexRequest) => { reply: IndexRepl
     if (request.type === 'groups') {
       const pins: number[] = [];
       const clusters: number[] = [];
-      for (const feature of index.getClusters(request.bbox, request.zoom)) {
-        const properties = feature.properties as Partial<Supercluster.ClusterProperties> & { i?: number };
-        if (properties.cluster) {
-          const [lng, lat] = feature.geometry.coordinates as [number, number];
-          clusters.push(lng, lat, properties.point_count!, properties.cluster_id!);
-        } else {
-          pins.push(properties.i!);
-        }
-      }
+      index.visit(request.bbox, request.zoom, { pin: (i) => pins.push(i), bubble: (lng, lat, count, id) => clusters.push(lng, lat, count, id) });
       const reply = { id: request.id, type: 'groups' as const, pins: Uint32Array.from(pins), clusters: Float64Array.from(clusters) };
       return { reply, transfer: [reply.pins.buffer, reply.clusters.buffer] };
     }
     if (request.type === 'revealZoom') {
-      const point = points[request.pin];
-      if (!point) throw new Error(`there is no pin number ${request.pin}`);
-      const zoom = index.revealZoom(point.geometry.coordinates as [number, number], (properties) => properties.i === request.pin, request.fromZoom);
+      if (!Number.isInteger(request.pin) || request.pin < 0 || request.pin >= lngLats.length / 2) throw new Error(`there is no pin number ${request.pin}`);
+      const zoom = index.revealZoom(request.pin, request.fromZoom);
       return { reply: { id: request.id, type: 'revealZoom', zoom }, transfer: [] };
     }
     if (request.type === 'prepare') {
       for (const zoom of request.zooms) index.prepare(zoom);
       return { reply: { id: request.id, type: 'prepare', grouped: index.grouped }, transfer: [] };
     }
-    return { reply: { id: request.id, type: 'expansionZoom', zoom: index.getClusterExpansionZoom(request.clusterId) }, transfer: [] };
+    return { reply: { id: request.id, type: 'expansionZoom', zoom: index.expansionZoom(request.clusterId) }, transfer: [] };
   }
 
   return (request) => {

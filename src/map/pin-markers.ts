@@ -1,4 +1,3 @@
-import type Supercluster from 'supercluster';
 import { CLUSTER_MAX_ZOOM, DEFAULTS } from './constants.ts';
 import { PinGrouping } from './pin-grouping.ts';
 import { createPinElement, pinStyleKey, resolvePinStyle, type PinStyle } from './pin-icon.ts';
@@ -124,41 +123,43 @@ export type PinGroup =
  * pin stands alone.
  */
 export class PinClusters {
-  private readonly index: PinGrouping<{ id: string }>;
+  private readonly index: PinGrouping;
 
-  private readonly places = new Map<string, [number, number]>();
+  /** Each pin's index in the list, by id. */
+  private readonly indexOf = new Map<string, number>();
 
-  constructor(list: Pin[]) {
-    this.index = new PinGrouping(list.map((pin) => ({ type: 'Feature', geometry: { type: 'Point', coordinates: pin.lngLat }, properties: { id: pin.id } })));
-    for (const pin of list) this.places.set(pin.id, pin.lngLat);
+  constructor(private readonly list: Pin[]) {
+    const lngLats = new Float64Array(2 * list.length);
+    list.forEach((pin, i) => {
+      lngLats[2 * i] = pin.lngLat[0];
+      lngLats[2 * i + 1] = pin.lngLat[1];
+      this.indexOf.set(pin.id, i);
+    });
+    this.index = new PinGrouping({ lngLats });
   }
 
   /** The groups at a zoom (fractional zooms group as the whole zoom below), within `bbox` ([w, s, e, n]; default the world). */
   groupsAt(zoom: number, bbox: [number, number, number, number] = WORLD): PinGroup[] {
-    return this.index.getClusters(bbox, wholeZoom(zoom)).map((feature) => {
-      const properties = feature.properties as Partial<Supercluster.ClusterProperties> & { id?: string };
-      if (properties.cluster) {
-        return {
-          kind: 'cluster',
-          key: `cluster:${properties.cluster_id}`,
-          clusterId: properties.cluster_id!,
-          count: properties.point_count!,
-          lngLat: feature.geometry.coordinates as [number, number],
-        };
-      }
-      return { kind: 'pin', key: `pin:${properties.id}`, id: properties.id! };
+    const groups: PinGroup[] = [];
+    this.index.visit(bbox, wholeZoom(zoom), {
+      pin: (i) => {
+        const id = this.list[i]!.id;
+        groups.push({ kind: 'pin', key: `pin:${id}`, id });
+      },
+      bubble: (lng, lat, count, clusterId) => groups.push({ kind: 'cluster', key: `cluster:${clusterId}`, clusterId, count, lngLat: [lng, lat] }),
     });
+    return groups;
   }
 
   /** The zoom at which a bubble splits into smaller groups. */
   expansionZoom(clusterId: number): number {
-    return this.index.getClusterExpansionZoom(clusterId);
+    return this.index.expansionZoom(clusterId);
   }
 
   /** The lowest whole zoom, from `fromZoom` up, at which the pin is not in any bubble (see `PinGrouping.revealZoom`). */
   revealZoom(id: string, fromZoom: number): number {
-    const place = this.places.get(id);
-    return place ? this.index.revealZoom(place, (properties) => properties.id === id, fromZoom) : CLUSTER_MAX_ZOOM + 1;
+    const i = this.indexOf.get(id);
+    return i === undefined ? CLUSTER_MAX_ZOOM + 1 : this.index.revealZoom(i, fromZoom);
   }
 }
 

@@ -145,7 +145,7 @@ describe('pin tiler', () => {
   it('at every zoom the tiles hold exactly the bubbles (counts, ids, where they split) and lone pins of the page\'s grouping, in more than one zoom range', async () => {
     const collection = crowd(10_500);
     const { pins } = parsePins(collection);
-    const grouping = new PinGrouping(pins.map((pin, i) => ({ type: 'Feature' as const, geometry: { type: 'Point' as const, coordinates: pin.lngLat }, properties: { i } })));
+    const grouping = new PinGrouping({ lngLats: Float64Array.from(pins.flatMap((pin) => pin.lngLat)) });
     const { result, archive } = await tile(collection, 'crowd');
     expect(result.pins).toBe(10_500);
     const header = await archive.getHeader();
@@ -154,18 +154,21 @@ describe('pin tiler', () => {
     for (let zoom = 0; zoom <= PIN_ARCHIVE.maxZoom; zoom++) {
       const expected: string[] = [];
       const tiles = new Set<string>();
-      for (const group of grouping.getClusters([-180, -90, 180, 90], zoom)) {
-        const properties = group.properties as { cluster?: boolean; cluster_id?: number; point_count?: number; i?: number };
-        const [lng, lat] = group.geometry.coordinates as [number, number];
+      const tileOf = (lng: number, lat: number) => {
         const size = 2 ** zoom;
         const sin = Math.sin((lat * Math.PI) / 180);
         tiles.add(`${Math.floor((lng / 360 + 0.5) * size)}/${Math.floor((0.5 - (0.25 * Math.log((1 + sin) / (1 - sin))) / Math.PI) * size)}`);
-        expected.push(
-          properties.cluster
-            ? `bubble ${properties.cluster_id} of ${properties.point_count} splits at ${grouping.getClusterExpansionZoom(properties.cluster_id!)}`
-            : `pin ${pins[properties.i!]!.id}`,
-        );
-      }
+      };
+      grouping.visit([-180, -90, 180, 90], zoom, {
+        pin: (i) => {
+          tileOf(...pins[i]!.lngLat);
+          expected.push(`pin ${pins[i]!.id}`);
+        },
+        bubble: (lng, lat, count, id) => {
+          tileOf(lng, lat);
+          expected.push(`bubble ${id} of ${count} splits at ${grouping.expansionZoom(id)}`);
+        },
+      });
       const found: string[] = [];
       for (const key of tiles) {
         const [x, y] = key.split('/').map(Number) as [number, number];

@@ -2,7 +2,6 @@ import { closeSync, openSync, readSync, rmSync, writeSync } from 'node:fs';
 import type { Readable } from 'node:stream';
 import { gzipSync } from 'node:zlib';
 import { tileIdToZxy, zxyToTileId } from 'pmtiles';
-import type Supercluster from 'supercluster';
 import { CLUSTER_MAX_ZOOM } from '../map/constants.ts';
 import {
   PIN_ARCHIVE,
@@ -90,6 +89,10 @@ class Growable<T extends Float64Array | Uint32Array | Uint16Array> {
   view(): T {
     return this.array.subarray(0, this.length) as T;
   }
+  /** Lets go of the room not used (once nothing more is pushed). */
+  trim(): void {
+    this.array = this.array.slice(0, this.length) as T;
+  }
 }
 
 /** Strings as UTF-8 bytes in large buffers (off the JavaScript heap, no string per pin), by number. */
@@ -98,6 +101,10 @@ class ByteStore {
   private readonly chunks: Buffer[] = [];
   private used = ByteStore.CHUNK;
   private readonly chunkOf = new Growable((n) => new Uint16Array(n));
+  /** Strings stored. */
+  get count(): number {
+    return this.chunkOf.length;
+  }
   private readonly startOf = new Growable((n) => new Uint32Array(n));
   private readonly lengthOf = new Growable((n) => new Uint32Array(n));
 
@@ -135,6 +142,13 @@ class ByteStore {
     return this.chunks.at(-1)!;
   }
 
+  /** Lets go of the room not used (once nothing more is added). */
+  trim(): void {
+    for (const column of [this.chunkOf, this.startOf, this.lengthOf]) column.trim();
+    const last = this.chunks.at(-1);
+    if (last) this.chunks[this.chunks.length - 1] = Buffer.from(last.subarray(0, this.used));
+  }
+
   private stored(length: number): void {
     this.chunkOf.push(this.chunks.length - 1);
     this.startOf.push(this.used);
@@ -150,13 +164,13 @@ class ByteStore {
  */
 class IdStore implements IdRegistry {
   private readonly store = new ByteStore();
-  private readonly hashOf = new Growable((n) => new Uint32Array(n));
-  private readonly featureOf = new Growable((n) => new Float64Array(n));
+  private hashOf = new Growable((n) => new Uint32Array(n));
+  private featureOf = new Growable((n) => new Float64Array(n));
   /** Pin number + 1 at each slot, 0 for an empty slot. */
   private table = new Uint32Array(1 << 16);
 
   get count(): number {
-    return this.hashOf.length;
+    return this.store.count;
   }
 
   get(id: string): number | undefined {
@@ -188,9 +202,12 @@ class IdStore implements IdRegistry {
     return this.store.text(pin);
   }
 
-  /** The duplicates are known: the table goes. */
+  /** The duplicates are known: the table and what it is made from go, the ids stay. */
   dropTable(): void {
     this.table = new Uint32Array(0);
+    this.hashOf = new Growable((n) => new Uint32Array(n));
+    this.featureOf = new Growable((n) => new Float64Array(n));
+    this.store.trim();
   }
 
   private place(pin: number): void {
@@ -352,6 +369,9 @@ async function tileInto(writer: PmtilesWriter, input: Readable, output: string, 
     records.add(JSON.stringify(record));
   });
   ids.dropTable();
+  titles.trim();
+  lngLats.trim();
+  lookOf.trim();
 
   try {
     assertFeatureCollection(read.members);
@@ -382,21 +402,7 @@ async function tileInto(writer: PmtilesWriter, input: Readable, output: string, 
   const order = new Uint32Array(count);
   for (let k = 0; k < count; k++) order[k] = Number(keyed[k]! & 0xffffffffn);
 
-  // The pins as supercluster reads them, made when asked for: no object per pin is kept.
-  const pointAt = (i: number): Supercluster.PointFeature<{ i: number }> => ({
-    type: 'Feature',
-    geometry: { type: 'Point', coordinates: [coordinates[2 * i]!, coordinates[2 * i + 1]!] },
-    properties: { i },
-  });
-  const points = new Proxy([] as Supercluster.PointFeature<{ i: number }>[], {
-    get(target, property, receiver) {
-      if (property === 'length') return count;
-      // An index (supercluster reads nothing else by a digit): cheaper to tell than with a pattern, read once per pin and zoom.
-      if (typeof property === 'string' && property.charCodeAt(0) >= 48 && property.charCodeAt(0) <= 57) return pointAt(Number(property));
-      return Reflect.get(target, property, receiver) as unknown;
-    },
-  });
-  const grouping = new PinGrouping(points);
+  const grouping = new PinGrouping({ lngLats: coordinates });
   /** Bit z: the pin stands alone at zoom z. */
   const alone = new Uint16Array(count);
   /** Each lone pin's place among the groups of the zoom being written. */
@@ -486,7 +492,7 @@ const BOX_ZOOM = 7;
  * box whose tile it is in. (A pin at exactly 180° is written to the tiles at -180°, see `tileOf`,
  * but ranked in the easternmost box, where the index finds it.)
  */
-function groupsAt(grouping: PinGrouping<{ i: number }>, zoom: number, pins: { coordinates: Float64Array; alone: Uint16Array; rank: Uint32Array }): Bubbles {
+function groupsAt(grouping: PinGrouping, zoom: number, pins: { coordinates: Float64Array; alone: Uint16Array; rank: Uint32Array }): Bubbles {
   const lng = new Growable((n) => new Float64Array(n));
   const lat = new Growable((n) => new Float64Array(n));
   const points = new Growable((n) => new Float64Array(n));
@@ -510,24 +516,21 @@ function groupsAt(grouping: PinGrouping<{ i: number }>, zoom: number, pins: { co
       const [, ty] = tileOf(x, y, boxZoom);
       return ty === by && Math.min(size - 1, Math.floor((x / 360 + 0.5) * size)) === bx;
     };
-    for (const feature of grouping.getClusters([Math.max(-180, west), south, Math.min(180, east), north], zoom)) {
-      const properties = feature.properties as Partial<Supercluster.ClusterProperties> & { i?: number };
-      if (!properties.cluster) {
-        const i = properties.i!;
-        if (!owned(pins.coordinates[2 * i]!, pins.coordinates[2 * i + 1]!)) continue;
+    grouping.visit([Math.max(-180, west), south, Math.min(180, east), north], zoom, {
+      pin: (i) => {
+        if (!owned(pins.coordinates[2 * i]!, pins.coordinates[2 * i + 1]!)) return;
         pins.alone[i]! |= bit;
         pins.rank[i] = position++;
-        continue;
-      }
-      const [x, y] = feature.geometry.coordinates as [number, number];
-      if (!owned(x, y)) continue;
-      const id = properties.cluster_id!;
-      lng.push(x);
-      lat.push(y);
-      points.push(properties.point_count!);
-      ids.push(id);
-      expansion.push(grouping.getClusterExpansionZoom(id));
-    }
+      },
+      bubble: (x, y, count, id) => {
+        if (!owned(x, y)) return;
+        lng.push(x);
+        lat.push(y);
+        points.push(count);
+        ids.push(id);
+        expansion.push(grouping.expansionZoom(id));
+      },
+    });
   }
   return { count: lng.length, lng: lng.view(), lat: lat.view(), points: points.view(), id: ids.view(), expansion: Uint8Array.from(expansion.view()) };
 }

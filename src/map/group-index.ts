@@ -1,0 +1,230 @@
+import KDBush from 'kdbush';
+
+/**
+ * The pins' bubbles for a range of zooms, kept in typed arrays: the groups supercluster makes
+ * (the same rule, radius and order, so the same bubbles, counts, ids and positions; the tests
+ * compare the two on several pin sets), without an object or a growing JavaScript array per pin.
+ * supercluster keeps each pin as six numbers pushed onto a plain array at every zoom; for 100k
+ * pins that array's growth and its garbage collection were most of the first grouping's time in
+ * the page, and for 10M pins in the tiler most of its memory.
+ *
+ * The rule, zoom by zoom from the highest down: each pin or bubble of the zoom above, in turn,
+ * takes every one not yet taken within `radius` pixels (at this zoom, of `extent`-pixel tiles);
+ * if it took any, they become one bubble at their centre weighted by their counts, else each
+ * stays as it was. Positions are kept in Web Mercator units (0..1), and the spatial index
+ * (kdbush, as supercluster uses it) in single precision.
+ */
+
+/** `Infinity` in the zoom marks: not looked at yet at any zoom. */
+const NOT_SEEN = 255;
+
+export interface GroupIndexOptions {
+  /** Pixels, at the zoom being grouped, within which pins join a bubble. */
+  radius: number;
+  /** Pixels of a tile the radius is measured in. */
+  extent: number;
+  minZoom: number;
+  maxZoom: number;
+  /** Items in a leaf of the spatial index. */
+  nodeSize: number;
+}
+
+/**
+ * The pins or bubbles at one zoom, in columns. The pins themselves (above the highest grouped
+ * zoom) keep less: their positions are single precision already, their id is their number and
+ * their count 1.
+ */
+interface Level {
+  readonly count: number;
+  /** Position, Web Mercator units. */
+  readonly x: Float64Array | Float32Array;
+  readonly y: Float64Array | Float32Array;
+  /** A pin's number (its place in the grouped set), or a bubble's id; none: the entry's own place. */
+  readonly id?: Uint32Array | Float64Array;
+  /** Pins in it; none: 1 each. */
+  readonly points?: Uint32Array;
+  /** The last zoom it was looked at while grouping the zoom below (`NOT_SEEN` before). */
+  readonly seen: Uint8Array;
+  readonly tree: KDBush;
+}
+
+/** The pins to group: longitude and latitude pairs, of every pin or of those `members` names. */
+export interface GroupInput {
+  lngLats: Float64Array;
+  /** The pins grouped, by index in `lngLats` (in this order); every pin when absent. */
+  members?: Uint32Array;
+}
+
+/** What `visit` reports of each pin and bubble in a box, in the spatial index's order. */
+export interface GroupVisitor {
+  /** A pin standing alone, by its index in the input. */
+  pin(index: number): void;
+  /** A bubble: its centre, its count and its id. */
+  bubble(lng: number, lat: number, points: number, id: number): void;
+}
+
+const lngX = (lng: number): number => lng / 360 + 0.5;
+
+function latY(lat: number): number {
+  const sin = Math.sin((lat * Math.PI) / 180);
+  const y = 0.5 - (0.25 * Math.log((1 + sin) / (1 - sin))) / Math.PI;
+  return y < 0 ? 0 : y > 1 ? 1 : y;
+}
+
+const xLng = (x: number): number => (x - 0.5) * 360;
+
+function yLat(y: number): number {
+  const y2 = ((180 - y * 360) * Math.PI) / 180;
+  return (360 * Math.atan(Math.exp(y2))) / Math.PI - 90;
+}
+
+function indexed(level: Omit<Level, 'tree'>, nodeSize: number): Level {
+  const tree = new KDBush(level.count, nodeSize, Float32Array);
+  for (let k = 0; k < level.count; k++) tree.add(level.x[k]!, level.y[k]!);
+  tree.finish();
+  return { ...level, tree };
+}
+
+/**
+ * The pins themselves (the level above the highest grouped zoom): one per grouped pin, in the
+ * input's order. Ranges of zooms grouped from the same pins share it.
+ */
+export function pinLevel({ lngLats, members }: GroupInput, nodeSize: number): Level {
+  const count = members ? members.length : lngLats.length / 2;
+  const x = new Float32Array(count);
+  const y = new Float32Array(count);
+  for (let k = 0; k < count; k++) {
+    const i = members ? members[k]! : k;
+    x[k] = lngX(lngLats[2 * i]!);
+    y[k] = latY(lngLats[2 * i + 1]!);
+  }
+  return indexed({ count, x, y, seen: new Uint8Array(count).fill(NOT_SEEN) }, nodeSize);
+}
+
+/** The first `n` of `array`: a view when that is most of it, else a copy (so the rest is freed). */
+function first<T extends Float64Array | Uint32Array>(array: T, n: number): T {
+  return (n > array.length / 2 ? array.subarray(0, n) : array.slice(0, n)) as T;
+}
+
+export class GroupIndex {
+  /** By zoom, from `minZoom` to `maxZoom + 1` (the pins). */
+  private readonly levels: Level[] = [];
+  /** Pins grouped: bubble ids are made from it, as supercluster makes them. */
+  private readonly total: number;
+
+  constructor(
+    private readonly input: GroupInput,
+    private readonly options: GroupIndexOptions,
+    pins: Level = pinLevel(input, options.nodeSize),
+  ) {
+    this.total = pins.count;
+    pins.seen.fill(NOT_SEEN);
+    this.levels[options.maxZoom + 1] = pins;
+    let level = pins;
+    const within = new Uint32Array(Math.max(1, pins.count));
+    for (let zoom = options.maxZoom; zoom >= options.minZoom; zoom--) {
+      level = this.levels[zoom] = this.group(level, zoom, within);
+    }
+  }
+
+  /** The pins and bubbles at `zoom` in the box [west, south, east, north] (degrees; it may cross 180°). */
+  visit(bbox: readonly [number, number, number, number], zoom: number, visitor: GroupVisitor): void {
+    let west = ((((bbox[0] + 180) % 360) + 360) % 360) - 180;
+    const south = Math.max(-90, Math.min(90, bbox[1]));
+    let east = bbox[2] === 180 ? 180 : ((((bbox[2] + 180) % 360) + 360) % 360) - 180;
+    const north = Math.max(-90, Math.min(90, bbox[3]));
+    if (bbox[2] - bbox[0] >= 360) {
+      west = -180;
+      east = 180;
+    } else if (west > east) {
+      this.visit([west, south, 180, north], zoom, visitor);
+      this.visit([-180, south, east, north], zoom, visitor);
+      return;
+    }
+    const level = this.levels[this.limitZoom(zoom)]!;
+    const members = this.input.members;
+    for (const k of level.tree.range(lngX(west), latY(north), lngX(east), latY(south))) {
+      const points = level.points ? level.points[k]! : 1;
+      const id = level.id ? level.id[k]! : k;
+      if (points > 1) visitor.bubble(xLng(level.x[k]!), yLat(level.y[k]!), points, id);
+      else visitor.pin(members ? members[id]! : id);
+    }
+  }
+
+  /**
+   * The zoom at which a bubble splits. A bubble is made at the zoom below the one where its
+   * pins or bubbles are (its id says which), from at least two of them, so it splits there.
+   */
+  expansionZoom(bubbleId: number): number {
+    const made = bubbleId - this.total;
+    const zoom = made % 32;
+    const level = this.levels[zoom];
+    if (!Number.isInteger(made) || made < 0 || zoom <= this.options.minZoom || !level || made >> 5 >= level.count) {
+      throw new Error(`there is no bubble with the id ${bubbleId}`);
+    }
+    return zoom;
+  }
+
+  private limitZoom(zoom: number): number {
+    return Math.max(this.options.minZoom, Math.min(Math.floor(+zoom), this.options.maxZoom + 1));
+  }
+
+  /** The pins and bubbles at `zoom` from those of the zoom above (`above`), in the rule's order. */
+  private group(above: Level, zoom: number, within: Uint32Array): Level {
+    const r = this.options.radius / (this.options.extent * 2 ** zoom);
+    const { x, y, id, points, seen, tree } = above;
+    // At most as many as above. Ids fit 32 bits while a bubble's (its place × 32 + zoom + pins) does.
+    const nx = new Float64Array(above.count);
+    const ny = new Float64Array(above.count);
+    const nid = this.total < 2 ** 26 ? new Uint32Array(above.count) : new Float64Array(above.count);
+    const npoints = new Uint32Array(above.count);
+    let n = 0;
+    const keep = (k: number) => {
+      nx[n] = x[k]!;
+      ny[n] = y[k]!;
+      nid[n] = id ? id[k]! : k;
+      npoints[n] = points ? points[k]! : 1;
+      n++;
+    };
+    for (let i = 0; i < above.count; i++) {
+      if (seen[i]! <= zoom) continue;
+      seen[i] = zoom;
+      const near = tree.withinInto(x[i]!, y[i]!, r, within);
+      const own = points ? points[i]! : 1;
+      let total = own;
+      for (let j = 0; j < near; j++) {
+        const k = within[j]!;
+        if (seen[k]! > zoom) total += points ? points[k]! : 1;
+      }
+      if (total > own) {
+        let wx = x[i]! * own;
+        let wy = y[i]! * own;
+        for (let j = 0; j < near; j++) {
+          const k = within[j]!;
+          if (seen[k]! <= zoom) continue;
+          seen[k] = zoom;
+          const count = points ? points[k]! : 1;
+          wx += x[k]! * count;
+          wy += y[k]! * count;
+        }
+        nx[n] = wx / total;
+        ny[n] = wy / total;
+        // Where and at which zoom it was made, after the pins' numbers (as supercluster's ids).
+        nid[n] = (i << 5) + (zoom + 1) + this.total;
+        npoints[n] = total;
+        n++;
+      } else {
+        keep(i);
+        if (total > 1) {
+          for (let j = 0; j < near; j++) {
+            const k = within[j]!;
+            if (seen[k]! <= zoom) continue;
+            seen[k] = zoom;
+            keep(k);
+          }
+        }
+      }
+    }
+    return indexed({ count: n, x: first(nx, n), y: first(ny, n), id: first(nid, n), points: first(npoints, n), seen: new Uint8Array(n).fill(NOT_SEEN) }, this.options.nodeSize);
+  }
+}
