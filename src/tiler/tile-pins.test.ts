@@ -26,9 +26,9 @@ function memorySource(bytes: Buffer): Source {
 }
 
 /** Tiles `collection` (streamed from its JSON text) and opens the archive with the `pmtiles` reader. */
-async function tile(collection: unknown, name: string) {
+async function tile(collection: unknown, name: string, options: { indexPartPins?: number } = {}) {
   const path = join(folder, `${name}.pmtiles`);
-  const result = await tilePins(Readable.from([JSON.stringify(collection)]), path, { name, keep: 1000 });
+  const result = await tilePins(Readable.from([JSON.stringify(collection)]), path, { name, keep: 1000, ...options });
   const bytes = readFileSync(path);
   return { result, bytes, archive: new PMTiles(memorySource(bytes)) };
 }
@@ -214,5 +214,14 @@ describe('pin tiler', () => {
       const here = (await featuresOf(archive, zoom, tx, ty)).some((f) => f.properties.id === 'p5');
       expect(here, `zoom ${zoom}`).toBe(Boolean(aloneMask & (1 << zoom)));
     }
+  });
+
+  it('writes the same pin index however many parts it is written in (parts hold a share of the pins in memory)', async () => {
+    const collection = crowd(3000);
+    const whole = await tile(collection, 'parts');
+    const inParts = await tile(collection, 'parts', { indexPartPins: 200 });
+    expect(inParts.bytes.equals(whole.bytes)).toBe(true);
+    const index = await indexOf(inParts.archive, inParts.bytes);
+    expect(index.map((entry) => entry[0]).sort()).toEqual(Array.from({ length: 3000 }, (_, i) => `p${i}`).sort());
   });
 });

@@ -49,6 +49,8 @@ export interface TilePinsOptions {
   onSkipped?: (skipped: SkippedFeature) => void;
   /** Told what is being done, for a progress line. */
   onProgress?: (message: string) => void;
+  /** About how many pins a part of the pin index holds in memory while it is written (default 250,000); the output is the same. */
+  indexPartPins?: number;
 }
 
 export interface TilePinsResult {
@@ -389,18 +391,7 @@ async function tileInto(writer: PmtilesWriter, input: Readable, output: string, 
   const count = coordinates.length / 2;
   progress(`${count.toLocaleString('en-US')} ${count === 1 ? 'pin' : 'pins'}; sorting them along the tiles`);
 
-  // Each pin's place along the Hilbert curve of the highest zoom; sorted once, read in that order at every zoom.
-  const sortBase = firstTileId(SORT_ZOOM);
-  const place = new Uint32Array(count);
-  const keyed = new BigUint64Array(count);
-  for (let i = 0; i < count; i++) {
-    const [x, y] = tileOf(coordinates[2 * i]!, coordinates[2 * i + 1]!, SORT_ZOOM);
-    place[i] = zxyToTileId(SORT_ZOOM, x, y) - sortBase;
-    keyed[i] = (BigInt(place[i]!) << 32n) | BigInt(i);
-  }
-  keyed.sort();
-  const order = new Uint32Array(count);
-  for (let k = 0; k < count; k++) order[k] = Number(keyed[k]! & 0xffffffffn);
+  const { place, order } = hilbertOrder(coordinates);
 
   const grouping = new PinGrouping({ lngLats: coordinates });
   /** Bit z: the pin stands alone at zoom z. */
@@ -433,7 +424,7 @@ async function tileInto(writer: PmtilesWriter, input: Readable, output: string, 
   progress('writing the pin index');
   const buckets = Math.max(1, Math.ceil(count / PIN_ARCHIVE.pinsPerBucket));
   const indexPath = writer.scratchPath('pin-index.bin');
-  const indexLength = writePinIndex(indexPath, buckets, { coordinates, ids, looks: lookOf.array, alone, records });
+  const indexLength = writePinIndex(indexPath, buckets, { coordinates, ids, looks: lookOf.array, alone, records }, options.indexPartPins ?? INDEX_PINS_PER_PART);
   records.close();
 
   progress('writing the archive');
@@ -464,6 +455,26 @@ async function tileInto(writer: PmtilesWriter, input: Readable, output: string, 
     bytes: written.bytes,
     looks: looks.length,
   };
+}
+
+/**
+ * Each pin's place along the Hilbert curve of the highest zoom, and the pins in that order:
+ * sorted once, read in that order at every zoom. (The sort's keys go when it returns.)
+ */
+function hilbertOrder(coordinates: Float64Array): { place: Uint32Array; order: Uint32Array } {
+  const count = coordinates.length / 2;
+  const sortBase = firstTileId(SORT_ZOOM);
+  const place = new Uint32Array(count);
+  const keyed = new BigUint64Array(count);
+  for (let i = 0; i < count; i++) {
+    const [x, y] = tileOf(coordinates[2 * i]!, coordinates[2 * i + 1]!, SORT_ZOOM);
+    place[i] = zxyToTileId(SORT_ZOOM, x, y) - sortBase;
+    keyed[i] = (BigInt(place[i]!) << 32n) | BigInt(i);
+  }
+  keyed.sort();
+  const order = new Uint32Array(count);
+  for (let k = 0; k < count; k++) order[k] = Number(keyed[k]! & 0xffffffffn);
+  return { place, order };
 }
 
 /** The bubbles at a zoom, in columns: position, count, id, and the zoom at which each splits. */
@@ -604,48 +615,157 @@ function writeZoom(writer: PmtilesWriter, zoom: number, bubbles: Bubbles, pins: 
 }
 
 /**
- * Writes the pin index (see `PinIndexInfo`) to `path`; returns its length. The spilled records
- * are read in order once per pass; each pass collects the entries of a range of buckets, so
- * memory holds about a pass's share of the entries, not all of them.
+ * Writes the pin index (see `PinIndexInfo`) to `path`; returns its length. Memory stays about the
+ * same whatever the number of pins: the buckets are split into parts of about `partPins` pins; one read of the spilled records writes each pin's entry (as bytes,
+ * after its bucket and length) to its part's temporary file, and then each part is read back on
+ * its own, its entries ordered by bucket (in pin order within a bucket), and its buckets gzipped
+ * into the index.
  */
-function writePinIndex(path: string, buckets: number, pins: Pick<PinColumns, 'coordinates' | 'ids' | 'looks' | 'alone'> & { records: RecordSpill }): number {
+function writePinIndex(path: string, buckets: number, pins: Pick<PinColumns, 'coordinates' | 'ids' | 'looks' | 'alone'> & { records: RecordSpill }, partPins: number): number {
   const count = pins.coordinates.length / 2;
   const bucketOf = new Uint32Array(count);
-  for (let i = 0; i < count; i++) bucketOf[i] = pinBucket(pins.ids.id(i), buckets);
+  const perBucket = new Uint32Array(buckets);
+  for (let i = 0; i < count; i++) perBucket[(bucketOf[i] = pinBucket(pins.ids.id(i), buckets))]!++;
+
+  // Parts: runs of whole buckets of about INDEX_PINS_PER_PART pins each.
+  const partStarts = [0];
+  for (let bucket = 0, inPart = 0; bucket < buckets; bucket++) {
+    if (inPart > 0 && inPart + perBucket[bucket]! > partPins) {
+      partStarts.push(bucket);
+      inPart = 0;
+    }
+    inPart += perBucket[bucket]!;
+  }
+  const partOfBucket = new Uint16Array(buckets);
+  partStarts.forEach((start, part) => partOfBucket.fill(part, start));
+  const parts = partStarts.map((start, part) => new PartFile(`${path}.part${part}`, start));
+
   const tableBytes = (buckets + 1) * 8;
   const table = Buffer.alloc(tableBytes);
   const fd = openSync(path, 'w');
   try {
-    let at = tableBytes;
-    const passes = Math.max(1, Math.ceil(count / INDEX_PINS_PER_PASS));
-    const perPass = Math.ceil(buckets / passes);
-    for (let from = 0; from < buckets; from += perPass) {
-      const to = Math.min(buckets, from + perPass);
-      const entries: string[][] = Array.from({ length: to - from }, () => []);
-      const inPass = (i: number) => bucketOf[i]! >= from && bucketOf[i]! < to;
-      pins.records.forEach(inPass, (i, text) => {
-        const bucket = bucketOf[i]!;
+    pins.records.forEach(
+      () => true,
+      (i, text) => {
         // The record is [title, description, url, category]: the entry puts id, place and alone-zooms before it and the look after.
         const head = JSON.stringify([pins.ids.id(i), pins.coordinates[2 * i], pins.coordinates[2 * i + 1], pins.alone[i]]);
-        entries[bucket - from]!.push(`${head.slice(0, -1)},${text.slice(1, -1)},${pins.looks[i]}]`);
-      });
-      for (let bucket = from; bucket < to; bucket++) {
+        parts[partOfBucket[bucketOf[i]!]!]!.add(bucketOf[i]!, `${head.slice(0, -1)},${text.slice(1, -1)},${pins.looks[i]}]`);
+      },
+    );
+    let at = tableBytes;
+    parts.forEach((part, p) => {
+      const end = partStarts[p + 1] ?? buckets;
+      for (const [bucket, entries] of part.buckets(end)) {
         table.writeDoubleLE(at, bucket * 8);
-        const bytes = gzipSync(`[${entries[bucket - from]!.join(',')}]`);
+        const bytes = gzipSync(entries);
         writeSync(fd, bytes, 0, bytes.length, at);
         at += bytes.length;
       }
-    }
+      part.remove();
+    });
     table.writeDoubleLE(at, buckets * 8);
     writeSync(fd, table, 0, tableBytes, 0);
     return at;
   } finally {
+    for (const part of parts) part.remove();
     closeSync(fd);
   }
 }
 
-/** About how many pins' index entries one pass of `writePinIndex` holds in memory. */
-const INDEX_PINS_PER_PASS = 1_000_000;
+/** About how many pins' index entries one part of `writePinIndex` holds in memory. */
+const INDEX_PINS_PER_PART = 250_000;
+
+/**
+ * One part of the pin index while it is written: its entries in a temporary file, each its
+ * bucket (uint32), its length (uint32) and its JSON bytes, in the order they came.
+ */
+class PartFile {
+  private readonly fd: number;
+  private readonly buffer = Buffer.allocUnsafe(256 * 1024);
+  private buffered = 0;
+  private written = 0;
+
+  constructor(
+    private readonly path: string,
+    private readonly firstBucket: number,
+  ) {
+    this.fd = openSync(path, 'w+');
+  }
+
+  add(bucket: number, entry: string): void {
+    const length = Buffer.byteLength(entry);
+    if (this.buffered + 8 + length > this.buffer.length) this.flush();
+    if (8 + length > this.buffer.length) {
+      const record = Buffer.allocUnsafe(8 + length);
+      record.writeUInt32LE(bucket, 0);
+      record.writeUInt32LE(length, 4);
+      record.write(entry, 8, 'utf8');
+      writeSync(this.fd, record, 0, record.length, this.written);
+      this.written += record.length;
+      return;
+    }
+    this.buffer.writeUInt32LE(bucket, this.buffered);
+    this.buffer.writeUInt32LE(length, this.buffered + 4);
+    this.buffer.write(entry, this.buffered + 8, 'utf8');
+    this.buffered += 8 + length;
+  }
+
+  /**
+   * The part's buckets from its first up to `end` (exclusive), each as the JSON array of its
+   * entries (in the order they were added), read back from the file at once.
+   */
+  *buckets(end: number): Generator<[bucket: number, entries: Buffer]> {
+    this.flush();
+    const data = Buffer.allocUnsafe(this.written);
+    for (let read = 0; read < data.length; ) {
+      const got = readSync(this.fd, data, read, data.length - read, read);
+      if (got === 0) throw new Error('the temporary file of the pin index ended early');
+      read += got;
+    }
+    // A counting sort of the entries by bucket, stable: where each starts and how long it is.
+    const span = end - this.firstBucket;
+    const firstOf = new Uint32Array(span + 1);
+    let entries = 0;
+    for (let at = 0; at < data.length; at += 8 + data.readUInt32LE(at + 4)) {
+      firstOf[data.readUInt32LE(at) - this.firstBucket + 1]!++;
+      entries++;
+    }
+    for (let b = 0; b < span; b++) firstOf[b + 1]! += firstOf[b]!;
+    const next = firstOf.slice(0, span);
+    const starts = new Float64Array(entries);
+    for (let at = 0; at < data.length; at += 8 + data.readUInt32LE(at + 4)) starts[next[data.readUInt32LE(at) - this.firstBucket]!++] = at;
+    for (let b = 0; b < span; b++) {
+      const pieces: Buffer[] = [OPEN];
+      for (let k = firstOf[b]!; k < firstOf[b + 1]!; k++) {
+        const at = starts[k]!;
+        if (k > firstOf[b]!) pieces.push(COMMA);
+        pieces.push(data.subarray(at + 8, at + 8 + data.readUInt32LE(at + 4)));
+      }
+      pieces.push(CLOSE);
+      yield [this.firstBucket + b, Buffer.concat(pieces)];
+    }
+  }
+
+  private flush(): void {
+    writeSync(this.fd, this.buffer, 0, this.buffered, this.written);
+    this.written += this.buffered;
+    this.buffered = 0;
+  }
+
+  private removed = false;
+
+  /** Closes and deletes the file (once). */
+  remove(): void {
+    if (this.removed) return;
+    this.removed = true;
+    closeSync(this.fd);
+    rmSync(this.path, { force: true });
+  }
+}
+
+const OPEN = Buffer.from('[');
+const COMMA = Buffer.from(',');
+const CLOSE = Buffer.from(']');
 
 /**
  * How many pins each category has (`PinArchiveMetadata.categories`): the file's styled categories
