@@ -30,7 +30,7 @@ import { replaceBetweenMarkers } from './bench/readme.ts';
 import { summariseTrace, traceCategories } from './bench/trace.ts';
 import { measureBasemapArchive, renderBasemapArchive } from './bench/basemap-archive.ts';
 import { generatePins } from './synthetic-pins.ts';
-import { measurePretiled, renderPretiled, renderTiling, tileForBench } from './bench/pretiled.ts';
+import { existingArchive, measurePretiled, renderPretiled, renderTiling, tileForBench } from './bench/pretiled.ts';
 
 const ROOT = resolve(import.meta.dirname, '..');
 const RESULTS = join(ROOT, 'bench/results');
@@ -57,6 +57,7 @@ function usage(): string {
     '                   before its first idle, and the breakdown of the vector view\'s; writes weight.md and weight.json',
     `  --rows           only these pin rows (comma-separated: ${Object.keys(RENDERER_LABELS).join(', ')}), beside the no-pin rows; no basemap or pre-tiled rows; writes rows.md and rows.json`,
     '  --pretiled       only the pre-tiled pin rows: 1M pins tiled by pinmap-tile-pins (time, memory, size), then the map with them (also part of a full run)',
+    '  --archive <file> with --pretiled: measure the map with this pin archive (made by pinmap-tile-pins) instead of tiling 1M pins first; no tiling figures',
     '  --tiling <n>     only the tiling: n synthetic pins written as GeoJSON and tiled by pinmap-tile-pins (wall and CPU time, peak memory, size); no build, no browser',
     `  --trace          also record a Chrome trace of one load of a row (${Object.keys(RENDERER_LABELS).join(', ')}) and print where the time went`,
     'Env: PINMAP_BENCH_APP_DIR=<dir> measures an existing app build; PINMAP_CHROMIUM=<path> picks the browser.',
@@ -77,6 +78,7 @@ function parseCli() {
       pretiled: { type: 'boolean', default: false },
       rows: { type: 'string' },
       tiling: { type: 'string' },
+      archive: { type: 'string' },
       trace: { type: 'string' },
       'out-dir': { type: 'string', default: RESULTS },
       help: { type: 'boolean', short: 'h', default: false },
@@ -113,6 +115,7 @@ function parseCli() {
     updateReadme: values['update-readme'] && !weight && !values.rows,
     pageLoads: !values['no-pins'],
     pretiledOnly: values.pretiled,
+    archive: values.archive === undefined ? undefined : resolve(values.archive),
     tilingOnly: values.tiling === undefined ? undefined : whole('tiling', values.tiling, 1),
     trace,
     outDir: resolve(values['out-dir']),
@@ -298,7 +301,7 @@ async function main(): Promise<number> {
       return `${server!.origin}/?config=${encodeURIComponent(path)}`;
     };
     const pretiledSection = async () => {
-      const tiling = await tileForBench(tmp, log);
+      const tiling = options.archive ? existingArchive(options.archive) : await tileForBench(tmp, log);
       return renderPretiled(await measurePretiled(browser!, appWith, CAMERA, FADE_DURATION, tiling, runs, loadCapMs, log));
     };
     if (options.pretiledOnly) {

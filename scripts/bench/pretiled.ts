@@ -2,7 +2,7 @@ import { spawnSync } from 'node:child_process';
 import { createWriteStream, existsSync, openSync, readSync, closeSync, statSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { join, resolve } from 'node:path';
+import { basename, join, resolve } from 'node:path';
 import type { Browser, BrowserContext } from '@playwright/test';
 import { availableParallelism, loadavg } from 'node:os';
 import { PIN_CATEGORY_STYLES } from '../pin-categories.ts';
@@ -87,6 +87,12 @@ export async function tileForBench(tmp: string, log: (message: string) => void, 
   return { archive, figures };
 }
 
+/** An archive made before (`--archive`): measured as it is, with no tiling figures. */
+export function existingArchive(path: string): { archive: string; figures?: undefined } {
+  if (!existsSync(path)) throw new Error(`--archive: there is no file ${path}`);
+  return { archive: path };
+}
+
 /**
  * A server of one file with HTTP range requests and CORS, as a static host or CDN serves an
  * archive (the bench's own server sends whole files). Counts the bytes it sends.
@@ -159,7 +165,10 @@ async function measureWithBytes(browser: Browser, url: string, archiveUrl: strin
 }
 
 export interface PretiledFigures {
-  tiling: TilingFigures;
+  /** Undefined when an existing archive was measured (`--archive`). */
+  tiling: TilingFigures | undefined;
+  /** The archive's file. */
+  archive: string;
   runs: number;
   noPins: PageRun[];
   pretiled: PageRun[];
@@ -172,13 +181,13 @@ export async function measurePretiled(
   pageUrl: (config: object) => string,
   camera: { center: [number, number]; zoom: number },
   fadeDuration: number,
-  tiling: { archive: string; figures: TilingFigures },
+  tiling: { archive: string; figures?: TilingFigures | undefined },
   runs: number,
   loadCapMs: number,
   log: (message: string) => void,
 ): Promise<PretiledFigures> {
   const served = await serveArchive(tiling.archive);
-  const figures: PretiledFigures = { tiling: tiling.figures, runs, noPins: [], pretiled: [], failures: [] };
+  const figures: PretiledFigures = { tiling: tiling.figures, archive: tiling.archive, runs, noPins: [], pretiled: [], failures: [] };
   try {
     const noPins = pageUrl({ ...camera, fadeDuration });
     const pretiled = pageUrl({ ...camera, fadeDuration, pins: `pmtiles://${served.url}` });
@@ -234,16 +243,23 @@ export function renderPretiled(figures: PretiledFigures): string {
     `| 1M pre-tiled pins: time to idle ≤ ${TARGETS.idleRatio}× the no-pin map | ${idleRatio.toFixed(2)}× | ${Number.isNaN(idleRatio) ? 'not measured' : verdict(idleRatio <= TARGETS.idleRatio)} |`,
     `| 1M pre-tiled pins: pan p95 ≤ ${TARGETS.panRatio}× the no-pin map | ${panRatio.toFixed(2)}× | ${Number.isNaN(panRatio) ? 'not measured' : verdict(panRatio <= TARGETS.panRatio)} |`,
     `| 1M pre-tiled pins: bytes of the archive fetched to first idle ≤ 2 MB | ${mb(archiveBytes)} (the whole page: ${mb(totalBytes)}) | ${Number.isNaN(archiveBytes) ? 'not measured' : verdict(archiveBytes <= TARGETS.firstIdleBytes)} |`,
-    `| Tiling 1M pins < ${TARGETS.tilingSeconds} s | ${t.seconds.toFixed(1)} s${t.cpuSeconds === undefined ? '' : ` (${t.cpuSeconds.toFixed(1)} s of CPU; load average ${t.loadAverage.toFixed(1)})`} | ${verdict(t.seconds < TARGETS.tilingSeconds)} |`,
-    `| Tiling 1M pins: peak memory < 2 GB | ${t.peakBytes === undefined ? 'not measured (no /usr/bin/time)' : mb(t.peakBytes)} | ${t.peakBytes === undefined ? 'not measured' : verdict(t.peakBytes < TARGETS.peakBytes)} |`,
+    ...(t
+      ? [
+          `| Tiling 1M pins < ${TARGETS.tilingSeconds} s | ${t.seconds.toFixed(1)} s${t.cpuSeconds === undefined ? '' : ` (${t.cpuSeconds.toFixed(1)} s of CPU; load average ${t.loadAverage.toFixed(1)})`} | ${verdict(t.seconds < TARGETS.tilingSeconds)} |`,
+          `| Tiling 1M pins: peak memory < 2 GB | ${t.peakBytes === undefined ? 'not measured (no /usr/bin/time)' : mb(t.peakBytes)} | ${t.peakBytes === undefined ? 'not measured' : verdict(t.peakBytes < TARGETS.peakBytes)} |`,
+        ]
+      : []),
     '',
     '| page | time to idle (ms) | pan p95 (ms) | fetched before idle |',
     '|---|---:|---:|---:|',
     `| Pinmap, vector view, no pins | ${med(figures.noPins, (r) => r.idleMs).toFixed(0)} | ${med(figures.noPins, (r) => r.panP95).toFixed(0)} | ${mb(med(figures.noPins, (r) => r.bytes))} |`,
     `| Pinmap, vector view, 1M pre-tiled pins | ${med(figures.pretiled, (r) => r.idleMs).toFixed(0)} | ${med(figures.pretiled, (r) => r.panP95).toFixed(0)} | ${mb(totalBytes)} (archive ${mb(archiveBytes)}) |`,
     '',
-    `Tiling: ${(t.inputBytes / 2 ** 20).toFixed(0)} MB of GeoJSON (generatePins(${PRETILED_COUNT}, 1)) into a ${mb(t.archiveBytes)} archive with \`pinmap-tile-pins\` in ${t.seconds.toFixed(1)} s` +
-      `${t.peakBytes === undefined ? '' : `, peak resident memory ${mb(t.peakBytes)}`}. Medians of ${figures.runs} runs, ratios taken run by run; viewport ${VIEWPORT.width}×${VIEWPORT.height}.` +
+    (t
+      ? `Tiling: ${(t.inputBytes / 2 ** 20).toFixed(0)} MB of GeoJSON (generatePins(${PRETILED_COUNT}, 1)) into a ${mb(t.archiveBytes)} archive with \`pinmap-tile-pins\` in ${t.seconds.toFixed(1)} s` +
+        `${t.peakBytes === undefined ? '' : `, peak resident memory ${mb(t.peakBytes)}`}.`
+      : `The archive \`${basename(figures.archive)}\` (${mb(statSync(figures.archive).size)}) was made before (\`--archive\`): no tiling figures.`) +
+      ` Medians of ${figures.runs} runs, ratios taken run by run; viewport ${VIEWPORT.width}×${VIEWPORT.height}.` +
       `${figures.failures.length ? ` Failures: ${figures.failures.join('; ')}.` : ''}`,
   ];
   return lines.join('\n');
