@@ -53,46 +53,77 @@ export interface ArchiveInfo {
   center: [number, number, number];
 }
 
+/** Entries per chunk of a `Column`. */
+const CHUNK = 1 << 20;
+
+/**
+ * A column of numbers that grows a chunk at a time: never copied, and never more than one
+ * chunk larger than it needs (a doubling array of 37.6M tile ids held room for 67M, and both
+ * copies while it grew).
+ */
+class Column<T extends Float64Array | Uint32Array> {
+  private readonly chunks: T[] = [];
+
+  constructor(private readonly make: (n: number) => T) {}
+
+  get(i: number): number {
+    return this.chunks[Math.floor(i / CHUNK)]![i % CHUNK]!;
+  }
+
+  set(i: number, value: number): void {
+    const chunk = Math.floor(i / CHUNK);
+    while (this.chunks.length <= chunk) this.chunks.push(this.make(CHUNK));
+    this.chunks[chunk]![i % CHUNK] = value;
+  }
+}
+
 /**
  * A growable set of directory entries in typed arrays: tile id and length, and, when `full`, the
  * offset and run length too (else every entry's data follows the previous one's and runs are 1:
  * 12 bytes a tile instead of 24, for the tens of millions of tiles of 10M pins).
  */
 class Entries {
-  tileIds = new Float64Array(1024);
-  lengths = new Uint32Array(1024);
-  offsets: Float64Array | undefined;
-  runLengths: Uint32Array | undefined;
+  private readonly tileIds = new Column((n) => new Float64Array(n));
+  private readonly lengths = new Column((n) => new Uint32Array(n));
+  private readonly offsets: Column<Float64Array> | undefined;
+  private readonly runLengths: Column<Uint32Array> | undefined;
   count = 0;
 
   constructor(readonly full: boolean) {
     if (full) {
-      this.offsets = new Float64Array(1024);
-      this.runLengths = new Uint32Array(1024);
+      this.offsets = new Column((n) => new Float64Array(n));
+      this.runLengths = new Column((n) => new Uint32Array(n));
     }
   }
 
   push(tileId: number, offset: number, length: number): void {
-    if (this.count === this.tileIds.length) {
-      const grow = <T extends Float64Array | Uint32Array>(array: T): T => {
-        const next = new (array.constructor as new (n: number) => T)(array.length * 2);
-        next.set(array);
-        return next;
-      };
-      this.tileIds = grow(this.tileIds);
-      this.lengths = grow(this.lengths);
-      if (this.offsets) this.offsets = grow(this.offsets);
-      if (this.runLengths) this.runLengths = grow(this.runLengths);
-    }
-    this.tileIds[this.count] = tileId;
-    this.lengths[this.count] = length;
-    if (this.offsets) this.offsets[this.count] = offset;
-    if (this.runLengths) this.runLengths[this.count] = 1;
+    this.tileIds.set(this.count, tileId);
+    this.lengths.set(this.count, length);
+    this.offsets?.set(this.count, offset);
+    this.runLengths?.set(this.count, 1);
     this.count++;
   }
 
+  tileId(i: number): number {
+    return this.tileIds.get(i);
+  }
+
+  length(i: number): number {
+    return this.lengths.get(i);
+  }
+
+  /** Where entry `i`'s data is; undefined when entries keep no offsets (each follows the one before). */
+  offset(i: number): number | undefined {
+    return this.offsets?.get(i);
+  }
+
   run(i: number): number {
-    return this.runLengths ? this.runLengths[i]! : 1;
+    return this.runLengths ? this.runLengths.get(i) : 1;
+  }
+
+  /** One more tile id in the last entry's run. */
+  extendLast(): void {
+    this.runLengths!.set(this.count - 1, this.run(this.count - 1) + 1);
   }
 }
 
@@ -132,16 +163,16 @@ function directoryBytes(entries: Entries, from: number, to: number, startOffset:
   out.push(to - from);
   let last = 0;
   for (let i = from; i < to; i++) {
-    out.push(entries.tileIds[i]! - last);
-    last = entries.tileIds[i]!;
+    out.push(entries.tileId(i) - last);
+    last = entries.tileId(i);
   }
   for (let i = from; i < to; i++) out.push(runOf(i));
-  for (let i = from; i < to; i++) out.push(entries.lengths[i]!);
-  const offsets = entries.offsets;
+  for (let i = from; i < to; i++) out.push(entries.length(i));
   for (let i = from; i < to; i++) {
     // 0: this entry's data follows the previous entry's; else the offset + 1.
-    if (!offsets) out.push(i === from ? startOffset + 1 : 0);
-    else out.push(i > from && offsets[i] === offsets[i - 1]! + entries.lengths[i - 1]! ? 0 : offsets[i]! + 1);
+    const offset = entries.offset(i);
+    if (offset === undefined) out.push(i === from ? startOffset + 1 : 0);
+    else out.push(i > from && offset === entries.offset(i - 1)! + entries.length(i - 1) ? 0 : offset + 1);
   }
   return gzipFixed(out.view(), level);
 }
@@ -204,7 +235,7 @@ export class PmtilesWriter {
       if (known) {
         const entries = this.entries;
         const last = entries.count - 1;
-        if (entries.tileIds[last]! + entries.run(last) === tileId && entries.offsets![last] === known.offset && entries.lengths[last] === known.length) entries.runLengths![last]!++;
+        if (entries.tileId(last) + entries.run(last) === tileId && entries.offset(last) === known.offset && entries.length(last) === known.length) entries.extendLast();
         else entries.push(tileId, known.offset, known.length);
         return;
       }
@@ -288,8 +319,8 @@ export class PmtilesWriter {
         for (let from = 0; from < count; from += leafSize) {
           const to = Math.min(count, from + leafSize);
           const leaf = directoryBytes(entries, from, to, dataAt, runOf, level);
-          for (let i = from; i < to; i++) dataAt += entries.lengths[i]!;
-          pointers.push(entries.tileIds[from]!, leafOffset, leaf.length);
+          for (let i = from; i < to; i++) dataAt += entries.length(i);
+          pointers.push(entries.tileId(from), leafOffset, leaf.length);
           leafOffset += leaf.length;
           leaves.push(leaf);
         }
