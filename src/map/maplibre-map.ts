@@ -6,7 +6,7 @@ import type { PinmapConfig, Theme } from './config.ts';
 import { EMBEDDED_DARK_STYLE_PATH, EMBEDDED_STYLE_PATH, TILE_RETRY } from './constants.ts';
 import { MESSAGES, reasonOf } from './errors.ts';
 import { localeWith } from './locale.ts';
-import { archiveFailure, registerPmtilesProtocol } from './pmtiles.ts';
+import { archiveFailure, prefetchArchives, registerPmtilesProtocol } from './pmtiles.ts';
 import { accessTokenOf, providerOriginOf, redactToken, tokenTransform } from './request-transform.ts';
 import { resolveStyleUrls } from './style-urls.ts';
 import { carryPinmapParts } from './style-carry.ts';
@@ -88,7 +88,8 @@ export function showTheme(map: MapLibreMap, config: PinmapConfig, theme: Theme):
 }
 
 /**
- * The MapLibre options both views share: style (with its relative URLs resolved), the token's
+ * The MapLibre options both views share: style (with its relative URLs resolved, and the headers
+ * of the PMTiles archives it names asked for as soon as it arrives), the token's
  * request transform, zoom limits, click tolerance, fade, pixel ratio, drawing buffer, no
  * attribution control of MapLibre's own (Pinmap draws its own), and MapLibre's strings from
  * Pinmap's locale table.
@@ -100,7 +101,12 @@ export function sharedMapOptions(config: PinmapConfig): Omit<MapOptions, 'contai
   const transformRequest = tokenTransform(accessTokenOf(config), providerOriginOf(config, document.baseURI), config.accessTokenHeader);
   return {
     style: styleInputOf(config),
-    transformStyle: (_previous, next) => resolveStyleUrls(next, styleUrl ?? document.baseURI),
+    transformStyle: (_previous, next) => {
+      const style = resolveStyleUrls(next, styleUrl ?? document.baseURI);
+      // Its archives' headers are read while MapLibre sets the style up.
+      prefetchArchives(style, transformRequest);
+      return style;
+    },
     ...(transformRequest ? { transformRequest } : {}),
     minZoom: config.minZoom,
     maxZoom: config.maxZoom,

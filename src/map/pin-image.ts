@@ -61,14 +61,17 @@ export async function rasterisePin(style: PinStyle, pixelRatio: number, doc: Doc
   const context = canvas.getContext('2d', { willReadFrequently: true });
   if (!context) throw new Error('Pinmap: no 2D canvas to draw pin images');
 
+  const content = drawing.content;
+  // The glyph's font is asked for while the SVG decodes.
+  const glyphFound = content?.kind === 'glyph' ? resolveGlyph(content.classes, doc) : Promise.resolve(null);
+  glyphFound.catch(() => {});
   const svgImage = await loadSvg(drawing.svg, doc);
   context.drawImage(svgImage, left - m * ratio, top - m * ratio, (drawing.width + 2 * m) * ratio, (drawing.height + 2 * m) * ratio);
 
-  const content = drawing.content;
   let text = '';
   let font = '';
   if (content?.kind === 'glyph') {
-    const glyph = await resolveGlyph(content.classes, doc);
+    const glyph = await glyphFound;
     if (glyph) {
       text = glyph.text;
       font = `${glyph.fontStyle} ${glyph.fontWeight} ${content.size * ratio}px ${glyph.fontFamily}`;

@@ -1,6 +1,7 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { writePmtiles } from '../../scripts/pmtiles-writer.ts';
-import { ArchiveError, ArchiveSource } from './pmtiles.ts';
+import { ArchiveError, ArchiveSource, loadFromArchive, prefetchArchives } from './pmtiles.ts';
+import { tokenTransform } from './request-transform.ts';
 
 /** A small real archive (three zooms of made-up tiles). */
 const ARCHIVE = writePmtiles(
@@ -65,5 +66,66 @@ describe('ArchiveSource', () => {
     version4[7] = 4;
     expect((await failure(version4))?.message).toBe('it is PMTiles version 4; only version 3 is supported');
     expect(await failure(ARCHIVE)).toBeUndefined();
+  });
+});
+
+/** A static host of `ARCHIVE` in `fetch`'s place that records each request's URL, key header and range; `failing` URLs answer 404. */
+function recordRequests(failing: string[] = []) {
+  const requests: { url: string; key: string | undefined; range: string }[] = [];
+  vi.stubGlobal('fetch', async (url: string, init: { headers: Record<string, string> }) => {
+    const range = init.headers.Range ?? '';
+    requests.push({ url, key: init.headers['X-Api-Key'], range });
+    if (failing.includes(url)) return new Response('no', { status: 404 });
+    const [, from, to] = /^bytes=(\d+)-(\d+)$/.exec(range)!.map(Number) as [number, number, number];
+    const end = Math.min(to, ARCHIVE.length - 1);
+    return new Response(new Uint8Array(ARCHIVE.subarray(from, end + 1)), { status: 206, headers: { 'Content-Range': `bytes ${from}-${end}/${ARCHIVE.length}` } });
+  });
+  return requests;
+}
+
+/** A tile of a `pmtiles://` source as MapLibre asks for it: its URL through the request transform, then the protocol. */
+async function loadTile(url: string, transform: ReturnType<typeof tokenTransform>) {
+  const params = transform ? await transform(url, 'Tile' as never)! : { url };
+  return loadFromArchive({ ...params, type: 'arrayBuffer' }, new AbortController());
+}
+
+describe('prefetchArchives', () => {
+  const transform = tokenTransform('secret', 'https://maps.example.org', 'X-Api-Key');
+
+  it('asks for the header of each archive a style names once, as soon as it has the style, with the token only on the provider\'s origin; the tiles find it read', async () => {
+    const requests = recordRequests();
+    prefetchArchives(
+      {
+        sources: {
+          provider: { type: 'vector', url: 'pmtiles://https://maps.example.org/prefetch.pmtiles' },
+          cdn: { type: 'vector', tiles: ['pmtiles://https://cdn.example.com/prefetch.pmtiles/{z}/{x}/{y}'] },
+          again: { type: 'vector', tiles: ['pmtiles://https://cdn.example.com/prefetch.pmtiles/{z}/{x}/{y}.mvt'] },
+          loose: { type: 'vector', tiles: ['https://cdn.example.com/tiles/{z}/{x}/{y}.pbf'] },
+          pins: { type: 'geojson', data: 'https://cdn.example.com/pins.geojson' },
+        },
+      },
+      transform,
+    );
+    await vi.waitFor(() => expect(requests).toHaveLength(2));
+    expect(requests).toEqual([
+      { url: 'https://maps.example.org/prefetch.pmtiles', key: 'secret', range: 'bytes=0-16383' },
+      { url: 'https://cdn.example.com/prefetch.pmtiles', key: undefined, range: 'bytes=0-16383' },
+    ]);
+    const tile = await loadTile('pmtiles://https://cdn.example.com/prefetch.pmtiles/1/1/0', transform);
+    expect(new TextDecoder().decode(tile.data as Uint8Array)).toMatch(/^tile 1\/1 /);
+    await loadTile('pmtiles://https://maps.example.org/prefetch.pmtiles/2/3/3', transform);
+    // No header was read again: the tiles used the readers the style's arrival started.
+    expect(requests.filter((r) => r.range === 'bytes=0-16383')).toHaveLength(2);
+    expect(requests.filter((r) => r.url.startsWith('https://cdn.example.com/')).every((r) => r.key === undefined)).toBe(true);
+  });
+
+  it('forgets a header that could not be read: the first tile asks again, and that request fails with the reason', async () => {
+    const url = 'https://cdn.example.com/prefetch-missing.pmtiles';
+    const requests = recordRequests([url]);
+    prefetchArchives({ sources: { cdn: { type: 'vector', url: `pmtiles://${url}` } } }, transform);
+    await vi.waitFor(() => expect(requests).toHaveLength(1));
+    await new Promise((resolve) => setTimeout(resolve, 0));
+    await expect(loadTile(`pmtiles://${url}/0/0/0`, transform)).rejects.toThrow('the server answered HTTP 404');
+    expect(requests).toHaveLength(2);
   });
 });

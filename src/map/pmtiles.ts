@@ -1,4 +1,4 @@
-import { addProtocol, type AddProtocolAction, type RequestParameters } from 'maplibre-gl';
+import { addProtocol, type AddProtocolAction, type RequestParameters, type RequestTransformFunction, type ResourceType } from 'maplibre-gl';
 import { PMTiles, TileType, bytesToHeader, type RangeResponse, type Source } from 'pmtiles';
 
 /**
@@ -221,6 +221,37 @@ export function archiveReader(url: string): PMTiles {
 /** Drops the reader `archiveReader` gave for `url`, and with it what it had read. */
 export function forgetArchiveReader(url: string): void {
   archives.delete(archiveKey(url, {}));
+}
+
+/** The `/z/x/y` (and extension) of a tile URL template, after the archive's URL. */
+const TILE_TEMPLATE = /\/\{z\}\/\{x\}\/\{y\}(?:\.[a-z]+)?$/i;
+
+/**
+ * Starts reading the header and root directory of every `pmtiles://` archive a style's sources
+ * name (their `url`, or their tile URL templates), as soon as the style has arrived, while
+ * MapLibre sets the style up: the first tiles then find them read. Each request goes through
+ * `transform` (the token rule) exactly as the map's own requests for that archive will, and so
+ * uses the same reader. A failed read is forgotten: the map's own requests try again and report.
+ */
+export function prefetchArchives(style: { sources?: Record<string, unknown> }, transform?: RequestTransformFunction): void {
+  const named = new Set<string>();
+  for (const source of Object.values(style.sources ?? {})) {
+    const { url, tiles } = source as { url?: unknown; tiles?: unknown };
+    if (typeof url === 'string' && url.startsWith('pmtiles://')) named.add(url);
+    const template = Array.isArray(tiles) ? tiles[0] : undefined;
+    if (typeof template === 'string' && template.startsWith('pmtiles://') && TILE_TEMPLATE.test(template)) named.add(template.replace(TILE_TEMPLATE, ''));
+  }
+  for (const archive of named) {
+    const params = transform ? transform(archive, 'Source' as ResourceType) : { url: archive };
+    // A transform that answers later (none of Pinmap's does) is left to the map's own requests.
+    if (!params || params instanceof Promise || !params.url.startsWith('pmtiles://')) continue;
+    const archiveUrl = params.url.slice('pmtiles://'.length);
+    const headers = headersOf(params);
+    const reader = archiveFor(archiveUrl, headers);
+    reader.getHeader().catch(() => {
+      if (archives.get(archiveKey(archiveUrl, headers)) === reader) archives.delete(archiveKey(archiveUrl, headers));
+    });
+  }
 }
 
 /** Header values as a plain record (MapLibre passes what the request transform returned). */
