@@ -11,6 +11,7 @@
  *   npm run bench -- --weight                       # only the initial JavaScript and its breakdown (weight.md)
  *   PINMAP_BENCH_APP_DIR=dist npm run bench         # measure an existing app build
  *   npm run bench -- --pretiled                     # only the pre-tiled pin rows (1M pins tiled, then loaded)
+ *   npm run bench -- --pretiled --archive pins.pmtiles   # the same rows with an archive made before (no tiling)
  *
  * Exits 0 whatever the figures (it is not a test); 1 only when it could not measure at all.
  */
