@@ -233,31 +233,49 @@ function hashBytes(bytes: Uint8Array): number {
 }
 
 /**
- * Each pin's popup fields, one JSON line per pin in the pins' order, in a temporary file (not in
- * memory): read back once, in order, to write the pin index.
+ * A temporary file written through a buffer, appended to only, then read back; `remove` closes
+ * and deletes it (once).
  */
-class RecordSpill {
-  private readonly fd: number;
-  private readonly buffer = Buffer.allocUnsafe(4 * 1024 * 1024);
+class ScratchFile {
+  readonly fd: number;
+  private readonly buffer: Buffer;
   private buffered = 0;
   private written = 0;
-  readonly lengths = new Growable((n) => new Uint32Array(n));
+  private removed = false;
 
-  constructor(private readonly path: string) {
+  constructor(
+    private readonly path: string,
+    bufferBytes: number,
+  ) {
     this.fd = openSync(path, 'w+');
+    this.buffer = Buffer.allocUnsafe(bufferBytes);
   }
 
-  add(text: string): void {
-    const length = Buffer.byteLength(text);
+  /** Appends `length` bytes, which `fill` writes into `target` from `at`. */
+  append(length: number, fill: (target: Buffer, at: number) => void): void {
     if (this.buffered + length > this.buffer.length) this.flush();
     if (length > this.buffer.length) {
-      writeSync(this.fd, Buffer.from(text, 'utf8'), 0, length, this.written);
+      const own = Buffer.allocUnsafe(length);
+      fill(own, 0);
+      writeSync(this.fd, own, 0, length, this.written);
       this.written += length;
-    } else {
-      this.buffer.write(text, this.buffered, 'utf8');
-      this.buffered += length;
+      return;
     }
-    this.lengths.push(length);
+    fill(this.buffer, this.buffered);
+    this.buffered += length;
+  }
+
+  /** Bytes appended so far, all of them in the file. */
+  size(): number {
+    this.flush();
+    return this.written;
+  }
+
+  remove(): void {
+    if (this.removed) return;
+    this.removed = true;
+    closeSync(this.fd);
+    rmSync(this.path, { force: true });
   }
 
   private flush(): void {
@@ -265,10 +283,29 @@ class RecordSpill {
     this.written += this.buffered;
     this.buffered = 0;
   }
+}
 
-  /** Calls `each(pin, text)` for every record `wanted(pin)` picks, in order, reading the file a few MB at a time. */
-  forEach(wanted: (pin: number) => boolean, each: (pin: number, text: string) => void): void {
-    this.flush();
+/**
+ * Each pin's popup fields, one JSON line per pin in the pins' order, in a temporary file (not in
+ * memory): read back once, in order, to write the pin index.
+ */
+class RecordSpill {
+  private readonly file: ScratchFile;
+  readonly lengths = new Growable((n) => new Uint32Array(n));
+
+  constructor(path: string) {
+    this.file = new ScratchFile(path, 4 * 1024 * 1024);
+  }
+
+  add(text: string): void {
+    const length = Buffer.byteLength(text);
+    this.file.append(length, (target, at) => target.write(text, at, 'utf8'));
+    this.lengths.push(length);
+  }
+
+  /** Calls `each(pin, text)` for every record, in order, reading the file a few MB at a time. */
+  forEach(each: (pin: number, text: string) => void): void {
+    this.file.size(); // all in the file
     const lengths = this.lengths.view();
     let chunk = Buffer.allocUnsafe(8 * 1024 * 1024);
     let have = 0;
@@ -286,20 +323,19 @@ class RecordSpill {
           chunk = bigger;
         }
         while (have < length) {
-          const got = readSync(this.fd, chunk, have, chunk.length - have, read);
+          const got = readSync(this.file.fd, chunk, have, chunk.length - have, read);
           if (got === 0) throw new Error('the temporary file of pin records ended early');
           have += got;
           read += got;
         }
       }
-      if (wanted(pin)) each(pin, chunk.toString('utf8', at, at + length));
+      each(pin, chunk.toString('utf8', at, at + length));
       at += length;
     }
   }
 
   close(): void {
-    closeSync(this.fd);
-    rmSync(this.path, { force: true });
+    this.file.remove();
   }
 }
 
@@ -627,7 +663,7 @@ function writePinIndex(path: string, buckets: number, pins: Pick<PinColumns, 'co
   const perBucket = new Uint32Array(buckets);
   for (let i = 0; i < count; i++) perBucket[(bucketOf[i] = pinBucket(pins.ids.id(i), buckets))]!++;
 
-  // Parts: runs of whole buckets of about INDEX_PINS_PER_PART pins each.
+  // Parts: runs of whole buckets of about `partPins` pins each.
   const partStarts = [0];
   for (let bucket = 0, inPart = 0; bucket < buckets; bucket++) {
     if (inPart > 0 && inPart + perBucket[bucket]! > partPins) {
@@ -644,14 +680,11 @@ function writePinIndex(path: string, buckets: number, pins: Pick<PinColumns, 'co
   const table = Buffer.alloc(tableBytes);
   const fd = openSync(path, 'w');
   try {
-    pins.records.forEach(
-      () => true,
-      (i, text) => {
-        // The record is [title, description, url, category]: the entry puts id, place and alone-zooms before it and the look after.
-        const head = JSON.stringify([pins.ids.id(i), pins.coordinates[2 * i], pins.coordinates[2 * i + 1], pins.alone[i]]);
-        parts[partOfBucket[bucketOf[i]!]!]!.add(bucketOf[i]!, `${head.slice(0, -1)},${text.slice(1, -1)},${pins.looks[i]}]`);
-      },
-    );
+    pins.records.forEach((i, text) => {
+      // The record is [title, description, url, category]: the entry puts id, place and alone-zooms before it and the look after.
+      const head = JSON.stringify([pins.ids.id(i), pins.coordinates[2 * i], pins.coordinates[2 * i + 1], pins.alone[i]]);
+      parts[partOfBucket[bucketOf[i]!]!]!.add(bucketOf[i]!, `${head.slice(0, -1)},${text.slice(1, -1)},${pins.looks[i]}]`);
+    });
     let at = tableBytes;
     parts.forEach((part, p) => {
       const end = partStarts[p + 1] ?? buckets;
@@ -680,34 +713,22 @@ const INDEX_PINS_PER_PART = 250_000;
  * bucket (uint32), its length (uint32) and its JSON bytes, in the order they came.
  */
 class PartFile {
-  private readonly fd: number;
-  private readonly buffer = Buffer.allocUnsafe(256 * 1024);
-  private buffered = 0;
-  private written = 0;
+  private readonly file: ScratchFile;
 
   constructor(
-    private readonly path: string,
+    path: string,
     private readonly firstBucket: number,
   ) {
-    this.fd = openSync(path, 'w+');
+    this.file = new ScratchFile(path, 256 * 1024);
   }
 
   add(bucket: number, entry: string): void {
     const length = Buffer.byteLength(entry);
-    if (this.buffered + 8 + length > this.buffer.length) this.flush();
-    if (8 + length > this.buffer.length) {
-      const record = Buffer.allocUnsafe(8 + length);
-      record.writeUInt32LE(bucket, 0);
-      record.writeUInt32LE(length, 4);
-      record.write(entry, 8, 'utf8');
-      writeSync(this.fd, record, 0, record.length, this.written);
-      this.written += record.length;
-      return;
-    }
-    this.buffer.writeUInt32LE(bucket, this.buffered);
-    this.buffer.writeUInt32LE(length, this.buffered + 4);
-    this.buffer.write(entry, this.buffered + 8, 'utf8');
-    this.buffered += 8 + length;
+    this.file.append(8 + length, (target, at) => {
+      target.writeUInt32LE(bucket, at);
+      target.writeUInt32LE(length, at + 4);
+      target.write(entry, at + 8, 'utf8');
+    });
   }
 
   /**
@@ -715,10 +736,9 @@ class PartFile {
    * entries (in the order they were added), read back from the file at once.
    */
   *buckets(end: number): Generator<[bucket: number, entries: Buffer]> {
-    this.flush();
-    const data = Buffer.allocUnsafe(this.written);
+    const data = Buffer.allocUnsafe(this.file.size());
     for (let read = 0; read < data.length; ) {
-      const got = readSync(this.fd, data, read, data.length - read, read);
+      const got = readSync(this.file.fd, data, read, data.length - read, read);
       if (got === 0) throw new Error('the temporary file of the pin index ended early');
       read += got;
     }
@@ -746,20 +766,9 @@ class PartFile {
     }
   }
 
-  private flush(): void {
-    writeSync(this.fd, this.buffer, 0, this.buffered, this.written);
-    this.written += this.buffered;
-    this.buffered = 0;
-  }
-
-  private removed = false;
-
   /** Closes and deletes the file (once). */
   remove(): void {
-    if (this.removed) return;
-    this.removed = true;
-    closeSync(this.fd);
-    rmSync(this.path, { force: true });
+    this.file.remove();
   }
 }
 
