@@ -1,4 +1,4 @@
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { gunzipSync } from 'node:zlib';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -138,8 +138,10 @@ describe('pin tiler', () => {
   it('is an error naming the problem for input that is not a FeatureCollection', async () => {
     await expect(tile({ type: 'Feature', features: [] }, 'not-a-collection')).rejects.toThrow('pins must be a GeoJSON FeatureCollection (got type "Feature")');
     await expect(tile({ type: 'FeatureCollection', features: { a: 1 } }, 'no-array')).rejects.toThrow('whose "features" is an array (got an object)');
+    await expect(tile([{ type: 'Feature' }], 'top-array')).rejects.toThrow('pins must be a GeoJSON FeatureCollection (got an array)');
     const path = join(folder, 'broken.pmtiles');
-    await expect(tilePins(Readable.from(['{"type": "FeatureCollection", "features": [']), path)).rejects.toThrow();
+    await expect(tilePins(Readable.from(['{"type": "FeatureCollection", "features": [']), path)).rejects.toThrow('the file is not JSON: it ends early, in the "features" array');
+    expect(existsSync(path)).toBe(false);
   });
 
   it('at every zoom the tiles hold exactly the bubbles (counts, ids, where they split) and lone pins of the page\'s grouping, in more than one zoom range', async () => {

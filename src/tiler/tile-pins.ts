@@ -22,7 +22,8 @@ import { readFeatureCollection } from './read-geojson.ts';
  * The pin tiler (`pinmap-tile-pins`, README "Pre-tiled pins"): a GeoJSON FeatureCollection of any
  * size in, one PMTiles archive of the pins' vector tiles and their pin index out (`PIN_ARCHIVE`).
  *
- * 1. The file is read a feature at a time (`readFeatureCollection`); each feature is checked by
+ * 1. The file is read a feature at a time (`readFeatureCollection`, each cut out of the byte stream
+ *    and given to `JSON.parse`); each feature is checked by
  *    the browser's own `PinChecker`; a good pin leaves its coordinates and look in typed arrays,
  *    its id and title as bytes (`IdStore`, which also finds duplicate ids) and its popup fields as one
  *    JSON line in a temporary file (`RecordSpill`): no object or string per pin stays.
@@ -411,6 +412,7 @@ async function tileInto(writer: PmtilesWriter, input: Readable, output: string, 
   lngLats.trim();
   lookOf.trim();
 
+  if (read.topWas !== undefined) throw new TilePinsError(`pins must be a GeoJSON FeatureCollection (got ${read.topWas})`);
   try {
     assertFeatureCollection(read.members);
   } catch (error) {
