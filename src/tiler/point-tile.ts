@@ -18,6 +18,9 @@ export class PointTileWriter {
   private tagStarts: number[] = [];
   private tags: number[] = [];
   private values: (number | boolean | string | Uint8Array)[] = [];
+  /** For each value given as bytes, where in its array they start and end (0 for other values). */
+  private byteStarts: number[] = [];
+  private byteEnds: number[] = [];
   private readonly shared = new Map<number | boolean | string, number>();
   private maxKey = -1;
 
@@ -41,15 +44,22 @@ export class PointTileWriter {
     if (index === undefined || typeof this.values[index] !== typeof value) {
       index = this.values.length;
       this.values.push(value);
+      this.byteStarts.push(0);
+      this.byteEnds.push(0);
       this.shared.set(value, index);
     }
     this.tag(key, index);
   }
 
-  /** Sets a string property given as UTF-8 bytes (not shared: each is a pin's own id). */
-  bytesProperty(key: number, bytes: Uint8Array): void {
+  /**
+   * Sets a string property given as UTF-8 bytes, `bytes[start..end)` (not shared: each is a pin's
+   * own id or title). The bytes are read at `finish`.
+   */
+  bytesProperty(key: number, bytes: Uint8Array, start = 0, end = bytes.length): void {
     this.tag(key, this.values.length);
     this.values.push(bytes);
+    this.byteStarts.push(start);
+    this.byteEnds.push(end);
   }
 
   private tag(key: number, value: number): void {
@@ -75,6 +85,8 @@ export class PointTileWriter {
     this.tagStarts = [];
     this.tags = [];
     this.values = [];
+    this.byteStarts = [];
+    this.byteEnds = [];
     this.shared.clear();
     this.maxKey = -1;
     return bytes;
@@ -122,7 +134,11 @@ export class PointTileWriter {
       }
     }
     for (let k = 0; k <= this.maxKey; k++) pbf.writeStringField(3, this.keys[k]!);
-    for (const value of this.values) pbf.writeMessage(4, writeValue, value);
+    for (let v = 0; v < this.values.length; v++) {
+      const value = this.values[v]!;
+      if (value instanceof Uint8Array) writeBytesValue(pbf, value, this.byteStarts[v]!, this.byteEnds[v]!);
+      else pbf.writeMessage(4, writeValue, value);
+    }
   }
 }
 
@@ -130,9 +146,20 @@ function writeLayer(tile: PointTileWriter, pbf: Pbf): void {
   tile.writeLayerTo(pbf);
 }
 
-function writeValue(value: number | boolean | string | Uint8Array, pbf: Pbf): void {
+/** A value message holding a string as its UTF-8 bytes, `bytes[start..end)`, copied in one go. */
+function writeBytesValue(pbf: Pbf, bytes: Uint8Array, start: number, end: number): void {
+  const length = end - start;
+  pbf.writeTag(4, 2);
+  pbf.writeVarint(1 + varintLength(length) + length);
+  pbf.writeTag(1, 2);
+  pbf.writeVarint(length);
+  pbf.realloc(length);
+  pbf.buf.set(bytes.subarray(start, end), pbf.pos);
+  pbf.pos += length;
+}
+
+function writeValue(value: number | boolean | string, pbf: Pbf): void {
   if (typeof value === 'string') pbf.writeStringField(1, value);
-  else if (value instanceof Uint8Array) pbf.writeBytesField(1, value);
   else if (typeof value === 'boolean') pbf.writeBooleanField(7, value);
   else if (!Number.isInteger(value)) pbf.writeDoubleField(3, value);
   else if (value < 0) pbf.writeSVarintField(6, value);

@@ -146,10 +146,14 @@ describe('pin tiler', () => {
 
   it('at every zoom the tiles hold exactly the bubbles (counts, ids, where they split) and lone pins of the page\'s grouping, in more than one zoom range', async () => {
     const collection = crowd(10_500);
+    // And pins where tiles and the tiler's boxes meet: on the antimeridian from both sides, on the
+    // edges of zoom-7 tiles, at the poles' limits and beyond them.
+    const edges: [number, number][] = [[180, 0], [-180, 0], [180, 60], [-180, -60], [0, 0], [360 / 128 - 180, 10], [-360 / 128, -10], [90, 85.0511287798066], [-90, -85.0511287798066], [45, 89.9], [-45, -89.9], [180, 85.0511287798066]];
+    edges.forEach(([lng, lat], k) => collection.features.push(feature(`edge${k}`, {}, { geometry: { type: 'Point', coordinates: [lng, lat] } })));
     const { pins } = parsePins(collection);
     const grouping = new PinGrouping({ lngLats: Float64Array.from(pins.flatMap((pin) => pin.lngLat)) });
     const { result, archive } = await tile(collection, 'crowd');
-    expect(result.pins).toBe(10_500);
+    expect(result.pins).toBe(10_500 + edges.length);
     const header = await archive.getHeader();
     expect([header.minZoom, header.maxZoom]).toEqual([0, PIN_ARCHIVE.maxZoom]);
 
@@ -159,7 +163,9 @@ describe('pin tiler', () => {
       const tileOf = (lng: number, lat: number) => {
         const size = 2 ** zoom;
         const sin = Math.sin((lat * Math.PI) / 180);
-        tiles.add(`${Math.floor((lng / 360 + 0.5) * size)}/${Math.floor((0.5 - (0.25 * Math.log((1 + sin) / (1 - sin))) / Math.PI) * size)}`);
+        const y = Math.min(1, Math.max(0, 0.5 - (0.25 * Math.log((1 + sin) / (1 - sin))) / Math.PI));
+        // 180° is drawn at -180°, as a GeoJSON source draws it.
+        tiles.add(`${Math.floor(((lng / 360 + 0.5) % 1) * size)}/${Math.min(size - 1, Math.floor(y * size))}`);
       };
       grouping.visit([-180, -90, 180, 90], zoom, {
         pin: (i) => {

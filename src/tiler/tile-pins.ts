@@ -130,6 +130,12 @@ class ByteStore {
     return this.chunks[this.chunkOf.array[i]!]!.subarray(start, start + this.lengthOf.array[i]!);
   }
 
+  /** Sets property `key` of the feature `tile` last started to string `i`, as its bytes. */
+  addTo(tile: PointTileWriter, key: number, i: number): void {
+    const start = this.startOf.array[i]!;
+    tile.bytesProperty(key, this.chunks[this.chunkOf.array[i]!]!, start, start + this.lengthOf.array[i]!);
+  }
+
   /** String `i`. */
   text(i: number): string {
     const start = this.startOf.array[i]!;
@@ -198,6 +204,11 @@ class IdStore implements IdRegistry {
   /** Pin `pin`'s id as UTF-8 bytes (a view into the store). */
   bytes(pin: number): Buffer {
     return this.store.bytes(pin);
+  }
+
+  /** Sets property `key` of the feature `tile` last started to pin `pin`'s id. */
+  addTo(tile: PointTileWriter, key: number, pin: number): void {
+    this.store.addTo(tile, key, pin);
   }
 
   /** Pin `pin`'s id. */
@@ -436,6 +447,7 @@ async function tileInto(writer: PmtilesWriter, input: Readable, output: string, 
   const alone = new Uint16Array(count);
   /** Each lone pin's place among the groups of the zoom being written. */
   const rank = new Uint32Array(count);
+  const boxOf = boxesOf(coordinates);
 
   let west = 180;
   let south = 90;
@@ -453,7 +465,7 @@ async function tileInto(writer: PmtilesWriter, input: Readable, output: string, 
   for (let zoom = 0; zoom <= PIN_ARCHIVE.maxZoom; zoom++) {
     progress(`zoom ${zoom}: grouping`);
     // Above the grouping's last zoom every pin stands alone, in the order of its last index's pins.
-    const bubbles = groupsAt(grouping, zoom, { coordinates, alone, rank });
+    const bubbles = groupsAt(grouping, zoom, { coordinates, boxOf, alone, rank });
     if (zoom === PIN_ARCHIVE.maxZoom || (zoom < CLUSTER_MAX_ZOOM && grouping.rangeOf(zoom)[1] === zoom)) grouping.forget(zoom);
     progress(`zoom ${zoom}: ${bubbles.count.toLocaleString('en-US')} ${bubbles.count === 1 ? 'bubble' : 'bubbles'}; writing tiles`);
     writeZoom(writer, zoom, bubbles, { coordinates, ids, titles, looks: lookOf.array, order, place, alone, rank });
@@ -527,6 +539,19 @@ interface Bubbles {
 
 /** The grouping is read a box at a time, each a tile of this zoom (or of the zoom being written, below it). */
 const BOX_ZOOM = 7;
+const BOX_MASK = (1 << BOX_ZOOM) - 1;
+
+/** Each pin's box at BOX_ZOOM, as \`groupsAt\` places it: its column, and its row shifted by BOX_ZOOM bits. */
+function boxesOf(coordinates: Float64Array): Uint16Array {
+  const size = 2 ** BOX_ZOOM;
+  const boxOf = new Uint16Array(coordinates.length / 2);
+  for (let i = 0; i < boxOf.length; i++) {
+    const lng = coordinates[2 * i]!;
+    const [, y] = tileOf(lng, coordinates[2 * i + 1]!, BOX_ZOOM);
+    boxOf[i] = Math.min(size - 1, Math.floor((lng / 360 + 0.5) * size)) | (y << BOX_ZOOM);
+  }
+  return boxOf;
+}
 
 /**
  * The bubbles at a zoom, in the order the grouping gives them, and the pins alone at it: marked
@@ -541,7 +566,7 @@ const BOX_ZOOM = 7;
  * box whose tile it is in. (A pin at exactly 180° is written to the tiles at -180°, see `tileOf`,
  * but ranked in the easternmost box, where the index finds it.)
  */
-function groupsAt(grouping: PinGrouping, zoom: number, pins: { coordinates: Float64Array; alone: Uint16Array; rank: Uint32Array }): Bubbles {
+function groupsAt(grouping: PinGrouping, zoom: number, pins: { coordinates: Float64Array; boxOf: Uint16Array; alone: Uint16Array; rank: Uint32Array }): Bubbles {
   const lng = new Growable((n) => new Float64Array(n));
   const lat = new Growable((n) => new Float64Array(n));
   const points = new Growable((n) => new Float64Array(n));
@@ -551,6 +576,7 @@ function groupsAt(grouping: PinGrouping, zoom: number, pins: { coordinates: Floa
   const boxZoom = Math.min(zoom, BOX_ZOOM);
   const size = 2 ** boxZoom;
   const latOf = (y: number) => (Math.atan(Math.sinh(Math.PI * (1 - (2 * y) / size))) * 180) / Math.PI;
+  const shift = BOX_ZOOM - boxZoom;
   const pad = 1e-3;
   let position = 0;
   for (let box = 0; box < size * size; box++) {
@@ -567,7 +593,9 @@ function groupsAt(grouping: PinGrouping, zoom: number, pins: { coordinates: Floa
     };
     grouping.visit([Math.max(-180, west), south, Math.min(180, east), north], zoom, {
       pin: (i) => {
-        if (!owned(pins.coordinates[2 * i]!, pins.coordinates[2 * i + 1]!)) return;
+        // As \`owned\`, from the pin's box at BOX_ZOOM (a tile's column and row at a lower zoom are those at BOX_ZOOM, shifted).
+        const at = pins.boxOf[i]!;
+        if ((at & BOX_MASK) >> shift !== bx || at >> BOX_ZOOM >> shift !== by) return;
         pins.alone[i]! |= bit;
         pins.rank[i] = position++;
       },
@@ -644,8 +672,8 @@ function writeZoom(writer: PmtilesWriter, zoom: number, bubbles: Bubbles, pins: 
     for (const i of here) {
       const [px, py] = tilePoint(tileLng(pins.coordinates[2 * i]!), pins.coordinates[2 * i + 1]!, zoom, x, y, PIN_ARCHIVE.extent);
       tile.point(px, py);
-      tile.bytesProperty(KEY.id, pins.ids.bytes(i));
-      tile.bytesProperty(KEY.title, pins.titles.bytes(i));
+      pins.ids.addTo(tile, KEY.id, i);
+      pins.titles.addTo(tile, KEY.title, i);
       tile.property(KEY.look, pins.looks[i]!);
     }
     writer.addTile(base + t, tile.finish());
