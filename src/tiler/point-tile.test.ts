@@ -53,10 +53,10 @@ describe('point tiles', () => {
   it('is reused tile after tile: a long feature (many tags) and then a short tile come out whole', () => {
     const writer = new PointTileWriter('pins', ['a'], 8192);
     writer.point(100, 200);
-    for (let i = 0; i < 100; i++) writer.property(0, `value ${i}`);
+    for (let i = 0; i < 300; i++) writer.property(0, `value ${i}`);
     const long = decode(writer.finish().slice());
     expect(long[0]!.geometry).toEqual([[[100, 200]]]);
-    expect(long[0]!.properties).toEqual({ a: 'value 99' });
+    expect(long[0]!.properties).toEqual({ a: 'value 299' });
     writer.point(-5, 8200);
     writer.property(0, 7);
     expect(decode(writer.finish())).toEqual([{ type: 1, geometry: [[[-5, 8200]]], properties: { a: 7 } }]);

@@ -12,40 +12,59 @@ import { PbfWriter as Pbf } from 'pbf';
  */
 export class PointTileWriter {
   private readonly pbf = new Pbf();
-  /** Per feature: x, y, and where its tags start in `tags`. */
-  private xs: number[] = [];
-  private ys: number[] = [];
-  private tagStarts: number[] = [];
-  private tags: number[] = [];
-  private values: (number | boolean | string | Uint8Array)[] = [];
-  /** For each value given as bytes, where in its array they start and end (0 for other values). */
-  private byteStarts: number[] = [];
-  private byteEnds: number[] = [];
+  // The tile so far, in columns reused from tile to tile (counts, not lengths, say what is in use).
+  /** Features: x, y, and where each one's tags start in `tags`. */
+  private features = 0;
+  private xs = new Int32Array(64);
+  private ys = new Int32Array(64);
+  private tagStarts = new Uint32Array(64);
+  /** Key and value index pairs. */
+  private tagCount = 0;
+  private tags = new Uint32Array(256);
+  /** Values: a value given as bytes is its array, with where in it they start and end. */
+  private valueCount = 0;
+  private readonly values: (number | boolean | string | Uint8Array)[] = [];
+  private byteStarts = new Uint32Array(64);
+  private byteEnds = new Uint32Array(64);
   private readonly shared = new Map<number | boolean | string, number>();
   private maxKey = -1;
 
+  /** The layer's version, name and extent, encoded once: every tile starts its layer with them. */
+  private readonly head: Uint8Array;
+  /** Each key's field, encoded once. */
+  private readonly keyFields: Uint8Array[];
+
   /** `name`: the layer's name; `keys`: every property name, in the order `property` refers to them. */
-  constructor(
-    private readonly name: string,
-    private readonly keys: readonly string[],
-    private readonly extent: number,
-  ) {}
+  constructor(name: string, keys: readonly string[], extent: number) {
+    const head = new Pbf();
+    head.writeVarintField(15, 2);
+    head.writeStringField(1, name);
+    head.writeVarintField(5, extent);
+    this.head = head.finish().slice();
+    this.keyFields = keys.map((key) => {
+      const field = new Pbf();
+      field.writeStringField(3, key);
+      return field.finish().slice();
+    });
+  }
 
   /** Starts a point feature at tile position (x, y) (see `tilePoint`). */
   point(x: number, y: number): void {
-    this.xs.push(x);
-    this.ys.push(y);
-    this.tagStarts.push(this.tags.length);
+    if (this.features === this.xs.length) {
+      this.xs = grown(this.xs);
+      this.ys = grown(this.ys);
+      this.tagStarts = grown(this.tagStarts);
+    }
+    this.xs[this.features] = x;
+    this.ys[this.features] = y;
+    this.tagStarts[this.features++] = this.tagCount;
   }
 
   /** Sets property `keys[key]` of the feature last started; equal values are stored once per tile. */
   property(key: number, value: number | boolean | string): void {
     let index = this.shared.get(value);
-    if (index === undefined || typeof this.values[index] !== typeof value) {
-      index = this.values.length;
-      this.values.push(value);
-      this.byteStarts.push(0);
-      this.byteEnds.push(0);
+    if (index === undefined) {
+      index = this.value(value, 0, 0);
       this.shared.set(value, index);
     }
     this.tag(key, index);
@@ -56,20 +75,30 @@ export class PointTileWriter {
    * own id or title). The bytes are read at `finish`.
    */
   bytesProperty(key: number, bytes: Uint8Array, start = 0, end = bytes.length): void {
-    this.tag(key, this.values.length);
-    this.values.push(bytes);
-    this.byteStarts.push(start);
-    this.byteEnds.push(end);
+    this.tag(key, this.value(bytes, start, end));
+  }
+
+  private value(value: number | boolean | string | Uint8Array, start: number, end: number): number {
+    if (this.valueCount === this.byteStarts.length) {
+      this.byteStarts = grown(this.byteStarts);
+      this.byteEnds = grown(this.byteEnds);
+    }
+    this.values[this.valueCount] = value;
+    this.byteStarts[this.valueCount] = start;
+    this.byteEnds[this.valueCount] = end;
+    return this.valueCount++;
   }
 
   private tag(key: number, value: number): void {
-    this.tags.push(key, value);
+    if (this.tagCount + 2 > this.tags.length) this.tags = grown(this.tags);
+    this.tags[this.tagCount++] = key;
+    this.tags[this.tagCount++] = value;
     if (key > this.maxKey) this.maxKey = key;
   }
 
   /** How many features the tile has so far. */
   get length(): number {
-    return this.xs.length;
+    return this.features;
   }
 
   /** The tile's bytes (valid until the next `finish`), and a fresh start for the next tile. */
@@ -80,26 +109,21 @@ export class PointTileWriter {
     pbf.length = pbf.buf.length;
     pbf.writeMessage(3, writeLayer, this);
     const bytes = pbf.finish();
-    this.xs = [];
-    this.ys = [];
-    this.tagStarts = [];
-    this.tags = [];
-    this.values = [];
-    this.byteStarts = [];
-    this.byteEnds = [];
-    this.shared.clear();
+    this.features = 0;
+    this.tagCount = 0;
+    // The values stay referenced until overwritten: strings, and views of the tiler's byte store.
+    this.valueCount = 0;
+    if (this.shared.size > 0) this.shared.clear();
     this.maxKey = -1;
     return bytes;
   }
 
   /** @internal */
   writeLayerTo(pbf: Pbf): void {
-    pbf.writeVarintField(15, 2);
-    pbf.writeStringField(1, this.name);
-    pbf.writeVarintField(5, this.extent);
-    for (let f = 0; f < this.xs.length; f++) {
+    writeRaw(pbf, this.head, 0, this.head.length);
+    for (let f = 0; f < this.features; f++) {
       const from = this.tagStarts[f]!;
-      const to = f + 1 < this.tagStarts.length ? this.tagStarts[f + 1]! : this.tags.length;
+      const to = f + 1 < this.features ? this.tagStarts[f + 1]! : this.tagCount;
       const bytesAt = pbf.pos;
       pbf.writeTag(2, 2);
       // A feature's length fits one byte unless it has many tags: reserve one and move if not.
@@ -133,11 +157,16 @@ export class PointTileWriter {
         pbf.buf[bytesAt + 1] = length;
       }
     }
-    for (let k = 0; k <= this.maxKey; k++) pbf.writeStringField(3, this.keys[k]!);
-    for (let v = 0; v < this.values.length; v++) {
+    for (let k = 0; k <= this.maxKey; k++) writeRaw(pbf, this.keyFields[k]!, 0, this.keyFields[k]!.length);
+    for (let v = 0; v < this.valueCount; v++) {
       const value = this.values[v]!;
       if (value instanceof Uint8Array) writeBytesValue(pbf, value, this.byteStarts[v]!, this.byteEnds[v]!);
-      else pbf.writeMessage(4, writeValue, value);
+      else if (typeof value === 'number' && Number.isInteger(value) && value >= 0) {
+        // A count, a look or an id: the value message's length is known without writing it first.
+        pbf.writeTag(4, 2);
+        pbf.writeVarint(1 + varintLength(value));
+        pbf.writeVarintField(5, value);
+      } else pbf.writeMessage(4, writeValue, value);
     }
   }
 }
@@ -146,16 +175,24 @@ function writeLayer(tile: PointTileWriter, pbf: Pbf): void {
   tile.writeLayerTo(pbf);
 }
 
-/** A value message holding a string as its UTF-8 bytes, `bytes[start..end)`, copied in one go. */
+/** A value message holding a string as its UTF-8 bytes, `bytes[start..end)`. */
 function writeBytesValue(pbf: Pbf, bytes: Uint8Array, start: number, end: number): void {
   const length = end - start;
   pbf.writeTag(4, 2);
   pbf.writeVarint(1 + varintLength(length) + length);
   pbf.writeTag(1, 2);
   pbf.writeVarint(length);
-  pbf.realloc(length);
-  pbf.buf.set(bytes.subarray(start, end), pbf.pos);
-  pbf.pos += length;
+  writeRaw(pbf, bytes, start, end);
+}
+
+/** `bytes[start..end)` as they are. */
+function writeRaw(pbf: Pbf, bytes: Uint8Array, start: number, end: number): void {
+  pbf.realloc(end - start);
+  // Byte by byte: an id, a title or a key is a few bytes, fewer than a typed array's set pays for.
+  const buf = pbf.buf;
+  let at = pbf.pos;
+  for (let k = start; k < end; k++) buf[at++] = bytes[k]!;
+  pbf.pos = at;
 }
 
 function writeValue(value: number | boolean | string, pbf: Pbf): void {
@@ -164,6 +201,13 @@ function writeValue(value: number | boolean | string, pbf: Pbf): void {
   else if (!Number.isInteger(value)) pbf.writeDoubleField(3, value);
   else if (value < 0) pbf.writeSVarintField(6, value);
   else pbf.writeVarintField(5, value);
+}
+
+/** A column twice as long, with what it held. */
+function grown<T extends Int32Array | Uint32Array>(column: T): T {
+  const next = new (column.constructor as new (length: number) => T)(column.length * 2);
+  next.set(column);
+  return next;
 }
 
 const zigzag = (n: number): number => (n << 1) ^ (n >> 31);

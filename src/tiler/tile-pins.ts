@@ -668,7 +668,7 @@ function writeZoom(writer: PmtilesWriter, zoom: number, bubbles: Bubbles, pins: 
     }
     here.length = 0;
     while (nextPin() === t) here.push(pins.order[p++]!);
-    here.sort((a, c) => pins.rank[a]! - pins.rank[c]!);
+    if (here.length > 1) here.sort((a, c) => pins.rank[a]! - pins.rank[c]!);
     for (const i of here) {
       const [px, py] = tilePoint(tileLng(pins.coordinates[2 * i]!), pins.coordinates[2 * i + 1]!, zoom, x, y, PIN_ARCHIVE.extent);
       tile.point(px, py);
