@@ -8,8 +8,8 @@ import { CONTENT_SECURITY_POLICY } from './src/csp.ts';
  *   fixtures/ served and copied as static files;
  * - `--mode lib`: dist/lib/pinmap.js, the library for React apps (React stays the host's);
  * - `--mode embed`: dist/lib/pinmap-embed.js, self-contained for any page (`createPinmap`);
- * - `--mode cli`: dist/cli/pinmap-tile-pins.js, the pin tiler for Node (the package's bin), its
- *   dependencies imported from node_modules.
+ * - `--mode cli`: dist/cli/pinmap-tile-pins.js, the pin tiler for Node (the package's bin), with
+ *   its grouping's worker thread and their shared chunk beside it, its dependencies bundled in.
  */
 /**
  * Vite's library builds inline every asset as a `data:` URL, whatever `assetsInlineLimit` says,
@@ -66,13 +66,17 @@ export default defineConfig(({ command, mode }): UserConfig => {
       // installed bin needs nothing beyond Node.
       ssr: { noExternal: true },
       build: {
-        ssr: 'src/tiler/bin.ts',
+        // The command, and the grouping's worker thread beside it (zoom-groups.ts finds it there).
+        ssr: true,
         outDir: 'dist/cli',
         emptyOutDir: true,
         copyPublicDir: false,
         target: 'node20',
         minify: false,
-        rollupOptions: { output: { entryFileNames: 'pinmap-tile-pins.js', banner: '#!/usr/bin/env node' } },
+        rollupOptions: {
+          input: { 'pinmap-tile-pins': 'src/tiler/bin.ts', 'zoom-groups-worker': 'src/tiler/zoom-groups-worker.ts' },
+          output: { entryFileNames: '[name].js', chunkFileNames: '[name]-[hash].js', banner: (chunk) => (chunk.name === 'pinmap-tile-pins' ? '#!/usr/bin/env node' : '') },
+        },
       },
     };
   }

@@ -156,7 +156,13 @@ test.describe('the published package, in an app that installs it', () => {
     const started = Date.now();
     const typeCheck = sh(process.execPath, [path.join(ROOT, 'node_modules/typescript/bin/tsc'), '--noEmit', '-p', 'tsconfig.json'], CONSUMER);
     const build = sh(process.execPath, [path.join(ROOT, 'node_modules/vite/bin/vite.js'), 'build', '--logLevel', 'warn'], CONSUMER);
-    await Promise.all([typeCheck, build]);
+    // The package's bin (the command and its grouping's worker thread, as installed) tiles the
+    // fixture pins into the same bytes as the committed archive made from the sources.
+    const tiled = path.join(mkdtempSync(path.join(tmpdir(), 'pinmap-bin-')), 'cities.pmtiles');
+    const tile = sh(path.join(CONSUMER, 'node_modules/.bin/pinmap-tile-pins'), [path.join(ROOT, 'fixtures/pins/cities.geojson'), '-o', tiled, '--quiet'], CONSUMER);
+    await Promise.all([typeCheck, build, tile]);
+    expect(readFileSync(tiled).equals(readFileSync(path.join(ROOT, 'fixtures/pins/cities.pmtiles'))), 'the installed pinmap-tile-pins made the fixture archive').toBe(true);
+    rmSync(path.dirname(tiled), { recursive: true, force: true });
     const main = path.join(CONSUMER, 'src/main.tsx');
     const hover = consumerHovers();
     const zoomHover = hover(main, 'const config', 'zoom');

@@ -57,7 +57,7 @@ export async function main(args: string[], out: (line: string) => void = console
   let skippedFile: WriteStream | undefined;
   try {
     skippedFile = values.skipped ? createWriteStream(values.skipped) : undefined;
-    const input = inputPath === '-' ? process.stdin : createReadStream(inputPath);
+    const input = inputPath === '-' ? process.stdin : createReadStream(inputPath, { highWaterMark: 1024 * 1024 });
     const result = await tilePins(input, output, {
       name: values.name ?? basename(output).replace(/\.pmtiles$/i, ''),
       ...(skippedFile ? { onSkipped: (skipped) => skippedFile!.write(`${JSON.stringify(skipped)}\n`) } : {}),

@@ -11,12 +11,13 @@ import {
   type PinLook,
 } from '../map/pin-archive-format.ts';
 import { PinChecker, PinDataError, assertFeatureCollection, readCollectionMembers, type IdRegistry, type SkippedFeature } from '../map/pin-data.ts';
-import { PinGrouping } from '../map/pin-grouping.ts';
 import { abbreviate } from '../map/pin-markers.ts';
 import type { PinOptions } from '../map/pin-options.ts';
 import { COMPRESSION, PmtilesWriter, TILE_TYPE } from './pmtiles-writer.ts';
 import { PointTileWriter, tilePoint } from './point-tile.ts';
+import { Growable } from './growable.ts';
 import { readFeatureCollection } from './read-geojson.ts';
+import { GroupsInWorker, NOT_ALONE, tileOf, type Bubbles } from './zoom-groups.ts';
 
 /**
  * The pin tiler (`pinmap-tile-pins`, README "Pre-tiled pins"): a GeoJSON FeatureCollection of any
@@ -29,7 +30,8 @@ import { readFeatureCollection } from './read-geojson.ts';
  *    JSON line in a temporary file (`RecordSpill`): no object or string per pin stays.
  * 2. The pins are grouped by the browser's own `PinGrouping`, one range of zooms at a time (as the
  *    page does), so bubbles, counts and splits are those of the inline pins; each zoom's groups
- *    are read a box at a time (`groupsAt`).
+ *    are read a box at a time (`groupsAt`), in a worker thread a zoom ahead of the tiles being written
+ *    (`GroupsInWorker`, `zoom-groups.ts`).
  * 3. Each zoom's bubbles and lone pins are written tile by tile, in tile id order, by
  *    `PointTileWriter` (positions round exactly as a GeoJSON source's do) to `PmtilesWriter`.
  *    Tiles are left uncompressed: most hold a pin or two, which gzip makes longer.
@@ -74,29 +76,6 @@ export class TilePinsError extends Error {
   }
 }
 
-/** A growable typed array. */
-class Growable<T extends Float64Array | Uint32Array | Uint16Array> {
-  array: T;
-  length = 0;
-  constructor(private readonly make: (size: number) => T) {
-    this.array = make(1024);
-  }
-  push(value: number): void {
-    if (this.length === this.array.length) {
-      const next = this.make(this.array.length * 2);
-      next.set(this.array);
-      this.array = next;
-    }
-    this.array[this.length++] = value;
-  }
-  view(): T {
-    return this.array.subarray(0, this.length) as T;
-  }
-  /** Lets go of the room not used (once nothing more is pushed). */
-  trim(): void {
-    this.array = this.array.slice(0, this.length) as T;
-  }
-}
 
 /** Strings as UTF-8 bytes in large buffers (off the JavaScript heap, no string per pin), by number. */
 class ByteStore {
@@ -354,14 +333,6 @@ class RecordSpill {
 /** A pin's popup fields in the spill: title, description, url, category. */
 type PinRecord = [title: string, description: string, url: string | null, category: string | null];
 
-/** Where a longitude and latitude fall at `zoom`, as geojson-vt projects them (a longitude of 180 is drawn at -180). */
-function tileOf(lng: number, lat: number, zoom: number): [number, number] {
-  const size = 2 ** zoom;
-  const sin = Math.sin((lat * Math.PI) / 180);
-  const y = Math.min(1, Math.max(0, 0.5 - (0.25 * Math.log((1 + sin) / (1 - sin))) / Math.PI));
-  const x = (lng / 360 + 0.5) % 1;
-  return [Math.min(size - 1, Math.floor(x * size)), Math.min(size - 1, Math.floor(y * size))];
-}
 
 /** The longitude a tile places a point at: 180 and -180 are one meridian, drawn at -180 (see `tileOf`). */
 const tileLng = (lng: number): number => (lng === 180 ? -180 : lng);
@@ -420,7 +391,6 @@ async function tileInto(writer: PmtilesWriter, input: Readable, output: string, 
   });
   ids.dropTable();
   titles.trim();
-  lngLats.trim();
   lookOf.trim();
 
   if (read.topWas !== undefined) throw new TilePinsError(`pins must be a GeoJSON FeatureCollection (got ${read.topWas})`);
@@ -436,18 +406,17 @@ async function tileInto(writer: PmtilesWriter, input: Readable, output: string, 
   const warnings = [...members.warnings, ...(checker?.warnings ?? [])].slice(0, keep);
   const warningCount = members.warnings.length + (checker?.warningCount ?? 0);
 
-  const coordinates = lngLats.view();
+  // Shared with the grouping's worker thread, not copied.
+  const coordinates = new Float64Array(new SharedArrayBuffer(lngLats.length * Float64Array.BYTES_PER_ELEMENT));
+  coordinates.set(lngLats.view());
+  lngLats.array = new Float64Array(0);
   const count = coordinates.length / 2;
   progress(`${count.toLocaleString('en-US')} ${count === 1 ? 'pin' : 'pins'}; sorting them along the tiles`);
 
   const { place, order } = hilbertOrder(coordinates);
 
-  const grouping = new PinGrouping({ lngLats: coordinates });
   /** Bit z: the pin stands alone at zoom z. */
   const alone = new Uint16Array(count);
-  /** Each lone pin's place among the groups of the zoom being written. */
-  const rank = new Uint32Array(count);
-  const boxOf = boxesOf(coordinates);
 
   let west = 180;
   let south = 90;
@@ -462,13 +431,19 @@ async function tileInto(writer: PmtilesWriter, input: Readable, output: string, 
     north = Math.max(north, lat);
   }
 
-  for (let zoom = 0; zoom <= PIN_ARCHIVE.maxZoom; zoom++) {
-    progress(`zoom ${zoom}: grouping`);
-    // Above the grouping's last zoom every pin stands alone, in the order of its last index's pins.
-    const bubbles = groupsAt(grouping, zoom, { coordinates, boxOf, alone, rank });
-    if (zoom === PIN_ARCHIVE.maxZoom || (zoom < CLUSTER_MAX_ZOOM && grouping.rangeOf(zoom)[1] === zoom)) grouping.forget(zoom);
-    progress(`zoom ${zoom}: ${bubbles.count.toLocaleString('en-US')} ${bubbles.count === 1 ? 'bubble' : 'bubbles'}; writing tiles`);
-    writeZoom(writer, zoom, bubbles, { coordinates, ids, titles, looks: lookOf.array, order, place, alone, rank });
+  // The next zoom is grouped in a worker thread while this one's tiles are written.
+  const groups = new GroupsInWorker(coordinates, PIN_ARCHIVE.maxZoom);
+  try {
+    for (let zoom = 0; zoom <= PIN_ARCHIVE.maxZoom; zoom++) {
+      progress(`zoom ${zoom}: grouping`);
+      const { bubbles, rank } = await groups.take(zoom);
+      const bit = 1 << zoom;
+      for (let i = 0; i < count; i++) if (rank[i] !== NOT_ALONE) alone[i]! |= bit;
+      progress(`zoom ${zoom}: ${bubbles.count.toLocaleString('en-US')} ${bubbles.count === 1 ? 'bubble' : 'bubbles'}; writing tiles`);
+      writeZoom(writer, zoom, bubbles, { coordinates, ids, titles, looks: lookOf.array, order, place, alone, rank });
+    }
+  } finally {
+    await groups.close();
   }
 
   progress('writing the pin index');
@@ -527,90 +502,7 @@ function hilbertOrder(coordinates: Float64Array): { place: Uint32Array; order: U
   return { place, order };
 }
 
-/** The bubbles at a zoom, in columns: position, count, id, and the zoom at which each splits. */
-interface Bubbles {
-  count: number;
-  lng: Float64Array;
-  lat: Float64Array;
-  points: Float64Array;
-  id: Float64Array;
-  expansion: Uint8Array;
-}
 
-/** The grouping is read a box at a time, each a tile of this zoom (or of the zoom being written, below it). */
-const BOX_ZOOM = 7;
-const BOX_MASK = (1 << BOX_ZOOM) - 1;
-
-/** Each pin's box at BOX_ZOOM, as \`groupsAt\` places it: its column, and its row shifted by BOX_ZOOM bits. */
-function boxesOf(coordinates: Float64Array): Uint16Array {
-  const size = 2 ** BOX_ZOOM;
-  const boxOf = new Uint16Array(coordinates.length / 2);
-  for (let i = 0; i < boxOf.length; i++) {
-    const lng = coordinates[2 * i]!;
-    const [, y] = tileOf(lng, coordinates[2 * i + 1]!, BOX_ZOOM);
-    boxOf[i] = Math.min(size - 1, Math.floor((lng / 360 + 0.5) * size)) | (y << BOX_ZOOM);
-  }
-  return boxOf;
-}
-
-/**
- * The bubbles at a zoom, in the order the grouping gives them, and the pins alone at it: marked
- * in `alone`, with their place in that order in `rank`. The page's GPU pins put their features
- * in this order too (bubbles, then pins), and MapLibre breaks ties in drawing order by it, so
- * each tile keeps it.
- *
- * The grouping is asked box by box (tiles of `BOX_ZOOM`, or of `zoom` when lower), so only one
- * box's features are objects at a time, not every pin's. The index answers a box in the order it
- * answers the world, less what is outside, so the order within each tile is the world's. Boxes
- * overlap a little (the index keeps positions in single precision); each feature is taken in the
- * box whose tile it is in. (A pin at exactly 180° is written to the tiles at -180°, see `tileOf`,
- * but ranked in the easternmost box, where the index finds it.)
- */
-function groupsAt(grouping: PinGrouping, zoom: number, pins: { coordinates: Float64Array; boxOf: Uint16Array; alone: Uint16Array; rank: Uint32Array }): Bubbles {
-  const lng = new Growable((n) => new Float64Array(n));
-  const lat = new Growable((n) => new Float64Array(n));
-  const points = new Growable((n) => new Float64Array(n));
-  const ids = new Growable((n) => new Float64Array(n));
-  const expansion = new Growable((n) => new Uint16Array(n));
-  const bit = 1 << zoom;
-  const boxZoom = Math.min(zoom, BOX_ZOOM);
-  const size = 2 ** boxZoom;
-  const latOf = (y: number) => (Math.atan(Math.sinh(Math.PI * (1 - (2 * y) / size))) * 180) / Math.PI;
-  const shift = BOX_ZOOM - boxZoom;
-  const pad = 1e-3;
-  let position = 0;
-  for (let box = 0; box < size * size; box++) {
-    const bx = box % size;
-    const by = Math.floor(box / size);
-    const west = (bx / size) * 360 - 180 - pad;
-    const east = ((bx + 1) / size) * 360 - 180 + pad;
-    const north = by === 0 ? 90 : latOf(by) + pad;
-    const south = by === size - 1 ? -90 : latOf(by + 1) - pad;
-    // As the index places it: a longitude of 180 is at the east edge here, not the west.
-    const owned = (x: number, y: number) => {
-      const [, ty] = tileOf(x, y, boxZoom);
-      return ty === by && Math.min(size - 1, Math.floor((x / 360 + 0.5) * size)) === bx;
-    };
-    grouping.visit([Math.max(-180, west), south, Math.min(180, east), north], zoom, {
-      pin: (i) => {
-        // As \`owned\`, from the pin's box at BOX_ZOOM (a tile's column and row at a lower zoom are those at BOX_ZOOM, shifted).
-        const at = pins.boxOf[i]!;
-        if ((at & BOX_MASK) >> shift !== bx || at >> BOX_ZOOM >> shift !== by) return;
-        pins.alone[i]! |= bit;
-        pins.rank[i] = position++;
-      },
-      bubble: (x, y, count, id) => {
-        if (!owned(x, y)) return;
-        lng.push(x);
-        lat.push(y);
-        points.push(count);
-        ids.push(id);
-        expansion.push(grouping.expansionZoom(id));
-      },
-    });
-  }
-  return { count: lng.length, lng: lng.view(), lat: lat.view(), points: points.view(), id: ids.view(), expansion: Uint8Array.from(expansion.view()) };
-}
 
 /** What `writeZoom` and `writePinIndex` read of the pins. */
 interface PinColumns {

@@ -1,0 +1,215 @@
+import { readFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { pathToFileURL } from 'node:url';
+import { Worker } from 'node:worker_threads';
+import { CLUSTER_MAX_ZOOM } from '../map/constants.ts';
+import { PIN_ARCHIVE } from '../map/pin-archive-format.ts';
+import { PinGrouping } from '../map/pin-grouping.ts';
+import { Growable } from './growable.ts';
+
+/**
+ * The pin tiler's grouping, zoom by zoom: the browser's own `PinGrouping`, read a box of the world
+ * at a time (`groupsAt`). It runs in a worker thread (`GroupsInWorker`, `zoom-groups-worker.ts`)
+ * a few zooms ahead of the tiles being written, so the tiler's two parts share two cores; the
+ * coordinates are shared with it, not copied.
+ */
+
+/** Where a longitude and latitude fall at `zoom`, as geojson-vt projects them (a longitude of 180 is drawn at -180). */
+export function tileOf(lng: number, lat: number, zoom: number): [number, number] {
+  const size = 2 ** zoom;
+  const sin = Math.sin((lat * Math.PI) / 180);
+  const y = Math.min(1, Math.max(0, 0.5 - (0.25 * Math.log((1 + sin) / (1 - sin))) / Math.PI));
+  const x = (lng / 360 + 0.5) % 1;
+  return [Math.min(size - 1, Math.floor(x * size)), Math.min(size - 1, Math.floor(y * size))];
+}
+
+/** The bubbles at a zoom, in columns: position, count, id, and the zoom at which each splits. */
+export interface Bubbles {
+  count: number;
+  lng: Float64Array;
+  lat: Float64Array;
+  points: Float64Array;
+  id: Float64Array;
+  expansion: Uint8Array;
+}
+
+/** The grouping is read a box at a time, each a tile of this zoom (or of the zoom being written, below it). */
+const BOX_ZOOM = 7;
+const BOX_MASK = (1 << BOX_ZOOM) - 1;
+
+/** Each pin's box at BOX_ZOOM, as `groupsAt` places it: its column, and its row shifted by BOX_ZOOM bits. */
+function boxesOf(coordinates: Float64Array): Uint16Array {
+  const size = 2 ** BOX_ZOOM;
+  const boxOf = new Uint16Array(coordinates.length / 2);
+  for (let i = 0; i < boxOf.length; i++) {
+    const lng = coordinates[2 * i]!;
+    const [, y] = tileOf(lng, coordinates[2 * i + 1]!, BOX_ZOOM);
+    boxOf[i] = Math.min(size - 1, Math.floor((lng / 360 + 0.5) * size)) | (y << BOX_ZOOM);
+  }
+  return boxOf;
+}
+
+/**
+ * The bubbles at a zoom, in the order the grouping gives them, and the pins alone at it: each
+ * pin's place in that order, in `rank` (`NOT_ALONE` for pins in a bubble). The page's GPU pins put their features
+ * in this order too (bubbles, then pins), and MapLibre breaks ties in drawing order by it, so
+ * each tile keeps it.
+ *
+ * The grouping is asked box by box (tiles of `BOX_ZOOM`, or of `zoom` when lower), so only one
+ * box's features are objects at a time, not every pin's. The index answers a box in the order it
+ * answers the world, less what is outside, so the order within each tile is the world's. Boxes
+ * overlap a little (the index keeps positions in single precision); each feature is taken in the
+ * box whose tile it is in. (A pin at exactly 180° is written to the tiles at -180°, see `tileOf`,
+ * but ranked in the easternmost box, where the index finds it.)
+ */
+function groupsAt(grouping: PinGrouping, zoom: number, pins: { coordinates: Float64Array; boxOf: Uint16Array }): ZoomGroups {
+  const rank = new Uint32Array(pins.boxOf.length).fill(NOT_ALONE);
+  const lng = new Growable((n) => new Float64Array(n));
+  const lat = new Growable((n) => new Float64Array(n));
+  const points = new Growable((n) => new Float64Array(n));
+  const ids = new Growable((n) => new Float64Array(n));
+  const expansion = new Growable((n) => new Uint16Array(n));
+  const boxZoom = Math.min(zoom, BOX_ZOOM);
+  const size = 2 ** boxZoom;
+  const latOf = (y: number) => (Math.atan(Math.sinh(Math.PI * (1 - (2 * y) / size))) * 180) / Math.PI;
+  const shift = BOX_ZOOM - boxZoom;
+  const pad = 1e-3;
+  let position = 0;
+  for (let box = 0; box < size * size; box++) {
+    const bx = box % size;
+    const by = Math.floor(box / size);
+    const west = (bx / size) * 360 - 180 - pad;
+    const east = ((bx + 1) / size) * 360 - 180 + pad;
+    const north = by === 0 ? 90 : latOf(by) + pad;
+    const south = by === size - 1 ? -90 : latOf(by + 1) - pad;
+    // As the index places it: a longitude of 180 is at the east edge here, not the west.
+    const owned = (x: number, y: number) => {
+      const [, ty] = tileOf(x, y, boxZoom);
+      return ty === by && Math.min(size - 1, Math.floor((x / 360 + 0.5) * size)) === bx;
+    };
+    grouping.visit([Math.max(-180, west), south, Math.min(180, east), north], zoom, {
+      pin: (i) => {
+        // As `owned`, from the pin's box at BOX_ZOOM (a tile's column and row at a lower zoom are those at BOX_ZOOM, shifted).
+        const at = pins.boxOf[i]!;
+        if ((at & BOX_MASK) >> shift !== bx || at >> BOX_ZOOM >> shift !== by) return;
+        rank[i] = position++;
+      },
+      bubble: (x, y, count, id) => {
+        if (!owned(x, y)) return;
+        lng.push(x);
+        lat.push(y);
+        points.push(count);
+        ids.push(id);
+        expansion.push(grouping.expansionZoom(id));
+      },
+    });
+  }
+  return { bubbles: { count: lng.length, lng: lng.view(), lat: lat.view(), points: points.view(), id: ids.view(), expansion: Uint8Array.from(expansion.view()) }, rank };
+}
+
+/** A zoom's groups: its bubbles, and each pin's place among the lone pins (`NOT_ALONE` in a bubble). */
+export interface ZoomGroups {
+  bubbles: Bubbles;
+  rank: Uint32Array;
+}
+
+/** `ZoomGroups.rank` of a pin in a bubble. */
+export const NOT_ALONE = 0xffffffff;
+
+/** The groups of every zoom from 0 up, asked for in order; what a zoom range needs goes once it is done. */
+export class Grouper {
+  private readonly grouping: PinGrouping;
+  private readonly boxOf: Uint16Array;
+
+  constructor(private readonly coordinates: Float64Array) {
+    this.grouping = new PinGrouping({ lngLats: coordinates });
+    this.boxOf = boxesOf(coordinates);
+  }
+
+  at(zoom: number): ZoomGroups {
+    // Above the grouping's last zoom every pin stands alone, in the order of its last index's pins.
+    const groups = groupsAt(this.grouping, zoom, { coordinates: this.coordinates, boxOf: this.boxOf });
+    if (zoom === PIN_ARCHIVE.maxZoom || (zoom < CLUSTER_MAX_ZOOM && this.grouping.rangeOf(zoom)[1] === zoom)) this.grouping.forget(zoom);
+    return groups;
+  }
+}
+
+/** The worker's module beside this one: TypeScript run through tsx from the sources, JavaScript in the built command. */
+const WORKER = import.meta.url.endsWith('.ts') ? './zoom-groups-worker.ts' : './zoom-groups-worker.js';
+
+/**
+ * Starts the worker module at `url`. From the sources (the tests, `npm run tile-pins`) the module
+ * is TypeScript: the thread first loads tsx's loader, and then the module through it.
+ */
+function startWorker(url: URL, workerData: unknown): Worker {
+  if (!url.pathname.endsWith('.ts')) return new Worker(url, { workerData });
+  // tsx's ES module API, found through its package's exports.
+  const packageJson = createRequire(import.meta.url).resolve('tsx/package.json');
+  const { exports } = JSON.parse(readFileSync(packageJson, 'utf8')) as { exports: Record<string, { import: { default: string } }> };
+  const tsx = new URL(exports['./esm/api']!.import.default, pathToFileURL(packageJson)).href;
+  const code = `import(${JSON.stringify(tsx)}).then((tsx) => tsx.tsImport(${JSON.stringify(url.href)}, ${JSON.stringify(url.href)}))`;
+  return new Worker(code, { eval: true, workerData });
+}
+
+/**
+ * How many zooms the grouping may run ahead of the tiles: enough that the zooms where it builds a
+ * range's index (slower than their tiles) are ready before they are needed, few enough that the
+ * waiting results (a number per pin each) stay small.
+ */
+const AHEAD = 3;
+
+/**
+ * A `Grouper` in a worker thread, working up to `AHEAD` zooms ahead: `take(zoom)` (zooms in order
+ * from 0) gives that zoom's groups and asks for another, so later zooms are grouped while this
+ * one's tiles are written. `close` ends the worker. An error in the worker rejects the `take` waiting for it.
+ */
+export class GroupsInWorker {
+  private readonly worker: Worker;
+  private readonly waiting = new Map<number, { resolve: (groups: ZoomGroups) => void; reject: (error: Error) => void }>();
+  private readonly ready = new Map<number, ZoomGroups>();
+  private failed: Error | undefined;
+
+  constructor(
+    coordinates: Float64Array,
+    private readonly lastZoom: number,
+  ) {
+    if (!(coordinates.buffer instanceof SharedArrayBuffer)) throw new Error('the coordinates must be in a SharedArrayBuffer');
+    this.worker = startWorker(new URL(WORKER, import.meta.url), { coordinates });
+    this.worker.on('message', ({ zoom, groups }: { zoom: number; groups: ZoomGroups }) => {
+      const waiting = this.waiting.get(zoom);
+      this.waiting.delete(zoom);
+      if (waiting) waiting.resolve(groups);
+      else this.ready.set(zoom, groups);
+    });
+    const fail = (error: Error) => {
+      this.failed ??= error;
+      for (const { reject } of this.waiting.values()) reject(this.failed);
+      this.waiting.clear();
+    };
+    this.worker.on('error', (error) => fail(new Error(`the grouping stopped: ${error.message}`, { cause: error })));
+    this.worker.on('exit', (code) => fail(new Error(`the grouping's worker ended (exit code ${code})`)));
+    for (let zoom = 0; zoom <= Math.min(AHEAD, lastZoom); zoom++) this.worker.postMessage(zoom);
+  }
+
+  take(zoom: number): Promise<ZoomGroups> {
+    if (zoom + AHEAD <= this.lastZoom) this.worker.postMessage(zoom + AHEAD);
+    const ready = this.ready.get(zoom);
+    if (ready) {
+      this.ready.delete(zoom);
+      return Promise.resolve(ready);
+    }
+    if (this.failed) return Promise.reject(this.failed);
+    return new Promise((resolve, reject) => this.waiting.set(zoom, { resolve, reject }));
+  }
+
+  async close(): Promise<void> {
+    this.worker.removeAllListeners('exit');
+    await this.worker.terminate();
+  }
+}
+
+/** The column arrays of `groups`, to hand over to another thread. */
+export function transferablesOf(groups: ZoomGroups): ArrayBuffer[] {
+  const { bubbles, rank } = groups;
+  return [bubbles.lng, bubbles.lat, bubbles.points, bubbles.id, bubbles.expansion, rank].map((column) => column.buffer as ArrayBuffer);
+}
