@@ -16,8 +16,10 @@ export class Growable<T extends Float64Array | Uint32Array | Uint16Array> {
   view(): T {
     return this.array.subarray(0, this.length) as T;
   }
-  /** Lets go of the room not used (once nothing more is pushed). */
+  /** Lets go of the room not used (once nothing more is pushed), in memory of the same kind (shared or not). */
   trim(): void {
-    this.array = this.array.slice(0, this.length) as T;
+    const trimmed = this.make(this.length);
+    trimmed.set(this.view());
+    this.array = trimmed;
   }
 }

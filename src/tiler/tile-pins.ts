@@ -1,21 +1,15 @@
-import { closeSync, openSync, readSync, rmSync, writeSync } from 'node:fs';
 import type { Readable } from 'node:stream';
-import { gzipSync } from 'node:zlib';
 import { tileIdToZxy, zxyToTileId } from 'pmtiles';
 import { CLUSTER_MAX_ZOOM } from '../map/constants.ts';
-import {
-  PIN_ARCHIVE,
-  pinBucket,
-  type PinArchiveMetadata,
-  type PinIndexInfo,
-  type PinLook,
-} from '../map/pin-archive-format.ts';
+import { PIN_ARCHIVE, type PinArchiveMetadata, type PinIndexInfo, type PinLook } from '../map/pin-archive-format.ts';
 import { PinChecker, PinDataError, assertFeatureCollection, readCollectionMembers, type IdRegistry, type SkippedFeature } from '../map/pin-data.ts';
 import { abbreviate } from '../map/pin-markers.ts';
 import type { PinOptions } from '../map/pin-options.ts';
+import { ByteStore, type ByteStoreColumns } from './byte-store.ts';
+import { Growable } from './growable.ts';
+import { INDEX_PINS_PER_PART, RecordSpill } from './pin-index.ts';
 import { COMPRESSION, PmtilesWriter, TILE_TYPE } from './pmtiles-writer.ts';
 import { PointTileWriter, tilePoint } from './point-tile.ts';
-import { Growable } from './growable.ts';
 import { readFeatureCollection } from './read-geojson.ts';
 import { GroupsInWorker, NOT_ALONE, tileOf, type Bubbles } from './zoom-groups.ts';
 
@@ -35,7 +29,8 @@ import { GroupsInWorker, NOT_ALONE, tileOf, type Bubbles } from './zoom-groups.t
  * 3. Each zoom's bubbles and lone pins are written tile by tile, in tile id order, by
  *    `PointTileWriter` (positions round exactly as a GeoJSON source's do) to `PmtilesWriter`.
  *    Tiles are left uncompressed: most hold a pin or two, which gzip makes longer.
- * 4. The pin index (every pin's place and popup fields, in buckets by id) follows the tile data.
+ * 4. The pin index (every pin's place and popup fields, in buckets by id; `pin-index.ts`) follows the
+ *    tile data. The grouping's worker writes it once it has grouped the last zoom.
  */
 
 /** Tile ids of this zoom start here: the Hilbert curve of each zoom follows the previous zooms'. */
@@ -73,75 +68,6 @@ export class TilePinsError extends Error {
   constructor(message: string) {
     super(message);
     this.name = 'TilePinsError';
-  }
-}
-
-
-/** Strings as UTF-8 bytes in large buffers (off the JavaScript heap, no string per pin), by number. */
-class ByteStore {
-  private static readonly CHUNK = 16 * 1024 * 1024;
-  private readonly chunks: Buffer[] = [];
-  private used = ByteStore.CHUNK;
-  private readonly chunkOf = new Growable((n) => new Uint16Array(n));
-  /** Strings stored. */
-  get count(): number {
-    return this.chunkOf.length;
-  }
-  private readonly startOf = new Growable((n) => new Uint32Array(n));
-  private readonly lengthOf = new Growable((n) => new Uint32Array(n));
-
-  /** Adds `text` as string number `count - 1`. */
-  add(text: string): void {
-    const length = Buffer.byteLength(text);
-    this.last(length).write(text, this.used, 'utf8');
-    this.stored(length);
-  }
-
-  /** Adds `bytes` (UTF-8) as string number `count - 1`. */
-  addBytes(bytes: Uint8Array): void {
-    this.last(bytes.length).set(bytes, this.used);
-    this.stored(bytes.length);
-  }
-
-  /** String `i` as UTF-8 bytes (a view into the store). */
-  bytes(i: number): Buffer {
-    const start = this.startOf.array[i]!;
-    return this.chunks[this.chunkOf.array[i]!]!.subarray(start, start + this.lengthOf.array[i]!);
-  }
-
-  /** Sets property `key` of the feature `tile` last started to string `i`, as its bytes. */
-  addTo(tile: PointTileWriter, key: number, i: number): void {
-    const start = this.startOf.array[i]!;
-    tile.bytesProperty(key, this.chunks[this.chunkOf.array[i]!]!, start, start + this.lengthOf.array[i]!);
-  }
-
-  /** String `i`. */
-  text(i: number): string {
-    const start = this.startOf.array[i]!;
-    return this.chunks[this.chunkOf.array[i]!]!.toString('utf8', start, start + this.lengthOf.array[i]!);
-  }
-
-  /** The chunk `length` more bytes go into, at `used` (a new one when the last is full). */
-  private last(length: number): Buffer {
-    if (this.used + length > (this.chunks.at(-1)?.length ?? 0)) {
-      this.chunks.push(Buffer.allocUnsafe(Math.max(ByteStore.CHUNK, length)));
-      this.used = 0;
-    }
-    return this.chunks.at(-1)!;
-  }
-
-  /** Lets go of the room not used (once nothing more is added). */
-  trim(): void {
-    for (const column of [this.chunkOf, this.startOf, this.lengthOf]) column.trim();
-    const last = this.chunks.at(-1);
-    if (last) this.chunks[this.chunks.length - 1] = Buffer.from(last.subarray(0, this.used));
-  }
-
-  private stored(length: number): void {
-    this.chunkOf.push(this.chunks.length - 1);
-    this.startOf.push(this.used);
-    this.lengthOf.push(length);
-    this.used += length;
   }
 }
 
@@ -190,6 +116,11 @@ class IdStore implements IdRegistry {
     this.store.addTo(tile, key, pin);
   }
 
+  /** The ids' memory, shared (see `ByteStore.columns`). */
+  columns(): ByteStoreColumns {
+    return this.store.columns();
+  }
+
   /** Pin `pin`'s id. */
   id(pin: number): string {
     return this.store.text(pin);
@@ -223,116 +154,8 @@ function hashBytes(bytes: Uint8Array): number {
   return hash >>> 0;
 }
 
-/**
- * A temporary file written through a buffer, appended to only, then read back; `remove` closes
- * and deletes it (once).
- */
-class ScratchFile {
-  readonly fd: number;
-  private readonly buffer: Buffer;
-  private buffered = 0;
-  private written = 0;
-  private removed = false;
-
-  constructor(
-    private readonly path: string,
-    bufferBytes: number,
-  ) {
-    this.fd = openSync(path, 'w+');
-    this.buffer = Buffer.allocUnsafe(bufferBytes);
-  }
-
-  /** Appends `length` bytes, which `fill` writes into `target` from `at`. */
-  append(length: number, fill: (target: Buffer, at: number) => void): void {
-    if (this.buffered + length > this.buffer.length) this.flush();
-    if (length > this.buffer.length) {
-      const own = Buffer.allocUnsafe(length);
-      fill(own, 0);
-      writeSync(this.fd, own, 0, length, this.written);
-      this.written += length;
-      return;
-    }
-    fill(this.buffer, this.buffered);
-    this.buffered += length;
-  }
-
-  /** Bytes appended so far, all of them in the file. */
-  size(): number {
-    this.flush();
-    return this.written;
-  }
-
-  remove(): void {
-    if (this.removed) return;
-    this.removed = true;
-    closeSync(this.fd);
-    rmSync(this.path, { force: true });
-  }
-
-  private flush(): void {
-    writeSync(this.fd, this.buffer, 0, this.buffered, this.written);
-    this.written += this.buffered;
-    this.buffered = 0;
-  }
-}
-
-/**
- * Each pin's popup fields, one JSON line per pin in the pins' order, in a temporary file (not in
- * memory): read back once, in order, to write the pin index.
- */
-class RecordSpill {
-  private readonly file: ScratchFile;
-  readonly lengths = new Growable((n) => new Uint32Array(n));
-
-  constructor(path: string) {
-    this.file = new ScratchFile(path, 4 * 1024 * 1024);
-  }
-
-  add(text: string): void {
-    const length = Buffer.byteLength(text);
-    this.file.append(length, (target, at) => target.write(text, at, 'utf8'));
-    this.lengths.push(length);
-  }
-
-  /** Calls `each(pin, text)` for every record, in order, reading the file a few MB at a time. */
-  forEach(each: (pin: number, text: string) => void): void {
-    this.file.size(); // all in the file
-    const lengths = this.lengths.view();
-    let chunk = Buffer.allocUnsafe(8 * 1024 * 1024);
-    let have = 0;
-    let at = 0;
-    let read = 0;
-    for (let pin = 0; pin < lengths.length; pin++) {
-      const length = lengths[pin]!;
-      if (at + length > have) {
-        chunk.copy(chunk, 0, at, have);
-        have -= at;
-        at = 0;
-        if (length > chunk.length) {
-          const bigger = Buffer.allocUnsafe(length);
-          chunk.copy(bigger, 0, 0, have);
-          chunk = bigger;
-        }
-        while (have < length) {
-          const got = readSync(this.file.fd, chunk, have, chunk.length - have, read);
-          if (got === 0) throw new Error('the temporary file of pin records ended early');
-          have += got;
-          read += got;
-        }
-      }
-      each(pin, chunk.toString('utf8', at, at + length));
-      at += length;
-    }
-  }
-
-  close(): void {
-    this.file.remove();
-  }
-}
-
 /** A pin's popup fields in the spill: title, description, url, category. */
 type PinRecord = [title: string, description: string, url: string | null, category: string | null];
-
 
 /** The longitude a tile places a point at: 180 and -180 are one meridian, drawn at -180 (see `tileOf`). */
 const tileLng = (lng: number): number => (lng === 180 ? -180 : lng);
@@ -391,7 +214,6 @@ async function tileInto(writer: PmtilesWriter, input: Readable, output: string, 
   });
   ids.dropTable();
   titles.trim();
-  lookOf.trim();
 
   if (read.topWas !== undefined) throw new TilePinsError(`pins must be a GeoJSON FeatureCollection (got ${read.topWas})`);
   try {
@@ -410,6 +232,9 @@ async function tileInto(writer: PmtilesWriter, input: Readable, output: string, 
   const coordinates = new Float64Array(new SharedArrayBuffer(lngLats.length * Float64Array.BYTES_PER_ELEMENT));
   coordinates.set(lngLats.view());
   lngLats.array = new Float64Array(0);
+  const lookOfPin = new Uint16Array(new SharedArrayBuffer(lookOf.length * Uint16Array.BYTES_PER_ELEMENT));
+  lookOfPin.set(lookOf.view());
+  lookOf.array = new Uint16Array(0);
   const count = coordinates.length / 2;
   progress(`${count.toLocaleString('en-US')} ${count === 1 ? 'pin' : 'pins'}; sorting them along the tiles`);
 
@@ -431,8 +256,16 @@ async function tileInto(writer: PmtilesWriter, input: Readable, output: string, 
     north = Math.max(north, lat);
   }
 
-  // The next zoom is grouped in a worker thread while this one's tiles are written.
-  const groups = new GroupsInWorker(coordinates, PIN_ARCHIVE.maxZoom);
+  // Later zooms are grouped in a worker thread while this one's tiles are written; the worker
+  // then writes the pin index while the last zooms' tiles are written.
+  const buckets = Math.max(1, Math.ceil(count / PIN_ARCHIVE.pinsPerBucket));
+  const indexPath = writer.scratchPath('pin-index.bin');
+  const groups = new GroupsInWorker({
+    coordinates,
+    lastZoom: PIN_ARCHIVE.maxZoom,
+    index: { path: indexPath, buckets, partPins: options.indexPartPins ?? INDEX_PINS_PER_PART, ids: ids.columns(), looks: lookOfPin, records: records.spilled() },
+  });
+  let indexLength: number;
   try {
     for (let zoom = 0; zoom <= PIN_ARCHIVE.maxZoom; zoom++) {
       progress(`zoom ${zoom}: grouping`);
@@ -440,20 +273,17 @@ async function tileInto(writer: PmtilesWriter, input: Readable, output: string, 
       const bit = 1 << zoom;
       for (let i = 0; i < count; i++) if (rank[i] !== NOT_ALONE) alone[i]! |= bit;
       progress(`zoom ${zoom}: ${bubbles.count.toLocaleString('en-US')} ${bubbles.count === 1 ? 'bubble' : 'bubbles'}; writing tiles`);
-      writeZoom(writer, zoom, bubbles, { coordinates, ids, titles, looks: lookOf.array, order, place, alone, rank });
+      writeZoom(writer, zoom, bubbles, { coordinates, ids, titles, looks: lookOfPin, order, place, alone, rank });
     }
+    progress('writing the pin index');
+    indexLength = await groups.indexLength();
   } finally {
     await groups.close();
+    records.close();
   }
 
-  progress('writing the pin index');
-  const buckets = Math.max(1, Math.ceil(count / PIN_ARCHIVE.pinsPerBucket));
-  const indexPath = writer.scratchPath('pin-index.bin');
-  const indexLength = writePinIndex(indexPath, buckets, { coordinates, ids, looks: lookOf.array, alone, records }, options.indexPartPins ?? INDEX_PINS_PER_PART);
-  records.close();
-
   progress('writing the archive');
-  const metadata = archiveMetadata(options.name ?? 'pins', count, members, looks, { buckets, length: indexLength }, categoryCounts(members.pinStyles, looks, lookOf.view()));
+  const metadata = archiveMetadata(options.name ?? 'pins', count, members, looks, { buckets, length: indexLength }, categoryCounts(members.pinStyles, looks, lookOfPin));
   const hasPins = count > 0;
   const written = writer.finish(
     output,
@@ -501,8 +331,6 @@ function hilbertOrder(coordinates: Float64Array): { place: Uint32Array; order: U
   for (let k = 0; k < count; k++) order[k] = Number(keyed[k]! & 0xffffffffn);
   return { place, order };
 }
-
-
 
 /** What `writeZoom` and `writePinIndex` read of the pins. */
 interface PinColumns {
@@ -571,132 +399,6 @@ function writeZoom(writer: PmtilesWriter, zoom: number, bubbles: Bubbles, pins: 
     writer.addTile(base + t, tile.finish());
   }
 }
-
-/**
- * Writes the pin index (see `PinIndexInfo`) to `path`; returns its length. Memory stays about the
- * same whatever the number of pins: the buckets are split into parts of about `partPins` pins; one read of the spilled records writes each pin's entry (as bytes,
- * after its bucket and length) to its part's temporary file, and then each part is read back on
- * its own, its entries ordered by bucket (in pin order within a bucket), and its buckets gzipped
- * into the index.
- */
-function writePinIndex(path: string, buckets: number, pins: Pick<PinColumns, 'coordinates' | 'ids' | 'looks' | 'alone'> & { records: RecordSpill }, partPins: number): number {
-  const count = pins.coordinates.length / 2;
-  const bucketOf = new Uint32Array(count);
-  const perBucket = new Uint32Array(buckets);
-  for (let i = 0; i < count; i++) perBucket[(bucketOf[i] = pinBucket(pins.ids.id(i), buckets))]!++;
-
-  // Parts: runs of whole buckets of about `partPins` pins each.
-  const partStarts = [0];
-  for (let bucket = 0, inPart = 0; bucket < buckets; bucket++) {
-    if (inPart > 0 && inPart + perBucket[bucket]! > partPins) {
-      partStarts.push(bucket);
-      inPart = 0;
-    }
-    inPart += perBucket[bucket]!;
-  }
-  const partOfBucket = new Uint16Array(buckets);
-  partStarts.forEach((start, part) => partOfBucket.fill(part, start));
-  const parts = partStarts.map((start, part) => new PartFile(`${path}.part${part}`, start));
-
-  const tableBytes = (buckets + 1) * 8;
-  const table = Buffer.alloc(tableBytes);
-  const fd = openSync(path, 'w');
-  try {
-    pins.records.forEach((i, text) => {
-      // The record is [title, description, url, category]: the entry puts id, place and alone-zooms before it and the look after.
-      const head = JSON.stringify([pins.ids.id(i), pins.coordinates[2 * i], pins.coordinates[2 * i + 1], pins.alone[i]]);
-      parts[partOfBucket[bucketOf[i]!]!]!.add(bucketOf[i]!, `${head.slice(0, -1)},${text.slice(1, -1)},${pins.looks[i]}]`);
-    });
-    let at = tableBytes;
-    parts.forEach((part, p) => {
-      const end = partStarts[p + 1] ?? buckets;
-      for (const [bucket, entries] of part.buckets(end)) {
-        table.writeDoubleLE(at, bucket * 8);
-        const bytes = gzipSync(entries);
-        writeSync(fd, bytes, 0, bytes.length, at);
-        at += bytes.length;
-      }
-      part.remove();
-    });
-    table.writeDoubleLE(at, buckets * 8);
-    writeSync(fd, table, 0, tableBytes, 0);
-    return at;
-  } finally {
-    for (const part of parts) part.remove();
-    closeSync(fd);
-  }
-}
-
-/** About how many pins' index entries one part of `writePinIndex` holds in memory. */
-const INDEX_PINS_PER_PART = 250_000;
-
-/**
- * One part of the pin index while it is written: its entries in a temporary file, each its
- * bucket (uint32), its length (uint32) and its JSON bytes, in the order they came.
- */
-class PartFile {
-  private readonly file: ScratchFile;
-
-  constructor(
-    path: string,
-    private readonly firstBucket: number,
-  ) {
-    this.file = new ScratchFile(path, 256 * 1024);
-  }
-
-  add(bucket: number, entry: string): void {
-    const length = Buffer.byteLength(entry);
-    this.file.append(8 + length, (target, at) => {
-      target.writeUInt32LE(bucket, at);
-      target.writeUInt32LE(length, at + 4);
-      target.write(entry, at + 8, 'utf8');
-    });
-  }
-
-  /**
-   * The part's buckets from its first up to `end` (exclusive), each as the JSON array of its
-   * entries (in the order they were added), read back from the file at once.
-   */
-  *buckets(end: number): Generator<[bucket: number, entries: Buffer]> {
-    const data = Buffer.allocUnsafe(this.file.size());
-    for (let read = 0; read < data.length; ) {
-      const got = readSync(this.file.fd, data, read, data.length - read, read);
-      if (got === 0) throw new Error('the temporary file of the pin index ended early');
-      read += got;
-    }
-    // A counting sort of the entries by bucket, stable: where each starts and how long it is.
-    const span = end - this.firstBucket;
-    const firstOf = new Uint32Array(span + 1);
-    let entries = 0;
-    for (let at = 0; at < data.length; at += 8 + data.readUInt32LE(at + 4)) {
-      firstOf[data.readUInt32LE(at) - this.firstBucket + 1]!++;
-      entries++;
-    }
-    for (let b = 0; b < span; b++) firstOf[b + 1]! += firstOf[b]!;
-    const next = firstOf.slice(0, span);
-    const starts = new Float64Array(entries);
-    for (let at = 0; at < data.length; at += 8 + data.readUInt32LE(at + 4)) starts[next[data.readUInt32LE(at) - this.firstBucket]!++] = at;
-    for (let b = 0; b < span; b++) {
-      const pieces: Buffer[] = [OPEN];
-      for (let k = firstOf[b]!; k < firstOf[b + 1]!; k++) {
-        const at = starts[k]!;
-        if (k > firstOf[b]!) pieces.push(COMMA);
-        pieces.push(data.subarray(at + 8, at + 8 + data.readUInt32LE(at + 4)));
-      }
-      pieces.push(CLOSE);
-      yield [this.firstBucket + b, Buffer.concat(pieces)];
-    }
-  }
-
-  /** Closes and deletes the file (once). */
-  remove(): void {
-    this.file.remove();
-  }
-}
-
-const OPEN = Buffer.from('[');
-const COMMA = Buffer.from(',');
-const CLOSE = Buffer.from(']');
 
 /**
  * How many pins each category has (`PinArchiveMetadata.categories`): the file's styled categories

@@ -5,13 +5,15 @@ import { Worker } from 'node:worker_threads';
 import { CLUSTER_MAX_ZOOM } from '../map/constants.ts';
 import { PIN_ARCHIVE } from '../map/pin-archive-format.ts';
 import { PinGrouping } from '../map/pin-grouping.ts';
+import type { ByteStoreColumns } from './byte-store.ts';
 import { Growable } from './growable.ts';
+import type { SpilledRecords } from './pin-index.ts';
 
 /**
  * The pin tiler's grouping, zoom by zoom: the browser's own `PinGrouping`, read a box of the world
  * at a time (`groupsAt`). It runs in a worker thread (`GroupsInWorker`, `zoom-groups-worker.ts`)
- * a few zooms ahead of the tiles being written, so the tiler's two parts share two cores; the
- * coordinates are shared with it, not copied.
+ * a few zooms ahead of the tiles being written, so the tiler's two parts share two cores, and then
+ * writes the pin index there; what it reads of the pins is shared with it, not copied.
  */
 
 /** Where a longitude and latitude fall at `zoom`, as geojson-vt projects them (a longitude of 180 is drawn at -180). */
@@ -158,28 +160,55 @@ function startWorker(url: URL, workerData: unknown): Worker {
  */
 const AHEAD = 3;
 
+/** What the worker is given: the pins' coordinates, the last zoom, and what it writes the pin index of once it has grouped that zoom. */
+export interface GroupingWork {
+  coordinates: Float64Array;
+  lastZoom: number;
+  index: {
+    path: string;
+    buckets: number;
+    partPins: number;
+    ids: ByteStoreColumns;
+    looks: Uint16Array;
+    records: SpilledRecords;
+  };
+}
+
+/** A message from the worker: a zoom's groups, or the pin index's length once written. */
+export type GroupingMessage = { zoom: number; groups: ZoomGroups } | { indexLength: number };
+
+/** Where a promise waits for the worker. */
+interface Waiting<T> {
+  resolve: (value: T) => void;
+  reject: (error: Error) => void;
+}
+
 /**
  * A `Grouper` in a worker thread, working up to `AHEAD` zooms ahead: `take(zoom)` (zooms in order
  * from 0) gives that zoom's groups and asks for another, so later zooms are grouped while this
- * one's tiles are written. `close` ends the worker. An error in the worker rejects the `take` waiting for it.
+ * one's tiles are written. Once it has grouped the last zoom it knows which zooms each pin stands
+ * alone at, and writes the pin index (`writePinIndex`) while the last zooms' tiles are written;
+ * `indexLength` waits for it. `close` ends the worker. An error in the worker rejects what waits for it.
  */
 export class GroupsInWorker {
   private readonly worker: Worker;
-  private readonly waiting = new Map<number, { resolve: (groups: ZoomGroups) => void; reject: (error: Error) => void }>();
-  private readonly ready = new Map<number, ZoomGroups>();
+  private readonly lastZoom: number;
+  private readonly waiting = new Map<number | 'index', Waiting<ZoomGroups> | Waiting<number>>();
+  private readonly ready = new Map<number | 'index', ZoomGroups | number>();
   private failed: Error | undefined;
 
-  constructor(
-    coordinates: Float64Array,
-    private readonly lastZoom: number,
-  ) {
-    if (!(coordinates.buffer instanceof SharedArrayBuffer)) throw new Error('the coordinates must be in a SharedArrayBuffer');
-    this.worker = startWorker(new URL(WORKER, import.meta.url), { coordinates });
-    this.worker.on('message', ({ zoom, groups }: { zoom: number; groups: ZoomGroups }) => {
-      const waiting = this.waiting.get(zoom);
-      this.waiting.delete(zoom);
-      if (waiting) waiting.resolve(groups);
-      else this.ready.set(zoom, groups);
+  constructor(work: GroupingWork) {
+    for (const shared of [work.coordinates, work.index.looks, work.index.records.lengths, work.index.ids.chunkOf, work.index.ids.startOf, work.index.ids.lengthOf, ...work.index.ids.chunks]) {
+      if (!(shared.buffer instanceof SharedArrayBuffer)) throw new Error('what the grouping worker reads must be in shared memory');
+    }
+    this.lastZoom = work.lastZoom;
+    this.worker = startWorker(new URL(WORKER, import.meta.url), work);
+    this.worker.on('message', (message: GroupingMessage) => {
+      const [key, value] = 'zoom' in message ? [message.zoom, message.groups] : (['index', message.indexLength] as const);
+      const waiting = this.waiting.get(key);
+      this.waiting.delete(key);
+      if (waiting) (waiting.resolve as (value: ZoomGroups | number) => void)(value);
+      else this.ready.set(key, value);
     });
     const fail = (error: Error) => {
       this.failed ??= error;
@@ -188,18 +217,27 @@ export class GroupsInWorker {
     };
     this.worker.on('error', (error) => fail(new Error(`the grouping stopped: ${error.message}`, { cause: error })));
     this.worker.on('exit', (code) => fail(new Error(`the grouping's worker ended (exit code ${code})`)));
-    for (let zoom = 0; zoom <= Math.min(AHEAD, lastZoom); zoom++) this.worker.postMessage(zoom);
+    for (let zoom = 0; zoom <= Math.min(AHEAD, work.lastZoom); zoom++) this.worker.postMessage(zoom);
   }
 
   take(zoom: number): Promise<ZoomGroups> {
     if (zoom + AHEAD <= this.lastZoom) this.worker.postMessage(zoom + AHEAD);
-    const ready = this.ready.get(zoom);
-    if (ready) {
-      this.ready.delete(zoom);
+    return this.wait<ZoomGroups>(zoom);
+  }
+
+  /** The pin index's length in bytes, once the worker has written it. */
+  indexLength(): Promise<number> {
+    return this.wait<number>('index');
+  }
+
+  private wait<T extends ZoomGroups | number>(key: number | 'index'): Promise<T> {
+    if (this.ready.has(key)) {
+      const ready = this.ready.get(key) as T;
+      this.ready.delete(key);
       return Promise.resolve(ready);
     }
     if (this.failed) return Promise.reject(this.failed);
-    return new Promise((resolve, reject) => this.waiting.set(zoom, { resolve, reject }));
+    return new Promise<T>((resolve, reject) => this.waiting.set(key, { resolve, reject } as unknown as Waiting<ZoomGroups>));
   }
 
   async close(): Promise<void> {
