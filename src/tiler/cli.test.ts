@@ -39,12 +39,23 @@ describe('pinmap-tile-pins', () => {
     expect(readFileSync(join(folder, 'pins.pmtiles')).subarray(0, 7).toString()).toBe('PMTiles');
   });
 
-  it('exits with 1 and names the file and the problem when the input is not a FeatureCollection, with 2 for a usage mistake', async () => {
+  it('exits with 1 and names the file and the problem when the input is not a FeatureCollection, not JSON or missing, or the output has no folder; with 2 for a usage mistake', async () => {
     const input = join(folder, 'feature.geojson');
     writeFileSync(input, JSON.stringify({ type: 'Feature', geometry: null, properties: {} }));
     const bad = await run([input, '-o', join(folder, 'bad.pmtiles')]);
     expect(bad.code).toBe(1);
     expect(bad.err).toContain(`pinmap-tile-pins: ${input}: pins must be a GeoJSON FeatureCollection (got type "Feature")`);
+    const notJson = join(folder, 'not.geojson');
+    writeFileSync(notJson, '{"type": "FeatureCollection", "features": [}');
+    const broken = await run([notJson, '-o', join(folder, 'broken.pmtiles')]);
+    expect(broken.code).toBe(1);
+    expect(broken.err).toBe(`pinmap-tile-pins: ${notJson}: the file is not JSON: expected feature 0 at byte 43, found "}"`);
+    const missing = await run([join(folder, 'nowhere.geojson'), '-o', join(folder, 'nowhere.pmtiles')]);
+    expect(missing.code).toBe(1);
+    expect(missing.err).toContain(`pinmap-tile-pins: ${join(folder, 'nowhere.geojson')}: ENOENT: no such file or directory`);
+    const noFolder = await run([input, '-o', join(folder, 'no-such-folder', 'pins.pmtiles')]);
+    expect(noFolder.code).toBe(1);
+    expect(noFolder.err).toBe(`pinmap-tile-pins: ${join(folder, 'no-such-folder', 'pins.pmtiles')}: the folder ${join(folder, 'no-such-folder')} does not exist`);
     expect((await run([input])).code).toBe(2);
     expect((await run([input, '-o', 'x.pmtiles', '--bogus'])).code).toBe(2);
     const help = await run(['--help']);

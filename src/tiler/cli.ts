@@ -1,5 +1,5 @@
-import { createReadStream, createWriteStream, type WriteStream } from 'node:fs';
-import { basename } from 'node:path';
+import { createReadStream, createWriteStream, existsSync, type WriteStream } from 'node:fs';
+import { basename, dirname, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { tilePins, type TilePinsResult } from './tile-pins.ts';
 
@@ -53,6 +53,12 @@ export async function main(args: string[], out: (line: string) => void = console
   }
   const inputPath = positionals[0]!;
   const output = values.output;
+  // Known before the pins are read, not after a long tiling.
+  const outputFolder = dirname(resolve(output));
+  if (!existsSync(outputFolder)) {
+    err(`pinmap-tile-pins: ${output}: the folder ${outputFolder} does not exist`);
+    return 1;
+  }
   const started = performance.now();
   let skippedFile: WriteStream | undefined;
   try {
