@@ -173,54 +173,39 @@ class CollectionScanner {
   private structural(byte: number, i: number): boolean {
     switch (this.expect) {
       case Expect.Top:
-        if (byte === OPEN_OBJECT) {
-          this.expect = Expect.FirstKey;
-          return true;
-        }
-        return false;
+        return byte === OPEN_OBJECT && this.to(Expect.FirstKey);
       case Expect.FirstKey:
       case Expect.Key:
-        if (byte === CLOSE_OBJECT && this.expect === Expect.FirstKey) {
-          this.expect = Expect.End;
-          return true;
-        }
-        if (byte === QUOTE) return false;
-        return this.unexpected(byte, i, 'a member name in quotes');
+        if (byte === CLOSE_OBJECT && this.expect === Expect.FirstKey) return this.to(Expect.End);
+        return byte === QUOTE ? false : this.unexpected(byte, i, 'a member name in quotes');
       case Expect.Colon:
-        if (byte === COLON) {
-          this.expect = Expect.MemberValue;
-          return true;
-        }
-        return this.unexpected(byte, i, `":" after "${this.key}"`);
+        return byte === COLON ? this.to(Expect.MemberValue) : this.unexpected(byte, i, `":" after "${this.key}"`);
       case Expect.MemberValue:
-        if (this.key === 'features' && byte === OPEN_ARRAY) {
-          this.hasFeatureArray = true;
-          this.featureIndex = 0;
-          this.expect = Expect.FirstFeature;
-          return true;
-        }
-        return false;
+        if (this.key !== 'features' || byte !== OPEN_ARRAY) return false;
+        this.hasFeatureArray = true;
+        this.featureIndex = 0;
+        return this.to(Expect.FirstFeature);
       case Expect.AfterMember:
-        if (byte === COMMA) this.expect = Expect.Key;
-        else if (byte === CLOSE_OBJECT) this.expect = Expect.End;
-        else return this.unexpected(byte, i, `"," or "}" after the value of "${this.key}"`);
-        return true;
+        if (byte === COMMA) return this.to(Expect.Key);
+        if (byte === CLOSE_OBJECT) return this.to(Expect.End);
+        return this.unexpected(byte, i, `"," or "}" after the value of "${this.key}"`);
       case Expect.FirstFeature:
-        if (byte === CLOSE_ARRAY) {
-          this.expect = Expect.AfterMember;
-          return true;
-        }
-        return false;
+        return byte === CLOSE_ARRAY && this.to(Expect.AfterMember);
       case Expect.Feature:
         return false;
       case Expect.AfterFeature:
-        if (byte === COMMA) this.expect = Expect.Feature;
-        else if (byte === CLOSE_ARRAY) this.expect = Expect.AfterMember;
-        else return this.unexpected(byte, i, `"," or "]" after feature ${this.featureIndex - 1}`);
-        return true;
+        if (byte === COMMA) return this.to(Expect.Feature);
+        if (byte === CLOSE_ARRAY) return this.to(Expect.AfterMember);
+        return this.unexpected(byte, i, `"," or "]" after feature ${this.featureIndex - 1}`);
       case Expect.End:
         return this.unexpected(byte, i, 'nothing after the end of the top-level object');
     }
+  }
+
+  /** Expects `next` after this byte. */
+  private to(next: Expect): true {
+    this.expect = next;
+    return true;
   }
 
   private beginValue(byte: number, i: number): void {
