@@ -64,8 +64,8 @@ function boxesOf(coordinates: Float64Array): Uint16Array {
  * box whose tile it is in. (A pin at exactly 180° is written to the tiles at -180°, see `tileOf`,
  * but ranked in the easternmost box, where the index finds it.)
  */
-function groupsAt(grouping: PinGrouping, zoom: number, pins: { coordinates: Float64Array; boxOf: Uint16Array }): ZoomGroups {
-  const rank = new Uint32Array(pins.boxOf.length).fill(NOT_ALONE);
+function groupsAt(grouping: PinGrouping, zoom: number, boxOf: Uint16Array): ZoomGroups {
+  const rank = new Uint32Array(boxOf.length).fill(NOT_ALONE);
   const lng = new Growable((n) => new Float64Array(n));
   const lat = new Growable((n) => new Float64Array(n));
   const points = new Growable((n) => new Float64Array(n));
@@ -92,7 +92,7 @@ function groupsAt(grouping: PinGrouping, zoom: number, pins: { coordinates: Floa
     grouping.visit([Math.max(-180, west), south, Math.min(180, east), north], zoom, {
       pin: (i) => {
         // As `owned`, from the pin's box at BOX_ZOOM (a tile's column and row at a lower zoom are those at BOX_ZOOM, shifted).
-        const at = pins.boxOf[i]!;
+        const at = boxOf[i]!;
         if ((at & BOX_MASK) >> shift !== bx || at >> BOX_ZOOM >> shift !== by) return;
         rank[i] = position++;
       },
@@ -123,14 +123,14 @@ export class Grouper {
   private readonly grouping: PinGrouping;
   private readonly boxOf: Uint16Array;
 
-  constructor(private readonly coordinates: Float64Array) {
+  constructor(coordinates: Float64Array) {
     this.grouping = new PinGrouping({ lngLats: coordinates });
     this.boxOf = boxesOf(coordinates);
   }
 
   at(zoom: number): ZoomGroups {
     // Above the grouping's last zoom every pin stands alone, in the order of its last index's pins.
-    const groups = groupsAt(this.grouping, zoom, { coordinates: this.coordinates, boxOf: this.boxOf });
+    const groups = groupsAt(this.grouping, zoom, this.boxOf);
     if (zoom === PIN_ARCHIVE.maxZoom || (zoom < CLUSTER_MAX_ZOOM && this.grouping.rangeOf(zoom)[1] === zoom)) this.grouping.forget(zoom);
     return groups;
   }

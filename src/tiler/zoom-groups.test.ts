@@ -1,0 +1,50 @@
+import { describe, expect, it } from 'vitest';
+import { CLUSTER_MAX_ZOOM } from '../map/constants.ts';
+import { PIN_ARCHIVE } from '../map/pin-archive-format.ts';
+import { ByteStore } from './byte-store.ts';
+import { Grouper, GroupsInWorker, type GroupingWork } from './zoom-groups.ts';
+
+/** `count` pins around Europe, in shared memory as the tiler keeps them; their records' file is `recordsPath`. */
+function work(count: number, recordsPath: string): GroupingWork {
+  let state = 11;
+  const random = () => (state = (Math.imul(state, 1103515245) + 12345) >>> 0) / 2 ** 32;
+  const coordinates = new Float64Array(new SharedArrayBuffer(count * 16));
+  for (let i = 0; i < count; i++) coordinates.set([-10 + random() * 40, 35 + random() * 25], 2 * i);
+  const ids = new ByteStore();
+  for (let i = 0; i < count; i++) ids.add(`p${i}`);
+  ids.trim();
+  return {
+    coordinates,
+    lastZoom: PIN_ARCHIVE.maxZoom,
+    index: { path: `${recordsPath}.index`, buckets: 1, partPins: 1000, ids: ids.columns(), looks: new Uint16Array(new SharedArrayBuffer(count * 2)), records: { path: recordsPath, lengths: new Uint32Array(new SharedArrayBuffer(count * 4)).fill(2) } },
+  };
+}
+
+describe('the grouping in a worker thread', () => {
+  it('gives every zoom the same groups as the grouping in this thread, and an error in the worker rejects what waits for it, naming it', async () => {
+    const job = work(3000, '/nonexistent/pinmap-records.jsonl');
+    const here = new Grouper(job.coordinates);
+    const there = new GroupsInWorker(job);
+    try {
+      for (let zoom = 0; zoom <= PIN_ARCHIVE.maxZoom; zoom++) {
+        const expected = here.at(zoom);
+        const got = await there.take(zoom);
+        expect(got.bubbles.count, `zoom ${zoom}`).toBe(expected.bubbles.count);
+        expect([...got.bubbles.id], `zoom ${zoom}`).toEqual([...expected.bubbles.id]);
+        expect([...got.bubbles.points]).toEqual([...expected.bubbles.points]);
+        expect([...got.rank]).toEqual([...expected.rank]);
+        if (zoom <= 4) expect(got.bubbles.count, `zoom ${zoom} has bubbles`).toBeGreaterThan(0);
+        if (zoom > CLUSTER_MAX_ZOOM) expect(got.bubbles.count).toBe(0);
+      }
+      // The pin index is written there once the last zoom is grouped: its folder is missing.
+      await expect(there.indexLength()).rejects.toThrow(/^the grouping stopped: ENOENT: no such file or directory, open '\/nonexistent\/pinmap-records/);
+    } finally {
+      await there.close();
+    }
+  }, 60_000);
+
+  it('refuses pins that are not in shared memory (the worker would read a copy, or nothing)', () => {
+    const job = work(10, '/nonexistent/records');
+    expect(() => new GroupsInWorker({ ...job, coordinates: Float64Array.from(job.coordinates) })).toThrow('what the grouping worker reads must be in shared memory');
+  });
+});
