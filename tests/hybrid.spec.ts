@@ -142,9 +142,12 @@ test.describe('the hybrid view', () => {
     // (Taken before the drag ends: its end brings the layer along at once, whatever the interval.)
     const moves = await page.evaluate(() => [...(window as unknown as { moves: number[] }).moves]);
     await page.mouse.up();
-    const gaps = moves.slice(1).map((t, i) => t - moves[i]!).filter((gap) => gap > 1);
-    expect(moves.length).toBeGreaterThan(2);
-    expect(Math.min(...gaps)).toBeGreaterThanOrEqual(150);
+    // An update is seen when the task that made it ends, so one may be seen late (CI saw a gap
+    // of 121 ms after a long frame): the interval bounds the average gap over the drag (with an
+    // interval of 16 ms it was 117 ms on this machine, which fails). Updates within 1 ms are one.
+    const updates = moves.filter((t, i) => i === 0 || t - moves[i - 1]! > 1);
+    expect(updates.length).toBeGreaterThan(2);
+    expect((updates.at(-1)! - updates[0]!) / (updates.length - 1)).toBeGreaterThanOrEqual(150);
   });
 
   test('an interactive vector layer hears clicks: a click on a country shows its name; not interactive, it shows nothing', async ({ page }) => {
