@@ -240,9 +240,6 @@ async function tileInto(writer: PmtilesWriter, input: Readable, output: string, 
 
   const { place, order } = hilbertOrder(coordinates);
 
-  /** Bit z: the pin stands alone at zoom z. */
-  const alone = new Uint16Array(count);
-
   let west = 180;
   let south = 90;
   let east = -180;
@@ -270,10 +267,8 @@ async function tileInto(writer: PmtilesWriter, input: Readable, output: string, 
     for (let zoom = 0; zoom <= PIN_ARCHIVE.maxZoom; zoom++) {
       progress(`zoom ${zoom}: grouping`);
       const { bubbles, rank } = await groups.take(zoom);
-      const bit = 1 << zoom;
-      for (let i = 0; i < count; i++) if (rank[i] !== NOT_ALONE) alone[i]! |= bit;
       progress(`zoom ${zoom}: ${bubbles.count.toLocaleString('en-US')} ${bubbles.count === 1 ? 'bubble' : 'bubbles'}; writing tiles`);
-      writeZoom(writer, zoom, bubbles, { coordinates, ids, titles, looks: lookOfPin, order, place, alone, rank });
+      writeZoom(writer, zoom, bubbles, { coordinates, ids, titles, looks: lookOfPin, order, place, rank });
     }
     progress('writing the pin index');
     indexLength = await groups.indexLength();
@@ -332,7 +327,7 @@ function hilbertOrder(coordinates: Float64Array): { place: Uint32Array; order: U
   return { place, order };
 }
 
-/** What `writeZoom` and `writePinIndex` read of the pins. */
+/** What `writeZoom` reads of the pins; `rank` is the zoom's (`NOT_ALONE` for a pin in a bubble). */
 interface PinColumns {
   coordinates: Float64Array;
   ids: IdStore;
@@ -340,7 +335,6 @@ interface PinColumns {
   looks: Uint16Array;
   order: Uint32Array;
   place: Uint32Array;
-  alone: Uint16Array;
   rank: Uint32Array;
 }
 
@@ -353,7 +347,6 @@ function writeZoom(writer: PmtilesWriter, zoom: number, bubbles: Bubbles, pins: 
   const base = firstTileId(zoom);
   const shift = 4 ** (SORT_ZOOM - zoom);
   const everyPin = zoom > CLUSTER_MAX_ZOOM;
-  const bit = 1 << zoom;
   const bubbleTiles = new Float64Array(bubbles.count);
   for (let k = 0; k < bubbles.count; k++) {
     const [x, y] = tileOf(bubbles.lng[k]!, bubbles.lat[k]!, zoom);
@@ -366,7 +359,7 @@ function writeZoom(writer: PmtilesWriter, zoom: number, bubbles: Bubbles, pins: 
   let p = 0; // next pin in `order`
   let b = 0; // next bubble in `bubbleOrder`
   const nextPin = () => {
-    while (p < pins.order.length && !everyPin && !(pins.alone[pins.order[p]!]! & bit)) p++;
+    while (p < pins.order.length && !everyPin && pins.rank[pins.order[p]!] === NOT_ALONE) p++;
     return p < pins.order.length ? Math.floor(pins.place[pins.order[p]!]! / shift) : Infinity;
   };
   for (;;) {
