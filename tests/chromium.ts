@@ -29,8 +29,40 @@ export function findChromium(): string {
 }
 
 /**
- * Flags for a quiet, deterministic headless Chromium: no background traffic, software WebGL
- * through SwiftShader, no font hinting (see VISUAL-TESTING.md).
+ * The features Playwright turns off (playwright-core 1.65's `--disable-features`). Chromium keeps
+ * only the last `--disable-features` it is given, and Playwright's comes before ours, so ours
+ * repeats these; `tests/browser-setup.spec.ts` fails when Playwright passes one this list lacks.
+ */
+export const PLAYWRIGHT_DISABLED_FEATURES = [
+  'AvoidUnnecessaryBeforeUnloadCheckSync',
+  'DestroyProfileOnBrowserClose',
+  'HttpsUpgrades',
+  'HttpsFirstBalancedModeAutoEnable',
+  'LensOverlay',
+  'MediaRouter',
+  'PaintHolding',
+  'ThirdPartyStoragePartitioning',
+  'AvoidCorsURLLoaderRestartOnRedirect',
+  'TcpPortRandomizationWin',
+  'OptimizationHints',
+  'NetworkTimeServiceQuerying',
+  'AimEnabled',
+  'PreconnectToSearch',
+  'msForceBrowserSignIn',
+  'msEdgeUpdateLaunchServicesPreferredVersion',
+];
+
+/**
+ * Features of the browser's own window that headless Chromium (156) still loads: the address
+ * bar's popup pages (`chrome://omnibox-popup.top-chrome`, with its AI-mode variant), made for
+ * every window, that is for every browser context. They cost about 1.5 s of CPU beside each
+ * test's page on a 2-core machine, and nothing here uses them.
+ */
+const BROWSER_UI_FEATURES = ['WebUIOmniboxPopup', 'WebUIOmniboxAimPopup', 'WebUIOmniboxFullPopup'];
+
+/**
+ * Flags for a quiet, deterministic headless Chromium: no background traffic, no browser UI
+ * pages, software WebGL through SwiftShader, no font hinting (see VISUAL-TESTING.md).
  */
 export const CHROMIUM_ARGS = [
   '--no-sandbox',
@@ -45,4 +77,5 @@ export const CHROMIUM_ARGS = [
   '--font-render-hinting=none',
   '--disable-lcd-text',
   '--force-color-profile=srgb',
+  `--disable-features=${[...PLAYWRIGHT_DISABLED_FEATURES, ...BROWSER_UI_FEATURES].join(',')}`,
 ];
