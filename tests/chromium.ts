@@ -33,7 +33,7 @@ export function findChromium(): string {
  * only the last `--disable-features` it is given, and Playwright's comes before ours, so ours
  * repeats these; `tests/browser-setup.spec.ts` fails when Playwright passes one this list lacks.
  */
-export const PLAYWRIGHT_DISABLED_FEATURES = [
+const PLAYWRIGHT_DISABLED_FEATURES = [
   'AvoidUnnecessaryBeforeUnloadCheckSync',
   'DestroyProfileOnBrowserClose',
   'HttpsUpgrades',
