@@ -121,6 +121,41 @@ for (const view of ['vector', 'hybrid'] as const) {
   }
 }
 
+/** How many pixels are (nearly) a GPU bubble's fill: #3FB1CE at 90% over the map. */
+function bubblePixels(png: PNG): number {
+  let count = 0;
+  for (let i = 0; i < png.data.length; i += 4) {
+    if (Math.abs(png.data[i]! - 0x3f) < 28 && Math.abs(png.data[i + 1]! - 0xb1) < 28 && Math.abs(png.data[i + 2]! - 0xce) < 28) count++;
+  }
+  return count;
+}
+
+test('GPU bubbles are still drawn after a theme change whose style MapLibre cannot diff (loaded afresh, without the images Pinmap added)', async ({ page }) => {
+  const console = watchConsole(page);
+  const dark = (await (await page.request.get('/basemap/style-dark.json')).json()) as Record<string, unknown>;
+  // The camera's altitude is one thing a style names that MapLibre cannot change in place: it rebuilds the style.
+  await serveJson(page, '/basemap/style-dark-rebuilt.json', { ...dark, centerAltitude: 0 });
+  // 60 pins in five places a few km apart: five bubbles at zoom 5.
+  const features = Array.from({ length: 60 }, (_, i) => ({
+    type: 'Feature',
+    id: `p${i}`,
+    geometry: { type: 'Point', coordinates: [-2 + (i % 5) * 2.5 + (i % 3) * 0.01, 47 + (i % 5) * 0.8 + (i % 4) * 0.01] },
+    properties: { title: `Pin ${i}` },
+  }));
+  await page.emulateMedia({ colorScheme: 'light' });
+  await openApp(page, { center: [2.35, 48.85], zoom: 5, domPinLimit: 0, style: '/basemap/style.json', darkStyle: '/basemap/style-dark-rebuilt.json', pins: { type: 'FeatureCollection', features } });
+  const before = bubblePixels(await mapPixels(page));
+  // Five bubbles of 12 pins: 34 px discs, about 900 px each.
+  expect(before).toBeGreaterThan(5 * 700);
+
+  await page.emulateMedia({ colorScheme: 'dark' });
+  await expect.poll(async () => luminance(colourAt(await mapPixels(page), 5, 60))).toBeLessThan(0.05);
+  await waitForMapState(page, 'idle');
+  expect(console.warnings.some((text) => text.includes('Rebuilding the style from scratch')), 'the dark style was loaded afresh').toBe(true);
+  await expect.poll(async () => bubblePixels(await mapPixels(page)), { message: 'the bubbles are drawn again' }).toBeGreaterThanOrEqual(before * 0.9);
+  expect(console.errors).toEqual([]);
+});
+
 test('theme "dark" is dark whatever the system says, and "light" light', async ({ page }) => {
   await page.emulateMedia({ colorScheme: 'light' });
   await openApp(page, { theme: 'dark' });

@@ -9,9 +9,9 @@ import { clusterDiameter, type PinClusters } from './pin-markers.ts';
  * labels are) is left out where a symbol placed before it already stands. Pinmap's layers are the
  * top of the style, so they are placed first:
  *
- * - GPU pins take part in collision (`icon-ignore-placement: false`, still `icon-allow-overlap:
- *   true`, so pins never hide each other), and cluster bubbles carry an invisible icon the size of
- *   the bubble (`collisionImage`);
+ * - GPU pins and bubbles take part in collision (`icon-ignore-placement: false`, still
+ *   `icon-allow-overlap: true`, so they never hide each other): both are icons, a bubble's image
+ *   the size of its ring (`rasteriseBubble`);
  * - DOM pins and bubbles (markers, which MapLibre's placement does not know) and the hybrid
  *   view's Leaflet pins get an invisible symbol layer (this module's `createLabelCollision`): an
  *   empty icon of the pin's or bubble's size at each one's place.
@@ -45,9 +45,6 @@ export function collisionImage(map: MapLibreMap, width: number, height: number):
   if (!map.hasImage(id)) map.addImage(id, { width: w, height: h, data: new Uint8Array(w * h * 4) });
   return id;
 }
-
-/** An icon size expression for a cluster bubble's collision image: its diameter over the image's. */
-export const COLLISION_UNIT = 8;
 
 /**
  * The invisible symbol layer of DOM pins and bubbles: `set` gives the boxes now shown; the layer

@@ -166,3 +166,59 @@ export async function ensurePinImage(
   if (!target.hasImage(id)) target.addImage(id, drawn.data, { pixelRatio: drawn.pixelRatio });
   return { id: drawn.id, iconOffset: drawn.iconOffset, pixelRatio: drawn.pixelRatio };
 }
+
+/** The GPU bubbles' look, as the DOM bubble's (`.pinmap-cluster` in pinmap.css): white ring, count in white. */
+const BUBBLE = { fill: 'rgb(63 177 206 / 0.9)', ring: '#ffffff', ringWidth: 2 } as const;
+const BUBBLE_PREFIX = 'pinmap-bubble-';
+
+/**
+ * The id of the image of a bubble of `diameter` CSS px (inside its ring). The bubbles are icons
+ * of the pins' symbol layers, not a circle layer: one shader program fewer to build before the
+ * first pins are drawn (in software WebGL each costs the main thread tens to hundreds of ms).
+ */
+export const bubbleImageId = (diameter: number): string => `${BUBBLE_PREFIX}${diameter}`;
+
+/** The diameter a bubble image's id names, or undefined when the id is not a bubble's. */
+export function bubbleDiameterOf(id: string): number | undefined {
+  if (!id.startsWith(BUBBLE_PREFIX)) return undefined;
+  const diameter = Number(id.slice(BUBBLE_PREFIX.length));
+  return Number.isInteger(diameter) && diameter > 0 && diameter <= 256 ? diameter : undefined;
+}
+
+/**
+ * Draws a bubble: a disc of `diameter` CSS px filled at 90% opacity, in a white ring 2 px wide
+ * outside it, at `pixelRatio`. The image is the ring's outer size, so as an icon it also keeps
+ * the basemap's labels from under the whole bubble.
+ */
+export function rasteriseBubble(diameter: number, pixelRatio: number, doc: Document = document): { data: PinImageData; pixelRatio: number } {
+  const ratio = pixelRatio > 0 && Number.isFinite(pixelRatio) ? pixelRatio : 1;
+  const outer = diameter + 2 * BUBBLE.ringWidth;
+  const size = Math.round(outer * ratio);
+  const canvas = doc.createElement('canvas');
+  canvas.width = size;
+  canvas.height = size;
+  const context = canvas.getContext('2d', { willReadFrequently: true });
+  if (!context) throw new Error('Pinmap: no 2D canvas to draw bubble images');
+  const centre = size / 2;
+  context.beginPath();
+  context.arc(centre, centre, (diameter / 2 + BUBBLE.ringWidth / 2) * ratio, 0, 2 * Math.PI);
+  context.lineWidth = BUBBLE.ringWidth * ratio;
+  context.strokeStyle = BUBBLE.ring;
+  context.stroke();
+  context.beginPath();
+  context.arc(centre, centre, (diameter / 2) * ratio, 0, 2 * Math.PI);
+  context.fillStyle = BUBBLE.fill;
+  context.fill();
+  const pixels = context.getImageData(0, 0, size, size);
+  return { data: { width: size, height: size, data: pixels.data }, pixelRatio: ratio };
+}
+
+/** Adds (once) the image of a bubble of `diameter` CSS px to `target` and returns its id. */
+export function ensureBubbleImage(target: PinImageTarget, diameter: number, pixelRatio: number, doc: Document = document): string {
+  const id = bubbleImageId(diameter);
+  if (!target.hasImage(id)) {
+    const drawn = rasteriseBubble(diameter, pixelRatio, doc);
+    target.addImage(id, drawn.data, { pixelRatio: drawn.pixelRatio });
+  }
+  return id;
+}

@@ -77,7 +77,7 @@ export function clusterButton(count: number, label: string, onZoom: () => void):
   return element;
 }
 
-/** Bubble diameter by count, the same steps as the GPU layer's circle radius. */
+/** Bubble diameter by count, inside its ring: the GPU layer's bubble images have the same steps. */
 export function clusterDiameter(count: number): number {
   return 2 * (count < 10 ? 14 : count < 100 ? 17 : count < 1000 ? 21 : 26);
 }

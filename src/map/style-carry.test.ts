@@ -8,7 +8,7 @@ const light: StyleSpecification = {
   layers: [
     { id: 'background', type: 'background', paint: { 'background-color': '#fff' } },
     { id: 'labels', type: 'symbol', source: 'basemap', 'source-layer': 'places' },
-    { id: 'pinmap-clusters', type: 'circle', source: 'pinmap-pins' },
+    { id: 'pinmap-clusters', type: 'symbol', source: 'pinmap-pins' },
     { id: 'pinmap-pins', type: 'symbol', source: 'pinmap-pins' },
   ],
 };

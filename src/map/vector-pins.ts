@@ -12,10 +12,10 @@ import {
 } from 'maplibre-gl';
 import { DEFAULTS } from './constants.ts';
 import { pinDrawing, pinStyleKey, resolvePinStyle, type PinStyle } from './pin-icon.ts';
-import { drawPinImage, ensurePinImage, pinImagePlacement } from './pin-image.ts';
+import { bubbleDiameterOf, drawPinImage, ensureBubbleImage, ensurePinImage, pinImagePlacement } from './pin-image.ts';
 import type { Pin, PinSet } from './pin-data.ts';
 import { PinClusters, abbreviate, clusterButton, clusterDiameter, pinButton, sharedStyles } from './pin-markers.ts';
-import { COLLISION_UNIT, collisionBoxes, collisionImage, createLabelCollision } from './label-collision.ts';
+import { collisionBoxes, createLabelCollision } from './label-collision.ts';
 import { PinIndex, startIndexWorker, type PinGroups } from './pin-index.ts';
 import { reasonOf } from './errors.ts';
 import { pinFromTile, pinLookup, type PinArchive, type PinLookup } from './pin-archive.ts';
@@ -29,7 +29,7 @@ import './icon-font.ts';
 
 /** The ids of what this module adds to the style. */
 export const PIN_SOURCE = 'pinmap-pins';
-export const PIN_LAYERS = { clusters: 'pinmap-clusters', clusterCounts: 'pinmap-cluster-counts', pins: 'pinmap-pins' } as const;
+export const PIN_LAYERS = { clusters: 'pinmap-clusters', pins: 'pinmap-pins' } as const;
 
 /** A cluster bubble as a marker; activating it calls `onZoom` with where it is shown. */
 function clusterMarker(count: number, lngLat: [number, number], label: string, onZoom: (at: [number, number]) => void): Marker {
@@ -143,6 +143,12 @@ export function createVectorPins(map: MapLibreMap, options: PinLayerOptions): Pi
    */
   const imageStyles = new Map<string, { style: PinStyle; pixelRatio: number }>();
   map.setMissingStyleImageResolver(async (id) => {
+    // A style loaded afresh (a theme's style MapLibre could not diff) keeps the pin layers but not their images.
+    const diameter = bubbleDiameterOf(id);
+    if (diameter !== undefined) {
+      ensureBubbleImage(map, diameter, map.getPixelRatio());
+      return;
+    }
     const wanted = imageStyles.get(id);
     if (!wanted) return;
     try {
@@ -334,7 +340,7 @@ export function createVectorPins(map: MapLibreMap, options: PinLayerOptions): Pi
     // (carryPinmapParts) but not their images: they are added again.
     const restoreImages = () => {
       for (const style of imageIds.keys()) ensurePinImage(map, style, pixelRatio).catch(() => {});
-      collisionImage(map, COLLISION_UNIT, COLLISION_UNIT);
+      for (const count of CLUSTER_STEPS) ensureBubbleImage(map, clusterDiameter(count), pixelRatio);
     };
     map.on('style.load', restoreImages);
     glTeardown = () => {
@@ -712,37 +718,26 @@ interface PinLayerDrawing {
  */
 function addPinLayers(map: MapLibreMap, { images, image, font, sourceLayer, expansionZoom, onPin }: PinLayerDrawing): () => void {
   const fromSource = sourceLayer === undefined ? { source: PIN_SOURCE } : { source: PIN_SOURCE, 'source-layer': sourceLayer };
+  const pixelRatio = map.getPixelRatio();
+  const bubble = (count: number) => ensureBubbleImage(map, clusterDiameter(count), pixelRatio);
   map.addLayer({
     id: PIN_LAYERS.clusters,
-    type: 'circle',
-    ...fromSource,
-    filter: ['has', 'point_count'],
-    paint: {
-      'circle-color': DEFAULT_CLUSTER_COLOUR,
-      'circle-opacity': 0.9,
-      'circle-radius': ['step', ['get', 'point_count'], 14, 10, 17, 100, 21, 1000, 26],
-      'circle-stroke-color': '#ffffff',
-      'circle-stroke-width': 2,
-    },
-  });
-  map.addLayer({
-    id: PIN_LAYERS.clusterCounts,
     type: 'symbol',
     ...fromSource,
     filter: ['has', 'point_count'],
     layout: {
+      // The bubble, by count (`clusterDiameter`'s steps), with the count on it.
+      'icon-image': ['step', ['get', 'point_count'], ...CLUSTER_STEPS.flatMap((count, i) => (i === 0 ? [bubble(count)] : [count, bubble(count)]))] as never,
       'text-field': ['get', 'point_count_abbreviated'],
       'text-font': font,
       'text-size': 12,
       'text-allow-overlap': true,
       'text-ignore-placement': true,
-      // An invisible icon the size of the bubble: the bubble keeps labels from under it.
-      'icon-image': collisionImage(map, COLLISION_UNIT, COLLISION_UNIT),
-      'icon-size': ['step', ['get', 'point_count'], ...[1, 10, 100, 1000].flatMap((count, i) => (i === 0 ? [(clusterDiameter(count) + 4) / COLLISION_UNIT] : [count, (clusterDiameter(count) + 4) / COLLISION_UNIT]))] as never,
+      // Bubbles never hide each other; the basemap's labels keep out from under them.
       'icon-allow-overlap': true,
       'icon-ignore-placement': false,
     },
-    paint: { 'text-color': '#ffffff', 'icon-opacity': 0 },
+    paint: { 'text-color': '#ffffff' },
   });
   map.addLayer({
     id: PIN_LAYERS.pins,
@@ -797,7 +792,8 @@ function addPinLayers(map: MapLibreMap, { images, image, font, sourceLayer, expa
   };
 }
 
-const DEFAULT_CLUSTER_COLOUR = '#3FB1CE';
+/** The counts at which a bubble grows (see `clusterDiameter`). */
+const CLUSTER_STEPS = [1, 10, 100, 1000];
 
 /**
  * The one popup of the pins. It attaches at the pin's popupAnchor above the pin, or beside or
