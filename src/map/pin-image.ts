@@ -1,4 +1,5 @@
 import { pinDrawing, pinStyleKey, resolveGlyph, type PinStyle } from './pin-icon.ts';
+import { loadIconFont } from './icon-font.ts';
 
 /**
  * The GL symbol image of a pin, for large pin sets: the same SVG as the DOM pin, rasterised at
@@ -77,6 +78,7 @@ export async function rasterisePin(style: PinStyle, pixelRatio: number, doc: Doc
       font = `${glyph.fontStyle} ${glyph.fontWeight} ${content.size * ratio}px ${glyph.fontFamily}`;
     }
   } else if (content?.kind === 'label') {
+    await loadIconFont(); // declares the label's face
     text = content.text;
     font = `normal ${content.fontWeight} ${content.size * ratio}px ${content.fontFamily}`;
     try {
@@ -168,7 +170,7 @@ export async function ensurePinImage(
 }
 
 /** The GPU bubbles' look, as the DOM bubble's (`.pinmap-cluster` in pinmap.css): white ring, count in white. */
-const BUBBLE = { fill: 'rgb(63 177 206 / 0.9)', ring: '#ffffff', ringWidth: 2 } as const;
+const BUBBLE = { fill: [63, 177, 206], fillOpacity: 0.9, ring: [255, 255, 255], ringWidth: 2 } as const;
 const BUBBLE_PREFIX = 'pinmap-bubble-';
 
 /**
@@ -187,37 +189,40 @@ export function bubbleDiameterOf(id: string): number | undefined {
 
 /**
  * Draws a bubble: a disc of `diameter` CSS px filled at 90% opacity, in a white ring 2 px wide
- * outside it, at `pixelRatio`. The image is the ring's outer size, so as an icon it also keeps
- * the basemap's labels from under the whole bubble.
+ * outside it, at `pixelRatio`, its edges smoothed by each pixel's coverage. The image is the
+ * ring's outer size, so as an icon it also keeps the basemap's labels from under the whole
+ * bubble. Computed here rather than on a canvas: a page's first 2D canvas costs tens of ms to
+ * start, which a map whose pins are all in bubbles need not pay.
  */
-export function rasteriseBubble(diameter: number, pixelRatio: number, doc: Document = document): { data: PinImageData; pixelRatio: number } {
+export function rasteriseBubble(diameter: number, pixelRatio: number): { data: PinImageData; pixelRatio: number } {
   const ratio = pixelRatio > 0 && Number.isFinite(pixelRatio) ? pixelRatio : 1;
-  const outer = diameter + 2 * BUBBLE.ringWidth;
-  const size = Math.round(outer * ratio);
-  const canvas = doc.createElement('canvas');
-  canvas.width = size;
-  canvas.height = size;
-  const context = canvas.getContext('2d', { willReadFrequently: true });
-  if (!context) throw new Error('Pinmap: no 2D canvas to draw bubble images');
+  const size = Math.round((diameter + 2 * BUBBLE.ringWidth) * ratio);
+  const inner = (diameter / 2) * ratio;
+  const outer = (diameter / 2 + BUBBLE.ringWidth) * ratio;
   const centre = size / 2;
-  context.beginPath();
-  context.arc(centre, centre, (diameter / 2 + BUBBLE.ringWidth / 2) * ratio, 0, 2 * Math.PI);
-  context.lineWidth = BUBBLE.ringWidth * ratio;
-  context.strokeStyle = BUBBLE.ring;
-  context.stroke();
-  context.beginPath();
-  context.arc(centre, centre, (diameter / 2) * ratio, 0, 2 * Math.PI);
-  context.fillStyle = BUBBLE.fill;
-  context.fill();
-  const pixels = context.getImageData(0, 0, size, size);
-  return { data: { width: size, height: size, data: pixels.data }, pixelRatio: ratio };
+  const data = new Uint8ClampedArray(size * size * 4);
+  const coverage = (radius: number, distance: number) => Math.min(1, Math.max(0, radius - distance + 0.5));
+  for (let y = 0; y < size; y++) {
+    for (let x = 0; x < size; x++) {
+      const distance = Math.hypot(x + 0.5 - centre, y + 0.5 - centre);
+      const disc = coverage(inner, distance) * BUBBLE.fillOpacity;
+      const ring = coverage(outer, distance) - coverage(inner, distance);
+      const alpha = disc + ring;
+      if (alpha <= 0) continue;
+      const at = (y * size + x) * 4;
+      // Straight (not premultiplied) colour, as a canvas's pixels are.
+      for (let channel = 0; channel < 3; channel++) data[at + channel] = (BUBBLE.fill[channel]! * disc + BUBBLE.ring[channel]! * ring) / alpha;
+      data[at + 3] = alpha * 255;
+    }
+  }
+  return { data: { width: size, height: size, data }, pixelRatio: ratio };
 }
 
 /** Adds (once) the image of a bubble of `diameter` CSS px to `target` and returns its id. */
-export function ensureBubbleImage(target: PinImageTarget, diameter: number, pixelRatio: number, doc: Document = document): string {
+export function ensureBubbleImage(target: PinImageTarget, diameter: number, pixelRatio: number): string {
   const id = bubbleImageId(diameter);
   if (!target.hasImage(id)) {
-    const drawn = rasteriseBubble(diameter, pixelRatio, doc);
+    const drawn = rasteriseBubble(diameter, pixelRatio);
     target.addImage(id, drawn.data, { pixelRatio: drawn.pixelRatio });
   }
   return id;

@@ -25,7 +25,7 @@ import { createPopupContent } from './popup-content.ts';
 import { isShown, visibleMask } from './pin-filter.ts';
 import type { OpenPinOptions } from './adapter.ts';
 import type { PinOptions } from './pin-options.ts';
-import './icon-font.ts';
+import { loadIconFont } from './icon-font.ts';
 
 /** The ids of what this module adds to the style. */
 export const PIN_SOURCE = 'pinmap-pins';
@@ -138,8 +138,8 @@ export function createVectorPins(map: MapLibreMap, options: PinLayerOptions): Pi
 
   /**
    * The GPU pins' images by id. Their layers name them before they are drawn (see
-   * `layerImages`), so a pin tile is asked for while the images are still being drawn; a tile
-   * that needs one first waits here for its pixels.
+   * `layerImages`), so a pin tile is asked for while the images are still being drawn (or, for an
+   * archive, before they are); a tile that needs one first waits here for its pixels.
    */
   const imageStyles = new Map<string, { style: PinStyle; pixelRatio: number }>();
   map.setMissingStyleImageResolver(async (id) => {
@@ -153,22 +153,27 @@ export function createVectorPins(map: MapLibreMap, options: PinLayerOptions): Pi
     if (!wanted) return;
     try {
       await ensurePinImage(map, wanted.style, wanted.pixelRatio);
-    } catch {
-      // Heard where the images are drawn (`layerImages`).
+    } catch (error) {
+      // The pins of this look are left out; every other pin and bubble is drawn.
+      if (!failedImages.has(id)) console.error(`Pinmap: the pin image "${id}" could not be drawn: ${reasonOf(error)}`);
+      failedImages.add(id);
     }
   });
+  /** Pin images that could not be drawn, each told once. */
+  const failedImages = new Set<string>();
   /**
    * The images of `styles` for the pin layers, known now (id and offset), and the drawing of
-   * each, started now and added to the map as it ends (rejects if one cannot be drawn).
+   * each, started now and added to the map as it ends (rejects if one cannot be drawn); with
+   * `drawNow` false, each is drawn only when a tile first shows a pin of its style.
    */
-  function layerImages(styles: Iterable<PinStyle>, pixelRatio: number) {
+  function layerImages(styles: Iterable<PinStyle>, pixelRatio: number, drawNow = true) {
     const list = [...styles];
     const images = list.map((style) => {
       const { id, iconOffset } = pinImagePlacement(style, pixelRatio);
       imageStyles.set(id, { style, pixelRatio });
       return { id, offset: iconOffset };
     });
-    const drawn = Promise.all(list.map((style) => ensurePinImage(map, style, pixelRatio)));
+    const drawn = drawNow ? Promise.all(list.map((style) => ensurePinImage(map, style, pixelRatio))) : Promise.resolve([]);
     drawn.catch(() => {}); // heard by whoever awaits it
     return { images, drawn };
   }
@@ -371,7 +376,6 @@ export function createVectorPins(map: MapLibreMap, options: PinLayerOptions): Pi
       if (!byKey.has(key)) byKey.set(key, style);
       return key;
     });
-    for (const style of byKey.values()) drawPinImage(map, style, pixelRatio).catch(() => {}); // heard below
     /** The pins found in the archive's index so far (by a click, `?pin=` or the ref), for `open`. */
     const found = pinLookup(archive);
     const lookUp = found.lookUp;
@@ -386,7 +390,9 @@ export function createVectorPins(map: MapLibreMap, options: PinLayerOptions): Pi
     if (!isCurrent() || byKey.size === 0) return;
     map.addSource(PIN_SOURCE, archive.source);
     glTeardown = () => removePinLayers(map);
-    const { images, drawn } = layerImages(byKey.values(), pixelRatio);
+    // An archive's pins are bubbles up to the zoom where they part: a look's image is drawn when
+    // a tile first shows a pin of that look, so a map of bubbles draws none (nor loads the icon font).
+    const { images } = layerImages(byKey.values(), pixelRatio, false);
     glTeardown = addPinLayers(map, {
       images,
       image: ['match', ['get', 'look'], ...lookImages.flatMap((key, look) => [look, key]), ''] as unknown as ExpressionSpecification,
@@ -411,7 +417,6 @@ export function createVectorPins(map: MapLibreMap, options: PinLayerOptions): Pi
       if (map.getLayer(PIN_LAYERS.pins)) map.setFilter(PIN_LAYERS.pins, tiledPinFilter(hidden, archive));
     };
     applyHidden();
-    await drawn;
   }
 
   return {
@@ -458,6 +463,9 @@ export function createVectorPins(map: MapLibreMap, options: PinLayerOptions): Pi
       if (set.pins.length === 0) return;
       if (set.pins.length <= options.domPinLimit) {
         mode = 'dom';
+        // The pins' glyphs are in place when they show.
+        await loadIconFont();
+        if (current !== generation) return;
         addMarkers(set.pins);
         return;
       }
