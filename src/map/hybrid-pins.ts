@@ -14,7 +14,7 @@ import { isShown } from './pin-filter.ts';
 import type { OpenPinOptions } from './adapter.ts';
 import type { PinOptions } from './pin-options.ts';
 import { collisionBoxes, type CollisionBox } from './label-collision.ts';
-import './icon-font-css.ts';
+import './icon-font.ts';
 
 export interface HybridPinOptions {
   /** A cluster bubble's accessible name; `{count}` stands for its number of pins. */

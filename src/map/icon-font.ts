@@ -1,20 +1,12 @@
 /**
- * The pins' fonts (`icon-font-css.ts`: Font Awesome's classes and faces, and the pin labels'
- * face), loaded once, when the first pin needs them: its glyph is looked up, its image drawn or
- * its element made. Its 100 KB style sheet of icon classes otherwise costs every style
- * recalculation of the page, also on a map that shows only bubbles.
+ * The fonts pins draw with, bundled into our own build so no pin needs the network:
+ * - Font Awesome Free (the icon font): all.css holds today's class names (`fa-solid fa-star`)
+ *   and the older short ones (`fas`, `fa`); v4-shims.css maps version 4 names that were renamed
+ *   (`fa fa-star-o`). Vite copies the woff2 files next to our code (the library build inlines
+ *   them into its CSS).
+ * - Noto Sans bold, latin, for pin labels.
+ * Any other icon font whose CSS the site adds works through `iconClasses` as well.
  */
-import { reasonOf } from './errors.ts';
-
-let loading: Promise<void> | undefined;
-
-/** Resolves once the pins' fonts are in the page (or could not be loaded, which is told once). */
-export function loadIconFont(): Promise<void> {
-  loading ??= import('./icon-font-css.ts').then(
-    () => {},
-    (error: unknown) => {
-      console.error(`Pinmap: the pins' icon font could not be loaded; pins show without their glyphs: ${reasonOf(error)}`);
-    },
-  );
-  return loading;
-}
+import '@fortawesome/fontawesome-free/css/all.css';
+import '@fortawesome/fontawesome-free/css/v4-shims.css';
+import '@fontsource/noto-sans/latin-700.css';

@@ -1,5 +1,4 @@
 import { isSvgPathData, type PinOptions } from './pin-options.ts';
-import { loadIconFont } from './icon-font.ts';
 
 /**
  * The pin icon (PRODUCT.md, "Pin icon"): one pure function, `pinDrawing`, turns a pin's style
@@ -27,7 +26,7 @@ export const PIN_HEAD_CENTRE = [16, 16] as const;
  */
 export const DEFAULT_PIN_PATH = 'M16 52C13 44 1 31.5 1 16A15 15 0 0 1 31 16C31 31.5 19 44 16 52Z';
 
-/** Labels are drawn in this bold face (bundled through icon-font-css.ts), falling back to the system's. */
+/** Labels are drawn in this bold face (bundled through icon-font.ts), falling back to the system's. */
 export const PIN_LABEL_FONT_FAMILY = '"Noto Sans", system-ui, sans-serif';
 /** Weight of a label's face. */
 export const PIN_LABEL_FONT_WEIGHT = '700';
@@ -361,8 +360,7 @@ export function resolveGlyph(iconClasses: string, doc: Document = document): Pro
   }
   const known = cache.get(classes);
   if (known) return known;
-  // The icon font's classes come first (their style sheet loads with the first pin).
-  const found = loadIconFont().then(() => probeGlyph(classes, doc)).then((glyph) => {
+  const found = probeGlyph(classes, doc).then((glyph) => {
     if (glyph) return glyph;
     cache.delete(classes);
     if (!warnedClasses.has(classes)) {
@@ -465,8 +463,6 @@ export function updatePinElement(root: HTMLElement, style: PinStyle): void {
       });
     } else {
       shown.className = 'pinmap-pin-label';
-      // Its face (Noto Sans bold) is declared with the icon font.
-      void loadIconFont();
       shown.style.fontFamily = content.fontFamily;
       shown.style.fontWeight = content.fontWeight;
       shown.textContent = content.text;

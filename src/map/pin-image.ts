@@ -1,5 +1,4 @@
 import { pinDrawing, pinStyleKey, resolveGlyph, type PinStyle } from './pin-icon.ts';
-import { loadIconFont } from './icon-font.ts';
 
 /**
  * The GL symbol image of a pin, for large pin sets: the same SVG as the DOM pin, rasterised at
@@ -78,7 +77,6 @@ export async function rasterisePin(style: PinStyle, pixelRatio: number, doc: Doc
       font = `${glyph.fontStyle} ${glyph.fontWeight} ${content.size * ratio}px ${glyph.fontFamily}`;
     }
   } else if (content?.kind === 'label') {
-    await loadIconFont(); // declares the label's face
     text = content.text;
     font = `normal ${content.fontWeight} ${content.size * ratio}px ${content.fontFamily}`;
     try {

@@ -25,7 +25,7 @@ import { createPopupContent } from './popup-content.ts';
 import { isShown, visibleMask } from './pin-filter.ts';
 import type { OpenPinOptions } from './adapter.ts';
 import type { PinOptions } from './pin-options.ts';
-import { loadIconFont } from './icon-font.ts';
+import './icon-font.ts';
 
 /** The ids of what this module adds to the style. */
 export const PIN_SOURCE = 'pinmap-pins';
@@ -391,7 +391,7 @@ export function createVectorPins(map: MapLibreMap, options: PinLayerOptions): Pi
     map.addSource(PIN_SOURCE, archive.source);
     glTeardown = () => removePinLayers(map);
     // An archive's pins are bubbles up to the zoom where they part: a look's image is drawn when
-    // a tile first shows a pin of that look, so a map of bubbles draws none (nor loads the icon font).
+    // a tile first shows a pin of that look, so a map of bubbles draws none (nor fetches the icon font's file).
     const { images } = layerImages(byKey.values(), pixelRatio, false);
     glTeardown = addPinLayers(map, {
       images,
@@ -463,9 +463,6 @@ export function createVectorPins(map: MapLibreMap, options: PinLayerOptions): Pi
       if (set.pins.length === 0) return;
       if (set.pins.length <= options.domPinLimit) {
         mode = 'dom';
-        // The pins' glyphs are in place when they show.
-        await loadIconFont();
-        if (current !== generation) return;
         addMarkers(set.pins);
         return;
       }

@@ -3,7 +3,6 @@ import type { MapAdapter } from '../../map/adapter.ts';
 import type { Locale } from '../../map/locale.ts';
 import { legendEntries } from '../../map/pin-legend.ts';
 import { createPinElement, resolvePinStyle } from '../../map/pin-icon.ts';
-import '../../map/icon-font-css.ts';
 import type { PinOptions } from '../../map/pin-options.ts';
 import { countText } from './locale-count.ts';
 import { LegendIcon } from './panel-icons.tsx';
