@@ -38,7 +38,7 @@ export interface CollisionBox {
  * Adds (once) an empty image of `width` × `height` CSS px, and returns its id: an icon that draws
  * nothing and takes that much room in MapLibre's collision index.
  */
-export function collisionImage(map: MapLibreMap, width: number, height: number): string {
+function collisionImage(map: MapLibreMap, width: number, height: number): string {
   const w = Math.max(1, Math.round(width));
   const h = Math.max(1, Math.round(height));
   const id = `pinmap-collision-${w}x${h}`;

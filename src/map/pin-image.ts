@@ -203,8 +203,9 @@ export function rasteriseBubble(diameter: number, pixelRatio: number): { data: P
   for (let y = 0; y < size; y++) {
     for (let x = 0; x < size; x++) {
       const distance = Math.hypot(x + 0.5 - centre, y + 0.5 - centre);
-      const disc = coverage(inner, distance) * BUBBLE.fillOpacity;
-      const ring = coverage(outer, distance) - coverage(inner, distance);
+      const inside = coverage(inner, distance);
+      const disc = inside * BUBBLE.fillOpacity;
+      const ring = coverage(outer, distance) - inside;
       const alpha = disc + ring;
       if (alpha <= 0) continue;
       const at = (y * size + x) * 4;

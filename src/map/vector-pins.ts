@@ -342,10 +342,10 @@ export function createVectorPins(map: MapLibreMap, options: PinLayerOptions): Pi
       },
     });
     // A style loaded afresh (a theme's style MapLibre could not diff) keeps Pinmap's layers
-    // (carryPinmapParts) but not their images: they are added again.
+    // (carryPinmapParts) but not their images: the pins' are added again here, the bubbles' by
+    // the missing-image resolver when they are next drawn.
     const restoreImages = () => {
       for (const style of imageIds.keys()) ensurePinImage(map, style, pixelRatio).catch(() => {});
-      for (const count of CLUSTER_STEPS) ensureBubbleImage(map, clusterDiameter(count), pixelRatio);
     };
     map.on('style.load', restoreImages);
     glTeardown = () => {
