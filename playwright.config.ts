@@ -29,8 +29,8 @@ export default defineConfig({
     viewport: { width: 800, height: 600 },
     deviceScaleFactor: 1,
     serviceWorkers: 'block',
-    // No trace: recording one for every test (a DOM snapshot per action, a screencast) cost a
-    // sixth of the suite's time (24.1 against 20.1 min), for the few that fail. To debug a failure:
+    // No trace: recording one for every test (a DOM snapshot per action, a screencast) cost about
+    // a tenth of the suite's time, for the few that fail (README, "Test"). To debug a failure:
     // `npx playwright test <file> --trace retain-on-failure`, then `npx playwright show-trace`.
     trace: 'off',
   },
