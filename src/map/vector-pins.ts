@@ -142,6 +142,8 @@ export function createVectorPins(map: MapLibreMap, options: PinLayerOptions): Pi
    * archive, before they are); a tile that needs one first waits here for its pixels.
    */
   const imageStyles = new Map<string, { style: PinStyle; pixelRatio: number }>();
+  /** Pin images that could not be drawn, each told once. */
+  const failedImages = new Set<string>();
   map.setMissingStyleImageResolver(async (id) => {
     // A style loaded afresh (a theme's style MapLibre could not diff) keeps the pin layers but not their images.
     const diameter = bubbleDiameterOf(id);
@@ -159,23 +161,16 @@ export function createVectorPins(map: MapLibreMap, options: PinLayerOptions): Pi
       failedImages.add(id);
     }
   });
-  /** Pin images that could not be drawn, each told once. */
-  const failedImages = new Set<string>();
   /**
-   * The images of `styles` for the pin layers, known now (id and offset), and the drawing of
-   * each, started now and added to the map as it ends (rejects if one cannot be drawn); with
-   * `drawNow` false, each is drawn only when a tile first shows a pin of its style.
+   * The images of `styles` for the pin layers, known now (id and offset), and known to the
+   * missing-image resolver above, which draws each that a tile needs and is not on the map yet.
    */
-  function layerImages(styles: Iterable<PinStyle>, pixelRatio: number, drawNow = true) {
-    const list = [...styles];
-    const images = list.map((style) => {
+  function layerImages(styles: Iterable<PinStyle>, pixelRatio: number) {
+    return [...styles].map((style) => {
       const { id, iconOffset } = pinImagePlacement(style, pixelRatio);
       imageStyles.set(id, { style, pixelRatio });
       return { id, offset: iconOffset };
     });
-    const drawn = drawNow ? Promise.all(list.map((style) => ensurePinImage(map, style, pixelRatio))) : Promise.resolve([]);
-    drawn.catch(() => {}); // heard by whoever awaits it
-    return { images, drawn };
   }
 
   const container = map.getContainer();
@@ -325,7 +320,10 @@ export function createVectorPins(map: MapLibreMap, options: PinLayerOptions): Pi
       index.destroy();
       removePinLayers(map);
     };
-    const { images, drawn } = layerImages(imageIds.keys(), pixelRatio);
+    const images = layerImages(imageIds.keys(), pixelRatio);
+    // Each image is added as its drawing (started above) ends; this rejects if one cannot be drawn.
+    const drawn = Promise.all([...imageIds.keys()].map((style) => ensurePinImage(map, style, pixelRatio)));
+    drawn.catch(() => {}); // heard below
     const imageOf = (pin: Pin) => imageIds.get(styles.get(pin.id)!)!;
     const groups = followView(map, index, (groups) => groupFeatures(groups, list, imageOf));
     following.refresh = groups.refresh;
@@ -392,7 +390,7 @@ export function createVectorPins(map: MapLibreMap, options: PinLayerOptions): Pi
     glTeardown = () => removePinLayers(map);
     // An archive's pins are bubbles up to the zoom where they part: a look's image is drawn when
     // a tile first shows a pin of that look, so a map of bubbles draws none (nor fetches the icon font's file).
-    const { images } = layerImages(byKey.values(), pixelRatio, false);
+    const images = layerImages(byKey.values(), pixelRatio);
     glTeardown = addPinLayers(map, {
       images,
       image: ['match', ['get', 'look'], ...lookImages.flatMap((key, look) => [look, key]), ''] as unknown as ExpressionSpecification,
