@@ -416,7 +416,7 @@ test.describe('hostile strings as config text', () => {
         const chunk = UNIQUE.slice(first, first + perMap).map((s, j) => ({ i: first + j, s }));
         const config =
           view === 'hybrid'
-            ? { view, style: plainStyle, zoom: 1, rasterLayers: chunk.flatMap(({ i, s }) => credits(i, s).map((c) => ({ url: '/raster/hatch/{z}/{x}/{y}.png', maxTileZoom: 5, attribution: c.text }))) }
+            ? { view, style: plainStyle, zoom: 1, rasterLayers: chunk.flatMap(({ i, s }) => credits(i, s).map((c) => ({ url: '/raster/hatch/{z}/{x}/{y}.png', maxTileZoom: 5, opacity: 0, attribution: c.text }))) }
             : {
                 view,
                 zoom: 1,
