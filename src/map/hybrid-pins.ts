@@ -3,8 +3,8 @@ import type { RequestTransformFunction } from 'maplibre-gl';
 import { DEFAULTS } from './constants.ts';
 import { PinIcon } from './leaflet-pin-icon.ts';
 import type { Pin, PinSet } from './pin-data.ts';
-import { pinDrawing, pinStyleKey, resolvePinStyle, type PinStyle } from './pin-icon.ts';
-import { PinClusters, clusterButton, clusterDiameter, makePinButton, sharedStyles, type PinGroup } from './pin-markers.ts';
+import { pinDrawing, type PinStyle } from './pin-icon.ts';
+import { PinClusters, SharedStyles, clusterButton, clusterDiameter, makePinButton, type PinGroup } from './pin-markers.ts';
 import { pinLookup, type PinArchive, type PinLookup } from './pin-archive.ts';
 import { revealZoomOf } from './pin-archive-format.ts';
 import type { CategoryCount } from './pin-legend.ts';
@@ -84,7 +84,8 @@ export function createHybridPins(map: L.Map, options: HybridPinOptions): HybridP
   let pinStyles: Readonly<Record<string, PinOptions>> = {};
   let categories: readonly CategoryCount[] | undefined;
   let hidden: ReadonlySet<string> = new Set();
-  let styles = new Map<string, PinStyle>();
+  /** Every pin's style, the inline set's and the archive's looks alike. */
+  let styles = new SharedStyles();
   let icons = new Map<PinStyle, PinIcon>();
   let clusters: PinClusters | undefined;
   let attribution: string | undefined;
@@ -94,9 +95,6 @@ export function createHybridPins(map: L.Map, options: HybridPinOptions): HybridP
   /** Pre-tiled pins on the map now, and those looked up in the archive's pin index (by id). */
   let tiledPins = new Map<string, Pin>();
   let found: PinLookup | undefined;
-  /** Pre-tiled pins' styles, one per look (its frozen options object), shared by key. */
-  let lookStyles = new Map<Readonly<PinOptions>, PinStyle>();
-  let stylesByKey = new Map<string, PinStyle>();
   /** Counts the archive's reads: only the latest one's groups are shown. */
   let tiledRequest = 0;
   let loading = false;
@@ -113,17 +111,7 @@ export function createHybridPins(map: L.Map, options: HybridPinOptions): HybridP
 
   /** A pin's style: the inline set's, or its archive look's. */
   function styleOf(pin: Pin): PinStyle {
-    const inline = styles.get(pin.id);
-    if (inline) return inline;
-    let style = lookStyles.get(pin.options);
-    if (!style) {
-      const resolved = resolvePinStyle(pin.options);
-      const key = pinStyleKey(resolved);
-      style = stylesByKey.get(key) ?? resolved;
-      stylesByKey.set(key, style);
-      lookStyles.set(pin.options, style);
-    }
-    return style;
+    return styles.of(pin);
   }
 
   /** The pin with this id: of the inline set, or a pre-tiled one found in the pin index or on the map. */
@@ -220,7 +208,7 @@ export function createHybridPins(map: L.Map, options: HybridPinOptions): HybridP
       }
     }
     show(list);
-    options.onShown?.(collisionBoxes(groups, pins, styles));
+    options.onShown?.(collisionBoxes(groups, pins, styleOf));
   }
 
   /** Pre-tiled pins: the groups of the view's tiles, once read (a later move's read replaces this one's). */
@@ -243,7 +231,7 @@ export function createHybridPins(map: L.Map, options: HybridPinOptions): HybridP
     options.onTiledPinsShown?.();
     // Markers of pins gone from the map are made afresh if they come back (Leaflet remakes the element anyway).
     for (const id of markers.keys()) if (!onMap.has(id)) markers.delete(id);
-    options.onShown?.(collisionBoxes(found.filter((group) => group.kind === 'cluster' || onMap.has(group.pin.id)).map(asPinGroup), onMap, new Map([...onMap.values()].map((pin) => [pin.id, styleOf(pin)]))));
+    options.onShown?.(collisionBoxes(found.filter((group) => group.kind === 'cluster' || onMap.has(group.pin.id)).map(asPinGroup), onMap, styleOf));
     setLoading(false);
   }
 
@@ -295,10 +283,8 @@ export function createHybridPins(map: L.Map, options: HybridPinOptions): HybridP
       pinList = set.pins;
       pinStyles = set.pinStyles;
       categories = set.archive?.categories;
-      styles = sharedStyles(set.pins);
+      styles = new SharedStyles();
       icons = new Map();
-      lookStyles = new Map();
-      stylesByKey = new Map();
       attribution = set.attribution;
       if (set.archive) {
         archive = set.archive;

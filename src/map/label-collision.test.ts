@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { collisionBoxes } from './label-collision.ts';
 import { parsePins } from './pin-data.ts';
-import { sharedStyles, type PinGroup } from './pin-markers.ts';
+import { SharedStyles, type PinGroup } from './pin-markers.ts';
 
 describe('collisionBoxes: where labels must keep out, for the DOM pins and bubbles shown', () => {
   const set = parsePins({
@@ -12,7 +12,8 @@ describe('collisionBoxes: where labels must keep out, for the DOM pins and bubbl
     ],
   });
   const pins = new Map(set.pins.map((pin) => [pin.id, pin]));
-  const styles = sharedStyles(set.pins);
+  const shared = new SharedStyles();
+  const styles = (pin: (typeof set.pins)[number]) => shared.of(pin);
 
   it("gives each pin a box of its own size (32 × 52 times its scale) standing on its tip, and each bubble its circle with the ring", () => {
     const groups: PinGroup[] = [

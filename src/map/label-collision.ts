@@ -118,7 +118,7 @@ export function createLabelCollision(map: MapLibreMap) {
  * The collision boxes of the DOM pins and bubbles of one zoom's groups: each pin's box (its
  * style's size, tip on the point), each bubble's circle with its 2 px ring.
  */
-export function collisionBoxes(groups: ReturnType<PinClusters['groupsAt']>, pins: Map<string, Pin>, styles: Map<string, PinStyle>): CollisionBox[] {
+export function collisionBoxes(groups: ReturnType<PinClusters['groupsAt']>, pins: Map<string, Pin>, styleOf: (pin: Pin) => PinStyle): CollisionBox[] {
   const sizes = new Map<PinStyle, [number, number]>();
   const boxes: CollisionBox[] = [];
   for (const group of groups) {
@@ -128,8 +128,8 @@ export function collisionBoxes(groups: ReturnType<PinClusters['groupsAt']>, pins
       continue;
     }
     const pin = pins.get(group.id);
-    const style = styles.get(group.id);
-    if (!pin || !style) continue;
+    if (!pin) continue;
+    const style = styleOf(pin);
     let size = sizes.get(style);
     if (!size) {
       const drawing = pinDrawing(style);

@@ -1,20 +1,25 @@
 import { describe, expect, it } from 'vitest';
 import type { Pin } from './pin-data.ts';
 import { pinStyleKey } from './pin-icon.ts';
-import { PinClusters, sharedStyles } from './pin-markers.ts';
+import { PinClusters, SharedStyles } from './pin-markers.ts';
 import { CLUSTER_MAX_ZOOM } from './constants.ts';
 
 const pin = (id: string, options: Pin['options']): Pin => ({ id, title: id, description: '', lngLat: [0, 0], options });
 
-describe('sharedStyles', () => {
+describe('SharedStyles', () => {
   it('gives every pin of one look the same style object, whether or not the pins share an options object', () => {
     const red = Object.freeze({ markerColor: '#ff0000' });
-    const styles = sharedStyles([pin('a', red), pin('b', red), pin('c', { markerColor: '#ff0000' }), pin('d', { markerColor: '#00ff00' })]);
-    expect(styles.get('a')).toBe(styles.get('b'));
-    expect(styles.get('c')).toBe(styles.get('a'));
-    expect(styles.get('d')).not.toBe(styles.get('a'));
-    expect(styles.get('a')?.markerColor).toBe('#ff0000');
-    expect(new Set([...styles.values()].map(pinStyleKey)).size).toBe(2);
+    const list = [pin('a', red), pin('b', red), pin('c', { markerColor: '#ff0000' }), pin('d', { markerColor: '#00ff00' })];
+    const styles = new SharedStyles();
+    const [a, b, c, d] = list.map((p) => styles.of(p));
+    expect(a).toBe(b);
+    expect(c).toBe(a);
+    expect(d).not.toBe(a);
+    expect(a?.markerColor).toBe('#ff0000');
+    expect(styles.distinct(list)).toEqual(new Set([a, d]));
+    expect(new Set([...styles.distinct(list)].map(pinStyleKey)).size).toBe(2);
+    // A pin of another set (an archive's look) with the same look gets the same object too.
+    expect(styles.of({ options: Object.freeze({ markerColor: '#ff0000' }) })).toBe(a);
   });
 });
 

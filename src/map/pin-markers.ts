@@ -90,26 +90,34 @@ export function abbreviate(count: number): string {
 }
 
 /**
- * One resolved style object per distinct style, so each is drawn (and rasterised) once. Pins
- * that share an options object (a category's pins without options of their own, see
- * `parsePins`) are resolved and keyed once: with 100k pins that is most of the work saved.
+ * Pins' styles, one resolved style object per distinct look, so each is drawn (and rasterised)
+ * once. A pin's style is found by its options object: the pins that share one (a category's pins
+ * without options of their own, see `parsePins`, or an archive's look) are resolved and keyed
+ * once, and a set of 100k such pins holds no entry per pin.
  */
-export function sharedStyles(list: Pin[]): Map<string, PinStyle> {
-  const byKey = new Map<string, PinStyle>();
-  const byOptions = new Map<Pin['options'], PinStyle>();
-  const byPin = new Map<string, PinStyle>();
-  for (const pin of list) {
-    let shared = byOptions.get(pin.options);
+export class SharedStyles {
+  private readonly byKey = new Map<string, PinStyle>();
+  private readonly byOptions = new WeakMap<Pin['options'], PinStyle>();
+
+  /** The style of a pin of any set: its options are resolved the first time they are seen. */
+  of(pin: Pick<Pin, 'options'>): PinStyle {
+    let shared = this.byOptions.get(pin.options);
     if (!shared) {
       const style = resolvePinStyle(pin.options);
       const key = pinStyleKey(style);
-      shared = byKey.get(key) ?? style;
-      byKey.set(key, shared);
-      byOptions.set(pin.options, shared);
+      shared = this.byKey.get(key) ?? style;
+      this.byKey.set(key, shared);
+      this.byOptions.set(pin.options, shared);
     }
-    byPin.set(pin.id, shared);
+    return shared;
   }
-  return byPin;
+
+  /** The distinct styles of `pins`. */
+  distinct(pins: Iterable<Pick<Pin, 'options'>>): Set<PinStyle> {
+    const styles = new Set<PinStyle>();
+    for (const pin of pins) styles.add(this.of(pin));
+    return styles;
+  }
 }
 
 /** At one whole zoom: a bubble of several pins, or one pin standing alone. */

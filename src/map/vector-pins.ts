@@ -11,10 +11,10 @@ import {
   type PointLike,
 } from 'maplibre-gl';
 import { DEFAULTS } from './constants.ts';
-import { pinDrawing, pinStyleKey, resolvePinStyle, type PinStyle } from './pin-icon.ts';
+import { pinDrawing, pinStyleKey, type PinStyle } from './pin-icon.ts';
 import { bubbleDiameterOf, drawPinImage, ensureBubbleImage, ensurePinImage, pinImagePlacement } from './pin-image.ts';
 import type { Pin, PinSet } from './pin-data.ts';
-import { PinClusters, abbreviate, clusterButton, clusterDiameter, pinButton, sharedStyles } from './pin-markers.ts';
+import { PinClusters, SharedStyles, abbreviate, clusterButton, clusterDiameter, pinButton } from './pin-markers.ts';
 import { collisionBoxes, createLabelCollision } from './label-collision.ts';
 import { PinIndex, startIndexWorker, type PinGroups } from './pin-index.ts';
 import { reasonOf } from './errors.ts';
@@ -122,7 +122,7 @@ export function createVectorPins(map: MapLibreMap, options: PinLayerOptions): Pi
   let archivePins: PinLookup | undefined;
   /** Pre-tiled pins: the pins the map draws now, from its loaded tiles. */
   let shownTiledPins: (() => Pin[]) | undefined;
-  let styles = new Map<string, PinStyle>();
+  let styles = new SharedStyles();
   let markers = new Map<string, Marker>();
   let domTeardown: (() => void) | undefined;
   let glTeardown: (() => void) | undefined;
@@ -210,7 +210,7 @@ export function createVectorPins(map: MapLibreMap, options: PinLayerOptions): Pi
   }
 
   function openPin(pin: Pin, trigger: HTMLElement | undefined, byKeyboard = false, pan = true, returnFocus?: () => void) {
-    const style = styles.get(pin.id) ?? resolvePinStyle(pin.options);
+    const style = styles.of(pin);
     const element = trigger ?? (returnFocus ? undefined : markers.get(pin.id)?.getElement());
     popup.open(pin, style, element ? () => element.focus({ preventScroll: true }) : returnFocus, byKeyboard, pan);
     openId = pin.id;
@@ -221,7 +221,7 @@ export function createVectorPins(map: MapLibreMap, options: PinLayerOptions): Pi
   function pinMarker(pin: Pin): Marker {
     const existing = markers.get(pin.id);
     if (existing) return existing;
-    const element = pinButton(pin, styles.get(pin.id)!, (trigger, byKeyboard) => {
+    const element = pinButton(pin, styles.of(pin), (trigger, byKeyboard) => {
       options.onPinClick(pin.id);
       openPin(pin, trigger, byKeyboard);
     });
@@ -261,7 +261,7 @@ export function createVectorPins(map: MapLibreMap, options: PinLayerOptions): Pi
       for (const [key, marker] of shown) if (!next.has(key)) marker.remove();
       for (const [key, marker] of next) if (!shown.has(key)) marker.addTo(map);
       shown = next;
-      collision.set(collisionBoxes(groups, pins, styles));
+      collision.set(collisionBoxes(groups, pins, (pin) => styles.of(pin)));
     };
     render();
     map.on('zoom', render);
@@ -308,9 +308,9 @@ export function createVectorPins(map: MapLibreMap, options: PinLayerOptions): Pi
       return at < 0 ? map.getZoom() : index.revealZoom(at, map.getZoom()).catch(() => map.getZoom());
     };
     const pixelRatio = map.getPixelRatio();
-    // Styles are shared objects (see sharedStyles), so each maps straight to its image id.
+    // Styles are shared objects (see SharedStyles), so each maps straight to its image id.
     const imageIds = new Map<PinStyle, string>();
-    for (const style of new Set(styles.values())) imageIds.set(style, pinStyleKey(style));
+    for (const style of styles.distinct(list)) imageIds.set(style, pinStyleKey(style));
     // Drawn while the style loads, all at once; added to the map once it has.
     for (const style of imageIds.keys()) drawPinImage(map, style, pixelRatio).catch(() => {}); // heard below
     await whenStyleLoaded();
@@ -324,7 +324,7 @@ export function createVectorPins(map: MapLibreMap, options: PinLayerOptions): Pi
     // Each image is added as its drawing (started above) ends; this rejects if one cannot be drawn.
     const drawn = Promise.all([...imageIds.keys()].map((style) => ensurePinImage(map, style, pixelRatio)));
     drawn.catch(() => {}); // heard below
-    const imageOf = (pin: Pin) => imageIds.get(styles.get(pin.id)!)!;
+    const imageOf = (pin: Pin) => imageIds.get(styles.of(pin))!;
     const groups = followView(map, index, (groups) => groupFeatures(groups, list, imageOf));
     following.refresh = groups.refresh;
     const removeLayers = addPinLayers(map, {
@@ -369,9 +369,9 @@ export function createVectorPins(map: MapLibreMap, options: PinLayerOptions): Pi
     const pixelRatio = map.getPixelRatio();
     const byKey = new Map<string, PinStyle>();
     const lookImages = archive.looks.map((options) => {
-      const style = resolvePinStyle(options);
+      const style = styles.of({ options });
       const key = pinStyleKey(style);
-      if (!byKey.has(key)) byKey.set(key, style);
+      byKey.set(key, style);
       return key;
     });
     /** The pins found in the archive's index so far (by a click, `?pin=` or the ref), for `open`. */
@@ -451,7 +451,7 @@ export function createVectorPins(map: MapLibreMap, options: PinLayerOptions): Pi
       pinStyles = set.pinStyles;
       categories = set.archive?.categories;
       attribution = set.attribution;
-      styles = sharedStyles(set.pins);
+      styles = new SharedStyles();
       if (set.archive) {
         takeSpareWorker()?.terminate();
         mode = 'gl';
