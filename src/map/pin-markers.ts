@@ -133,15 +133,14 @@ export type PinGroup =
 export class PinClusters {
   private readonly index: PinGrouping;
 
-  /** Each pin's index in the list, by id. */
-  private readonly indexOf = new Map<string, number>();
+  /** Each pin's index in the list, by id: made when a pin is first looked for (a deep link), not with every set. */
+  private indexOf: Map<string, number> | undefined;
 
   constructor(private readonly list: Pin[]) {
     const lngLats = new Float64Array(2 * list.length);
     list.forEach((pin, i) => {
       lngLats[2 * i] = pin.lngLat[0];
       lngLats[2 * i + 1] = pin.lngLat[1];
-      this.indexOf.set(pin.id, i);
     });
     this.index = new PinGrouping({ lngLats });
   }
@@ -166,6 +165,10 @@ export class PinClusters {
 
   /** The lowest whole zoom, from `fromZoom` up, at which the pin is not in any bubble (see `PinGrouping.revealZoom`). */
   revealZoom(id: string, fromZoom: number): number {
+    if (!this.indexOf) {
+      this.indexOf = new Map();
+      for (let i = 0; i < this.list.length; i++) this.indexOf.set(this.list[i]!.id, i);
+    }
     const i = this.indexOf.get(id);
     return i === undefined ? CLUSTER_MAX_ZOOM + 1 : this.index.revealZoom(i, fromZoom);
   }
