@@ -4,7 +4,7 @@ import { DEFAULTS } from './constants.ts';
 import { PinIcon } from './leaflet-pin-icon.ts';
 import type { Pin, PinSet } from './pin-data.ts';
 import { pinDrawing, type PinStyle } from './pin-icon.ts';
-import { PinClusters, SharedStyles, clusterButton, clusterDiameter, makePinButton, type PinGroup } from './pin-markers.ts';
+import { PinClusters, PinsById, SharedStyles, clusterButton, clusterDiameter, makePinButton, type PinGroup } from './pin-markers.ts';
 import { pinLookup, type PinArchive, type PinLookup } from './pin-archive.ts';
 import { revealZoomOf } from './pin-archive-format.ts';
 import type { CategoryCount } from './pin-legend.ts';
@@ -79,7 +79,7 @@ type ShownGroup =
  * of from a grouping on the page. So they are buttons too (Tab, Enter), and show without WebGL.
  */
 export function createHybridPins(map: L.Map, options: HybridPinOptions): HybridPins {
-  let pins = new Map<string, Pin>();
+  let pins = new PinsById([]);
   let pinList: Pin[] = [];
   let pinStyles: Readonly<Record<string, PinOptions>> = {};
   let categories: readonly CategoryCount[] | undefined;
@@ -279,7 +279,7 @@ export function createHybridPins(map: L.Map, options: HybridPinOptions): HybridP
     },
     async setPins(set) {
       clear();
-      pins = new Map(set.pins.map((pin) => [pin.id, pin]));
+      pins = new PinsById(set.pins);
       pinList = set.pins;
       pinStyles = set.pinStyles;
       categories = set.archive?.categories;

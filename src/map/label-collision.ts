@@ -118,7 +118,7 @@ export function createLabelCollision(map: MapLibreMap) {
  * The collision boxes of the DOM pins and bubbles of one zoom's groups: each pin's box (its
  * style's size, tip on the point), each bubble's circle with its 2 px ring.
  */
-export function collisionBoxes(groups: ReturnType<PinClusters['groupsAt']>, pins: Map<string, Pin>, styleOf: (pin: Pin) => PinStyle): CollisionBox[] {
+export function collisionBoxes(groups: ReturnType<PinClusters['groupsAt']>, pins: { get(id: string): Pin | undefined }, styleOf: (pin: Pin) => PinStyle): CollisionBox[] {
   const sizes = new Map<PinStyle, [number, number]>();
   const boxes: CollisionBox[] = [];
   for (const group of groups) {

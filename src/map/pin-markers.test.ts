@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { Pin } from './pin-data.ts';
 import { pinStyleKey } from './pin-icon.ts';
-import { PinClusters, SharedStyles } from './pin-markers.ts';
+import { PinClusters, PinsById, SharedStyles } from './pin-markers.ts';
 import { CLUSTER_MAX_ZOOM } from './constants.ts';
 
 const pin = (id: string, options: Pin['options']): Pin => ({ id, title: id, description: '', lngLat: [0, 0], options });
@@ -20,6 +20,17 @@ describe('SharedStyles', () => {
     expect(new Set([...styles.distinct(list)].map(pinStyleKey)).size).toBe(2);
     // A pin of another set (an archive's look) with the same look gets the same object too.
     expect(styles.of({ options: Object.freeze({ markerColor: '#ff0000' }) })).toBe(a);
+  });
+});
+
+describe('PinsById', () => {
+  it('finds each pin of the set by its id, and nothing for an id the set lacks', () => {
+    const list = [pin('a', {}), pin('b', {}), pin('c', {})];
+    const pins = new PinsById(list);
+    expect(pins.size).toBe(3);
+    expect(list.map((p) => pins.get(p.id))).toEqual(list);
+    expect(pins.get('d')).toBeUndefined();
+    expect(new PinsById([]).get('a')).toBeUndefined();
   });
 });
 

@@ -89,6 +89,25 @@ export function abbreviate(count: number): string {
   return `${Math.round(count / 1000)}k`;
 }
 
+/** A pin set's pins by id, made when one is first looked for: a large set that is only drawn never makes it. */
+export class PinsById {
+  private byId: Map<string, Pin> | undefined;
+
+  constructor(private readonly list: readonly Pin[]) {}
+
+  get size(): number {
+    return this.list.length;
+  }
+
+  get(id: string): Pin | undefined {
+    if (!this.byId) {
+      this.byId = new Map();
+      for (const pin of this.list) this.byId.set(pin.id, pin);
+    }
+    return this.byId.get(id);
+  }
+}
+
 /**
  * Pins' styles, one resolved style object per distinct look, so each is drawn (and rasterised)
  * once. A pin's style is found by its options object: the pins that share one (a category's pins

@@ -14,7 +14,7 @@ import { DEFAULTS } from './constants.ts';
 import { pinDrawing, pinStyleKey, type PinStyle } from './pin-icon.ts';
 import { bubbleDiameterOf, drawPinImage, ensureBubbleImage, ensurePinImage, pinImagePlacement } from './pin-image.ts';
 import type { Pin, PinSet } from './pin-data.ts';
-import { PinClusters, SharedStyles, abbreviate, clusterButton, clusterDiameter, pinButton } from './pin-markers.ts';
+import { PinClusters, PinsById, SharedStyles, abbreviate, clusterButton, clusterDiameter, pinButton } from './pin-markers.ts';
 import { collisionBoxes, createLabelCollision } from './label-collision.ts';
 import { PinIndex, startIndexWorker, type PinGroups } from './pin-index.ts';
 import { reasonOf } from './errors.ts';
@@ -108,7 +108,7 @@ export function createVectorPins(map: MapLibreMap, options: PinLayerOptions): Pi
   let mode: PinLayer['mode'] = 'none';
   let attribution: string | undefined;
   const { whenStyleLoaded } = options;
-  let pins = new Map<string, Pin>();
+  let pins = new PinsById([]);
   let pinList: Pin[] = [];
   let pinStyles: Readonly<Record<string, PinOptions>> = {};
   let categories: readonly CategoryCount[] | undefined;
@@ -446,7 +446,7 @@ export function createVectorPins(map: MapLibreMap, options: PinLayerOptions): Pi
       clear();
       // Only a GPU layer of this set uses the worker started ahead.
       if (set.pins.length <= options.domPinLimit) takeSpareWorker()?.terminate();
-      pins = new Map(set.pins.map((pin) => [pin.id, pin]));
+      pins = new PinsById(set.pins);
       pinList = set.pins;
       pinStyles = set.pinStyles;
       categories = set.archive?.categories;
