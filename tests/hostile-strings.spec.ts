@@ -414,6 +414,8 @@ test.describe('hostile strings as config text', () => {
     for (const view of ['hybrid', 'vector'] as const) {
       for (let first = 0; first < UNIQUE.length; first += perMap) {
         const chunk = UNIQUE.slice(first, first + perMap).map((s, j) => ({ i: first + j, s }));
+        // The hybrid maps' 120 raster layers are transparent: only their credits are checked, and
+        // Chromium then composites none of their tiles (a layer is credited wherever its zoom shows it).
         const config =
           view === 'hybrid'
             ? { view, style: plainStyle, zoom: 1, rasterLayers: chunk.flatMap(({ i, s }) => credits(i, s).map((c) => ({ url: '/raster/hatch/{z}/{x}/{y}.png', maxTileZoom: 5, opacity: 0, attribution: c.text }))) }
