@@ -367,13 +367,9 @@ export function createVectorPins(map: MapLibreMap, options: PinLayerOptions): Pi
    */
   async function addTiledLayer(archive: PinArchive, isCurrent: () => boolean) {
     const pixelRatio = map.getPixelRatio();
-    const byKey = new Map<string, PinStyle>();
-    const lookImages = archive.looks.map((options) => {
-      const style = styles.of({ options });
-      const key = pinStyleKey(style);
-      byKey.set(key, style);
-      return key;
-    });
+    // Looks that draw alike share one style object (SharedStyles), so one image.
+    const lookStyles = archive.looks.map((options) => styles.of({ options }));
+    const lookImages = lookStyles.map(pinStyleKey);
     /** The pins found in the archive's index so far (by a click, `?pin=` or the ref), for `open`. */
     const found = pinLookup(archive);
     const lookUp = found.lookUp;
@@ -385,12 +381,12 @@ export function createVectorPins(map: MapLibreMap, options: PinLayerOptions): Pi
     archivePins = found;
     shownTiledPins = () => tiledPinsDrawn(map, archive);
     await whenStyleLoaded();
-    if (!isCurrent() || byKey.size === 0) return;
+    if (!isCurrent() || lookStyles.length === 0) return;
     map.addSource(PIN_SOURCE, archive.source);
     glTeardown = () => removePinLayers(map);
     // An archive's pins are bubbles up to the zoom where they part: a look's image is drawn when
     // a tile first shows a pin of that look, so a map of bubbles draws none (nor fetches the icon font's file).
-    const images = layerImages(byKey.values(), pixelRatio);
+    const images = layerImages(new Set(lookStyles), pixelRatio);
     glTeardown = addPinLayers(map, {
       images,
       image: ['match', ['get', 'look'], ...lookImages.flatMap((key, look) => [look, key]), ''] as unknown as ExpressionSpecification,
