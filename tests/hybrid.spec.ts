@@ -361,6 +361,47 @@ test.describe('pins and popups in the hybrid view', () => {
     expect(groups).toBeGreaterThan(1);
     expect((await counts()).reduce((a, b) => a + b, 0) + (await page.locator('.pinmap-pin').count())).toBe(12);
   });
+
+  test('a set larger than domPinLimit is grouped in the pin index\'s worker, into the same bubbles and pins, in the same order, as on the page; ?hide=, ?pin= and a bubble click work alike', async ({ page }) => {
+    // The demo's 440 cities: grouped on the page under the limit, in the worker above it.
+    const markers = () =>
+      page.locator('.pinmap-cluster, .pinmap-pin').evaluateAll((elements) =>
+        elements.map((element) => {
+          const box = element.getBoundingClientRect();
+          const what = element.classList.contains('pinmap-cluster') ? `bubble of ${(element as HTMLElement).dataset.count}` : (element as HTMLElement).dataset.pinId;
+          return `${what} at ${Math.round(box.x)},${Math.round(box.y)}`;
+        }),
+      );
+    const indexWorkers = () => page.workers().filter((worker) => /pin-index\.worker/.test(worker.url())).length;
+    const config = { style: whiteStyle, center: [10, 48], zoom: 3, controls: noControls, pins: 'pins/cities.geojson', hash: true };
+    const seen: Record<string, { markers: string[]; hidden: string[]; camera: ReturnType<typeof addressCamera>; workers: number; zoomAfterClick: number }> = {};
+    for (const [where, domPinLimit] of [['page', 2000], ['worker', 0]] as const) {
+      await openHybrid(page, { ...config, domPinLimit });
+      const shown = await markers();
+      const workers = indexWorkers();
+      // A bubble's click zooms to where it splits.
+      await page.locator('.pinmap-cluster').first().click();
+      await expect.poll(() => addressCamera(page).zoom).toBeGreaterThan(3);
+      await waitForMapState(page, 'idle');
+      const zoomAfterClick = addressCamera(page).zoom;
+      await openHybrid(page, { ...config, domPinLimit }, '&hide=capital,megacity');
+      const hidden = await markers();
+      await openHybrid(page, { ...config, domPinLimit }, '&pin=rotterdam-nl');
+      await expect(page.locator('.pinmap-popup[data-pin-id="rotterdam-nl"]')).toBeVisible({ timeout: 15_000 });
+      await waitForMapState(page, 'idle');
+      seen[where] = { markers: shown, hidden, camera: addressCamera(page), workers, zoomAfterClick };
+    }
+    expect(seen.page!.workers).toBe(0);
+    expect(seen.worker!.workers).toBe(1);
+    expect(seen.page!.markers.filter((m) => m.startsWith('bubble')).length).toBeGreaterThan(3);
+    expect(seen.worker!.markers).toEqual(seen.page!.markers);
+    expect(seen.page!.hidden).not.toEqual(seen.page!.markers);
+    expect(seen.worker!.hidden).toEqual(seen.page!.hidden);
+    // ?pin= flies to the lowest zoom where Rotterdam stands alone, the same in both.
+    expect(seen.page!.camera.zoom).toBeGreaterThan(3);
+    expect(seen.worker!.camera).toEqual(seen.page!.camera);
+    expect(seen.worker!.zoomAfterClick).toBe(seen.page!.zoomAfterClick);
+  });
 });
 
 test.describe('controls in the hybrid view', () => {

@@ -124,11 +124,13 @@ test('the list follows the view once it rests, a screen reader finds real named 
   await expect(page.locator('.pinmap-list-item:focus .pinmap-list-title')).toHaveText('Zarqa'); // last by title
 });
 
-for (const view of ['vector', 'hybrid'] as const) {
-  test(`legend (${view}): Space on a category hides its pins, bubbles count only what shows, ?hide= keeps it`, async ({ page }) => {
+// The hybrid view groups a set above domPinLimit in the pin index's worker, a smaller one on the page.
+for (const [view, domPinLimit] of [['vector', 500], ['hybrid', 500], ['hybrid', 0]] as const) {
+  const name = view === 'hybrid' ? `${view}, grouped ${domPinLimit === 0 ? 'in a worker' : 'on the page'}` : view;
+  test(`legend (${name}): Space on a category hides its pins, bubbles count only what shows, ?hide= keeps it`, async ({ page }) => {
     // Zoom 1: the cities group into bubbles; every pin of the set is in view.
     const console = watchConsole(page);
-    await openApp(page, { view, center: [10, 20], zoom: 1 });
+    await openApp(page, { view, center: [10, 20], zoom: 1, domPinLimit });
     const shownPins = () =>
       page.evaluate(() => {
         let total = document.querySelectorAll('.pinmap-pin').length;

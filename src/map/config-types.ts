@@ -166,7 +166,7 @@ export interface PinmapConfigInput {
   pins?: string | PinCollectionInput | undefined;
   /** Pin look per category (a pin's `properties.category`); wins over the pin file's own `pinStyles` field by field. Default `{}`. */
   pinStyles?: Record<string, PinOptionsInput> | undefined;
-  /** Pin sets up to this size (a whole number, 0 to 2000) are DOM elements, larger ones a clustered GPU layer. Default `500`. */
+  /** Pin sets up to this size (a whole number, 0 to 2000) are DOM elements, larger ones a clustered GPU layer (in the hybrid view, Leaflet markers grouped in a worker). Default `500`. */
   domPinLimit?: number | undefined;
   /** The id of the pin whose popup is open on load. Default: none. */
   openPin?: string | undefined;

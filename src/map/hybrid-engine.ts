@@ -80,8 +80,8 @@ export function createHybridEngine(parent: HTMLElement, config: PinmapConfig, ev
   let moving = false;
   let glIdle = false;
   let pendingPinSets = 0;
-  /** Pre-tiled pins are reading the tiles of the view. */
-  let pinTilesLoading = false;
+  /** The pins' groups of the view are on their way (a pin archive's tiles, the pin index's worker). */
+  let pinGroupsLoading = false;
   let destroyed = false;
   const busy = () => events.onStatus({ type: 'map.busy' });
   const rasterLayers = config.rasterLayers.map((layer, index) => createRasterLayer(layer, index, pane));
@@ -89,7 +89,7 @@ export function createHybridEngine(parent: HTMLElement, config: PinmapConfig, ev
   const lastTileAt = new Map<L.TileLayer, number>();
   let idleTimer: ReturnType<typeof setTimeout> | undefined;
   const checkIdle = () => {
-    if (destroyed || moving || pendingPinSets > 0 || pinTilesLoading || !glIdle) return;
+    if (destroyed || moving || pendingPinSets > 0 || pinGroupsLoading || !glIdle) return;
     if ((map as unknown as { _animatingZoom?: boolean })._animatingZoom) return;
     const now = performance.now();
     let wait = 0;
@@ -165,6 +165,7 @@ export function createHybridEngine(parent: HTMLElement, config: PinmapConfig, ev
   const shownPinListeners = new Set<() => void>();
   const attributionListeners = new Set<() => void>();
   const pins = createHybridPins(map, {
+    groupInWorkerAbove: config.domPinLimit,
     clusterLabel: locale['PinLayer.Cluster'],
     closeLabel: locale['Popup.Close'],
     onOpenPinChange: (id) => openPinListeners.forEach((listener) => listener(id)),
@@ -174,7 +175,7 @@ export function createHybridEngine(parent: HTMLElement, config: PinmapConfig, ev
       collision?.set(boxes);
     },
     onLoading: (loading) => {
-      pinTilesLoading = loading;
+      pinGroupsLoading = loading;
       if (loading) busy();
       else checkIdle();
     },

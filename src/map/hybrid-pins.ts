@@ -4,19 +4,25 @@ import { DEFAULTS } from './constants.ts';
 import { PinIcon } from './leaflet-pin-icon.ts';
 import type { Pin, PinSet } from './pin-data.ts';
 import { pinDrawing, type PinStyle } from './pin-icon.ts';
-import { PinClusters, PinsById, SharedStyles, clusterButton, clusterDiameter, makePinButton, type PinGroup } from './pin-markers.ts';
+import { IndexedPinClusters, PinClusters, PinsById, SharedStyles, clusterButton, clusterDiameter, makePinButton, type PinGroup } from './pin-markers.ts';
 import { pinLookup, type PinArchive, type PinLookup } from './pin-archive.ts';
 import { revealZoomOf } from './pin-archive-format.ts';
 import type { CategoryCount } from './pin-legend.ts';
 import { PinArchiveTiles, type Bbox, type TiledGroup } from './pin-archive-tiles.ts';
 import { createPopupContent } from './popup-content.ts';
-import { isShown } from './pin-filter.ts';
+import { isShown, visibleMask } from './pin-filter.ts';
+import { reasonOf } from './errors.ts';
 import type { OpenPinOptions } from './adapter.ts';
 import type { PinOptions } from './pin-options.ts';
 import { collisionBoxes, type CollisionBox } from './label-collision.ts';
 import './icon-font.ts';
 
 export interface HybridPinOptions {
+  /**
+   * Inline sets of more pins than this are grouped in the pin index's worker, as the vector view's
+   * GPU pins are (its `domPinLimit`); smaller ones on the page, at once.
+   */
+  groupInWorkerAbove: number;
   /** A cluster bubble's accessible name; `{count}` stands for its number of pins. */
   clusterLabel: string;
   /** The popup's close button's name. */
@@ -27,7 +33,7 @@ export interface HybridPinOptions {
   onPinClick: (id: string) => void;
   /** Told the boxes of the pins and bubbles shown whenever they change (labels keep out from under them). */
   onShown?: (boxes: CollisionBox[]) => void;
-  /** Told when pre-tiled pins start and finish reading the tiles of a view (the map is not idle meanwhile). */
+  /** Told when the groups of a view are asked for and when they show (a pin archive's tiles, the pin index's worker): the map is not idle meanwhile. */
   onLoading?: (loading: boolean) => void;
   /** The request transform of the map's requests (the token rule), for a pin archive's tiles. */
   transformRequest?: RequestTransformFunction;
@@ -64,7 +70,7 @@ const mapLibreZoom = (zoom: number) => zoom - 1;
 
 /** A bubble or a lone pin as the markers show it, from inline pins' grouping or an archive's tiles. */
 type ShownGroup =
-  | { kind: 'cluster'; key: string; count: number; lngLat: [number, number]; expansionZoom: () => number }
+  | { kind: 'cluster'; key: string; count: number; lngLat: [number, number]; expansionZoom: () => number | Promise<number> }
   | { kind: 'pin'; key: string; pin: Pin };
 
 /**
@@ -87,7 +93,7 @@ export function createHybridPins(map: L.Map, options: HybridPinOptions): HybridP
   /** Every pin's style, the inline set's and the archive's looks alike. */
   let styles = new SharedStyles();
   let icons = new Map<PinStyle, PinIcon>();
-  let clusters: PinClusters | undefined;
+  let clusters: PinClusters | IndexedPinClusters | undefined;
   let attribution: string | undefined;
   /** Pre-tiled pins: the archive, and its tiles as the page reads them. */
   let archive: PinArchive | undefined;
@@ -95,8 +101,10 @@ export function createHybridPins(map: L.Map, options: HybridPinOptions): HybridP
   /** Pre-tiled pins on the map now, and those looked up in the archive's pin index (by id). */
   let tiledPins = new Map<string, Pin>();
   let found: PinLookup | undefined;
-  /** Counts the archive's reads: only the latest one's groups are shown. */
-  let tiledRequest = 0;
+  /** Counts the reads of groups (the archive's tiles, or the pin index's worker): only the latest one's are shown. */
+  let groupsRequest = 0;
+  /** The pins were grouped afresh (categories hidden or shown): the next groups replace every marker shown. */
+  let regrouped = false;
   let loading = false;
   const markers = new Map<string, L.Marker>();
   let shown = new Map<string, L.Marker>();
@@ -140,8 +148,15 @@ export function createHybridPins(map: L.Map, options: HybridPinOptions): HybridP
     popup.open(pin, styleOf(pin), element ? () => element.focus({ preventScroll: true }) : returnFocus, byKeyboard, pan);
   }
 
-  /** Groups the pins that show (every category but the hidden ones). */
+  /** Groups the pins that show (every category but the hidden ones): a large set in the pin index's worker. */
   function group() {
+    if (pinList.length > options.groupInWorkerAbove) {
+      const visible = visibleMask(pinList, hidden);
+      const zoom = mapLibreZoom(map.getZoom());
+      if (clusters instanceof IndexedPinClusters) clusters.filter(visible, zoom);
+      else clusters = new IndexedPinClusters(pinList, zoom, visible);
+      return;
+    }
     const list = hidden.size === 0 ? pinList : pinList.filter((pin) => isShown(pin, hidden));
     clusters = list.length === 0 ? undefined : new PinClusters(list);
   }
@@ -167,7 +182,7 @@ export function createHybridPins(map: L.Map, options: HybridPinOptions): HybridP
     return marker;
   }
 
-  function clusterMarker(count: number, lngLat: [number, number], expansionZoom: () => number): L.Marker {
+  function clusterMarker(count: number, lngLat: [number, number], expansionZoom: () => number | Promise<number>): L.Marker {
     const size = clusterDiameter(count);
     const marker = L.marker([lngLat[1], lngLat[0]], {
       icon: L.divIcon({
@@ -175,7 +190,10 @@ export function createHybridPins(map: L.Map, options: HybridPinOptions): HybridP
         iconSize: [size, size],
         html: clusterButton(count, options.clusterLabel, () => {
           const at = marker.getLatLng();
-          map.setView(at, leafletZoom(expansionZoom()));
+          const zoom = expansionZoom();
+          if (typeof zoom === 'number') map.setView(at, leafletZoom(zoom));
+          // The pin index answers later; a set replaced meanwhile has no such bubble any more.
+          else zoom.then((answer) => map.setView(at, leafletZoom(answer)), () => {});
         }),
       }),
       keyboard: false,
@@ -190,15 +208,44 @@ export function createHybridPins(map: L.Map, options: HybridPinOptions): HybridP
     return [bounds.getWest(), Math.max(-90, bounds.getSouth()), bounds.getEast(), Math.min(90, bounds.getNorth())];
   }
 
-  /** Markers for the groups at the current whole zoom, in and around the view, on the world copy in view. */
-  function render() {
-    if (tiles) return void renderTiled(tiles);
-    if (!clusters) return;
+  /**
+   * Markers for the groups at the current whole zoom, in and around the view, on the world copy
+   * in view; resolves once they show when they come later (an archive's tiles, the pin index's worker).
+   */
+  function render(): Promise<void> | undefined {
+    if (tiles) return renderTiled(tiles);
+    if (!clusters) {
+      // Every pin's category is hidden: no groups to show.
+      if (regrouped) {
+        clearRegrouped();
+        options.onShown?.([]);
+      }
+      return;
+    }
     const grouping = clusters;
     const zoom = mapLibreZoom(map.getZoom());
     const [west, south, east, north] = viewBox();
     const bbox: [number, number, number, number] = east - west >= 360 ? [-180, south, 180, north] : [wrap(west), south, wrap(east), north];
-    const groups = grouping.groupsAt(zoom, bbox);
+    if (grouping instanceof PinClusters) return void showGroups(grouping, grouping.groupsAt(zoom, bbox));
+    const asked = ++groupsRequest;
+    setLoading(true);
+    return grouping.groupsAt(zoom, bbox).then(
+      (groups) => {
+        if (asked !== groupsRequest || grouping !== clusters) return;
+        showGroups(grouping, groups);
+        setLoading(false);
+      },
+      (error: unknown) => {
+        if (asked !== groupsRequest || grouping !== clusters) return;
+        console.error(`Pinmap: the pins could not be grouped: ${reasonOf(error)}`);
+        setLoading(false);
+      },
+    );
+  }
+
+  /** Shows inline pins' groups, and keeps the basemap's labels from under them. */
+  function showGroups(grouping: PinClusters | IndexedPinClusters, groups: PinGroup[]) {
+    if (regrouped) clearRegrouped();
     const list: ShownGroup[] = [];
     for (const group of groups) {
       if (group.kind === 'cluster') list.push({ ...group, expansionZoom: () => grouping.expansionZoom(group.clusterId) });
@@ -211,12 +258,19 @@ export function createHybridPins(map: L.Map, options: HybridPinOptions): HybridP
     options.onShown?.(collisionBoxes(groups, pins, styleOf));
   }
 
+  /** After a new grouping every group is new (a bubble's id may now stand for other pins): the old markers go. */
+  function clearRegrouped() {
+    regrouped = false;
+    layer.clearLayers();
+    shown = new Map();
+  }
+
   /** Pre-tiled pins: the groups of the view's tiles, once read (a later move's read replaces this one's). */
   async function renderTiled(source: PinArchiveTiles) {
-    const asked = ++tiledRequest;
+    const asked = ++groupsRequest;
     setLoading(true);
     const found = await source.groupsAt(mapLibreZoom(map.getZoom()), viewBox());
-    if (asked !== tiledRequest || source !== tiles) return;
+    if (asked !== groupsRequest || source !== tiles) return;
     const list: ShownGroup[] = [];
     const onMap = new Map<string, Pin>();
     for (const group of found) {
@@ -263,12 +317,14 @@ export function createHybridPins(map: L.Map, options: HybridPinOptions): HybridP
     layer.clearLayers();
     markers.clear();
     shown = new Map();
+    if (clusters instanceof IndexedPinClusters) clusters.destroy();
     clusters = undefined;
     archive = undefined;
     tiles = undefined;
     tiledPins = new Map();
     found = undefined;
-    tiledRequest++;
+    groupsRequest++;
+    regrouped = false;
     setLoading(false);
     options.onShown?.([]);
   }
@@ -295,7 +351,7 @@ export function createHybridPins(map: L.Map, options: HybridPinOptions): HybridP
       }
       if (set.pins.length === 0) return;
       group();
-      render();
+      await render();
     },
     open(id, openOptions) {
       // Pre-tiled pins: the popup opens when the pin index answers.
@@ -319,12 +375,11 @@ export function createHybridPins(map: L.Map, options: HybridPinOptions): HybridP
       const open = openId === undefined ? undefined : findPin(openId);
       if (open && !isShown(open, hidden)) popup.close();
       // Pre-tiled pins: the pins of hidden categories leave the map (the tiles' bubbles keep their counts).
-      if (tiles) return render();
+      if (tiles) return void render();
       if (pinList.length === 0) return;
       group();
-      // Every group is new: the old markers go, the new ones are made.
-      layer.clearLayers();
-      shown = new Map();
+      // The markers shown stay until the new groups come (at once, or from the pin index's worker).
+      regrouped = true;
       render();
     },
     async viewOf(id) {
@@ -336,7 +391,9 @@ export function createHybridPins(map: L.Map, options: HybridPinOptions): HybridP
       }
       const pin = pins.get(id);
       if (!pin || !clusters) return undefined;
-      return { center: pin.lngLat, zoom: Math.max(zoom, clusters.revealZoom(id, zoom)) };
+      // An index destroyed meanwhile (the pins were set again) leaves the zoom as it is.
+      const reveal = await Promise.resolve(clusters.revealZoom(id, zoom)).catch(() => zoom);
+      return { center: pin.lngLat, zoom: Math.max(zoom, reveal) };
     },
     close: () => popup.close(),
     destroy() {

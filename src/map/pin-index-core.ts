@@ -24,8 +24,12 @@ export type IndexRequest =
 export type IndexReply =
   | { id: number; type: 'load' }
   | { id: number; type: 'filter' }
-  /** `pins`: indexes of the pins that stand alone; `clusters`: lng, lat, count, cluster id of each bubble, flat. */
-  | { id: number; type: 'groups'; pins: Uint32Array; clusters: Float64Array }
+  /**
+   * `pins`: indexes of the pins that stand alone; `clusters`: lng, lat, count, cluster id of each
+   * bubble, flat; `order`: which came when as the index visited them (0 a pin, 1 a bubble), so the
+   * two lists can be laid back into one in that order.
+   */
+  | { id: number; type: 'groups'; pins: Uint32Array; clusters: Float64Array; order: Uint8Array }
   | { id: number; type: 'expansionZoom'; zoom: number }
   | { id: number; type: 'revealZoom'; zoom: number }
   /** `grouped`: how many ranges of zooms are grouped now. */
@@ -63,9 +67,19 @@ export function createIndexCore(): (request: IndexRequest) => { reply: IndexRepl
     if (request.type === 'groups') {
       const pins: number[] = [];
       const clusters: number[] = [];
-      index.visit(request.bbox, request.zoom, { pin: (i) => pins.push(i), bubble: (lng, lat, count, id) => clusters.push(lng, lat, count, id) });
-      const reply = { id: request.id, type: 'groups' as const, pins: Uint32Array.from(pins), clusters: Float64Array.from(clusters) };
-      return { reply, transfer: [reply.pins.buffer, reply.clusters.buffer] };
+      const order: number[] = [];
+      index.visit(request.bbox, request.zoom, {
+        pin: (i) => {
+          order.push(0);
+          pins.push(i);
+        },
+        bubble: (lng, lat, count, id) => {
+          order.push(1);
+          clusters.push(lng, lat, count, id);
+        },
+      });
+      const reply = { id: request.id, type: 'groups' as const, pins: Uint32Array.from(pins), clusters: Float64Array.from(clusters), order: Uint8Array.from(order) };
+      return { reply, transfer: [reply.pins.buffer, reply.clusters.buffer, reply.order.buffer] };
     }
     if (request.type === 'revealZoom') {
       if (!Number.isInteger(request.pin) || request.pin < 0 || request.pin >= lngLats.length / 2) throw new Error(`there is no pin number ${request.pin}`);

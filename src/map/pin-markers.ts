@@ -1,5 +1,6 @@
 import { CLUSTER_MAX_ZOOM, DEFAULTS } from './constants.ts';
 import { PinGrouping } from './pin-grouping.ts';
+import { PinIndex } from './pin-index.ts';
 import { createPinElement, pinStyleKey, resolvePinStyle, type PinStyle } from './pin-icon.ts';
 import type { Pin } from './pin-data.ts';
 
@@ -156,12 +157,7 @@ export class PinClusters {
   private indexOf: Map<string, number> | undefined;
 
   constructor(private readonly list: Pin[]) {
-    const lngLats = new Float64Array(2 * list.length);
-    list.forEach((pin, i) => {
-      lngLats[2 * i] = pin.lngLat[0];
-      lngLats[2 * i + 1] = pin.lngLat[1];
-    });
-    this.index = new PinGrouping({ lngLats });
+    this.index = new PinGrouping({ lngLats: lngLatsOf(list) });
   }
 
   /** The groups at a zoom (fractional zooms group as the whole zoom below), within `bbox` ([w, s, e, n]; default the world). */
@@ -195,4 +191,71 @@ export class PinClusters {
 
 function wholeZoom(zoom: number): number {
   return Math.max(0, Math.floor(zoom));
+}
+
+/** Each pin's longitude and latitude, in the list's order: what the groupings are made from. */
+export function lngLatsOf(list: readonly Pin[]): Float64Array {
+  const lngLats = new Float64Array(2 * list.length);
+  list.forEach((pin, i) => {
+    lngLats[2 * i] = pin.lngLat[0];
+    lngLats[2 * i + 1] = pin.lngLat[1];
+  });
+  return lngLats;
+}
+
+/**
+ * The groups of `PinClusters`, made in the pin index's worker (`PinIndex`) for a large set, whose
+ * grouping would otherwise hold the page up while the map loads; so every answer comes later.
+ * Pins are grouped from the whole list, `visible` leaving out the hidden ones.
+ */
+export class IndexedPinClusters {
+  private readonly index: PinIndex;
+
+  /** `zoom`: the map's, whose range of zooms is grouped first. */
+  constructor(
+    private readonly list: readonly Pin[],
+    zoom: number,
+    visible: Uint8Array | undefined,
+  ) {
+    this.index = new PinIndex(lngLatsOf(list), zoom, undefined, visible);
+  }
+
+  /** As `PinClusters.groupsAt`, in the same order. */
+  async groupsAt(zoom: number, bbox: [number, number, number, number] = WORLD): Promise<PinGroup[]> {
+    const { pins, clusters, order } = await this.index.groups(bbox, wholeZoom(zoom));
+    const groups: PinGroup[] = [];
+    let pin = 0;
+    let bubble = 0;
+    for (const kind of order) {
+      if (kind === 0) {
+        const id = this.list[pins[pin++]!]!.id;
+        groups.push({ kind: 'pin', key: `pin:${id}`, id });
+      } else {
+        const at = 4 * bubble++;
+        const clusterId = clusters[at + 3]!;
+        groups.push({ kind: 'cluster', key: `cluster:${clusterId}`, clusterId, count: clusters[at + 2]!, lngLat: [clusters[at]!, clusters[at + 1]!] });
+      }
+    }
+    return groups;
+  }
+
+  /** Groups the pins again with only those `visible` marks (none: every pin); later answers have the new groups. */
+  filter(visible: Uint8Array | undefined, zoom: number): void {
+    this.index.filter(visible, zoom).catch(() => {}); // a later answer fails the same way and says so
+  }
+
+  expansionZoom(clusterId: number): Promise<number> {
+    return this.index.expansionZoom(clusterId);
+  }
+
+  /** As `PinClusters.revealZoom`. */
+  async revealZoom(id: string, fromZoom: number): Promise<number> {
+    // Asked rarely (`?pin=`), so the pin is found by a scan.
+    const at = this.list.findIndex((pin) => pin.id === id);
+    return at < 0 ? CLUSTER_MAX_ZOOM + 1 : this.index.revealZoom(at, fromZoom);
+  }
+
+  destroy(): void {
+    this.index.destroy();
+  }
 }

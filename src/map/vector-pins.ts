@@ -14,7 +14,7 @@ import { DEFAULTS } from './constants.ts';
 import { pinDrawing, pinStyleKey, type PinStyle } from './pin-icon.ts';
 import { bubbleDiameterOf, drawPinImage, ensureBubbleImage, ensurePinImage, pinImagePlacement } from './pin-image.ts';
 import type { Pin, PinSet } from './pin-data.ts';
-import { PinClusters, PinsById, SharedStyles, abbreviate, clusterButton, clusterDiameter, pinButton } from './pin-markers.ts';
+import { PinClusters, PinsById, SharedStyles, abbreviate, clusterButton, clusterDiameter, lngLatsOf, pinButton } from './pin-markers.ts';
 import { collisionBoxes, createLabelCollision } from './label-collision.ts';
 import { PinIndex, startIndexWorker, type PinGroups } from './pin-index.ts';
 import { reasonOf } from './errors.ts';
@@ -532,16 +532,6 @@ function addPinSource(map: MapLibreMap, attribution: string | undefined): void {
     data: { type: 'FeatureCollection', features: [] },
     ...(attribution ? { attribution } : {}),
   });
-}
-
-/** Each pin's longitude and latitude, flat, in the set's order: what the pin index is given. */
-function lngLatsOf(list: Pin[]): Float64Array {
-  const lngLats = new Float64Array(list.length * 2);
-  list.forEach((pin, i) => {
-    lngLats[2 * i] = pin.lngLat[0];
-    lngLats[2 * i + 1] = pin.lngLat[1];
-  });
-  return lngLats;
 }
 
 /** The index's groups as the source's features: bubbles with their counts, and pins with their id and image. */
