@@ -16,7 +16,10 @@ const NO_CUSTOM: readonly string[] = [];
  * or less: open at first, closed by the user's first drag, toggled by the ⓘ button.
  */
 export function AttributionControl({ adapter, root, locale, custom = NO_CUSTOM }: { adapter: MapAdapter; root: RefObject<HTMLElement | null>; locale: Locale; custom?: readonly string[] }) {
-  const actor = useActorRef(attributionMachine, { input: { width: root.current?.clientWidth ?? Infinity }, ...inspectOptions() });
+  // The machine takes the width once, when it starts: read at the first render only, as reading
+  // it lays the page out, which costs a page of many pins (hybrid markers) on every render.
+  const [startWidth] = useState(() => root.current?.clientWidth ?? Infinity);
+  const actor = useActorRef(attributionMachine, { input: { width: startWidth }, ...inspectOptions() });
   const state = useSelector(actor, (s) => stateName(s.value));
   const open = useSelector(actor, isAttributionOpen);
   const compact = useSelector(actor, isAttributionCompact);
