@@ -68,6 +68,18 @@ test.describe('pins as DOM markers', () => {
     await expect(page.getByRole('button', { name: 'Brussels', exact: true })).toHaveCount(1);
   });
 
+  for (const view of ['vector', 'hybrid'] as const) {
+    test(`a bubble of 1,500 pins reads "1.5k" and is named with the whole count, grouped by thousands (${view} view)`, async ({ page }) => {
+      const crowd = Array.from({ length: 1500 }, (_, i) => point(`crowd-${i}`, [10 + (i % 40) * 0.001, 50 + Math.floor(i / 40) * 0.001]));
+      await openMap(page, { style: plainStyle, view, center: [10, 50], zoom: 3, domPinLimit: 2000, pins: collection(crowd) });
+      const bubble = page.locator('.pinmap-cluster');
+      await expect(bubble).toHaveCount(1);
+      await expect(bubble).toHaveText('1.5k');
+      await expect(bubble).toHaveAccessibleName('1,500 pins: zoom in');
+      await expect(bubble).toHaveAttribute('title', '1,500 pins: zoom in');
+    });
+  }
+
   test('a cluster bubble zooms to where it splits, by click or by keyboard, and its pins appear', async ({ page }) => {
     const around = (id: string, [lng, lat]: [number, number], n: number) =>
       Array.from({ length: n }, (_, i) => point(`${id}-${i}`, [lng + (i % 3) * 0.3, lat + Math.floor(i / 3) * 0.3]));

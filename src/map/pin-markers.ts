@@ -63,6 +63,9 @@ function onClickNotDrag(element: HTMLElement, action: () => void): void {
   });
 }
 
+/** Counts as a bubble's name writes them (1,234): one formatter for every bubble, made when first needed. */
+let countFormat: Intl.NumberFormat | undefined;
+
 /** A cluster bubble: a button showing how many pins it holds; activating it calls `onZoom`. */
 export function clusterButton(count: number, label: string, onZoom: () => void): HTMLButtonElement {
   const element = document.createElement('button');
@@ -70,8 +73,11 @@ export function clusterButton(count: number, label: string, onZoom: () => void):
   element.className = 'pinmap-cluster';
   element.dataset.count = String(count);
   element.textContent = abbreviate(count);
-  element.setAttribute('aria-label', label.replace('{count}', count.toLocaleString('en-US')));
-  element.title = element.getAttribute('aria-label')!;
+  // A map of many bubbles makes hundreds at once; `toLocaleString` would make a formatter for each.
+  countFormat ??= new Intl.NumberFormat('en-US');
+  const name = label.replace('{count}', countFormat.format(count));
+  element.setAttribute('aria-label', name);
+  element.title = name;
   const size = clusterDiameter(count);
   element.style.width = element.style.height = `${size}px`;
   onClickNotDrag(element, onZoom);
