@@ -69,6 +69,54 @@ test.describe('pins as DOM markers', () => {
   });
 
   for (const view of ['vector', 'hybrid'] as const) {
+    test(`Tab from pin to pin: one beyond the view's edge is panned into it, and the map's container never scrolls (${view} view)`, async ({ page }) => {
+      // The demo's cities at zoom 3 over Europe: pins and bubbles reach half a view beyond each edge.
+      await page.goto(`/?view=${view}#map=3/48/10`);
+      await waitForMapState(page, 'idle');
+      const start = new URL(page.url()).hash;
+      let pans = 0;
+      let visited = 0;
+      for (let press = 0; press < 100 && pans < 2; press++) {
+        const hash = new URL(page.url()).hash;
+        await page.keyboard.press('Tab');
+        const focused = await page.evaluate(() => {
+          const element = document.activeElement as HTMLElement | null;
+          if (!element?.matches('.pinmap-pin, .pinmap-cluster')) return null;
+          const map = (element.closest('.maplibregl-map, .leaflet-container') as HTMLElement).getBoundingClientRect();
+          const box = element.getBoundingClientRect();
+          const scrolled = [...document.querySelectorAll('*')].filter((e) => e.scrollLeft !== 0 || e.scrollTop !== 0).map((e) => e.className.toString());
+          const inside = box.left >= map.left && box.right <= map.right && box.top >= map.top && box.bottom <= map.bottom;
+          return { name: element.getAttribute('aria-label'), inside, scrolled };
+        });
+        if (!focused) continue;
+        visited++;
+        expect(focused.scrolled, `scrolled elements with ${focused.name} focused`).toEqual([]);
+        expect(focused.inside, `${focused.name} is inside the map once focused`).toBe(true);
+        await expect.poll(() => new URL(page.url()).hash).not.toBe('');
+        if (new URL(page.url()).hash !== hash) pans++;
+      }
+      expect(visited).toBeGreaterThan(5);
+      expect(pans, 'the map panned to a pin or bubble beyond its edge').toBeGreaterThan(0);
+      expect(new URL(page.url()).hash).not.toBe(start);
+
+      // The map is where its camera says: a pin under the mouse is the one clicked.
+      await waitForMapState(page, 'idle');
+      const pin = page.locator('.pinmap-pin').filter({ hasNot: page.locator('[hidden]') });
+      const target = await pin.evaluateAll((pins) => {
+        const inView = pins.find((p) => {
+          const r = p.getBoundingClientRect();
+          return r.left > 60 && r.right < window.innerWidth - 60 && r.top > 60 && r.bottom < window.innerHeight - 60;
+        });
+        return inView ? (inView as HTMLElement).dataset.pinId : undefined;
+      });
+      expect(target).toBeDefined();
+      const tip = await tipOf(page, target!);
+      await page.mouse.click(tip.x, tip.y - 26);
+      await expect(page.locator(`.pinmap-popup[data-pin-id="${target}"]`)).toBeVisible();
+    });
+  }
+
+  for (const view of ['vector', 'hybrid'] as const) {
     test(`a bubble of 1,500 pins reads "1.5k" and is named with the whole count, grouped by thousands (${view} view)`, async ({ page }) => {
       const crowd = Array.from({ length: 1500 }, (_, i) => point(`crowd-${i}`, [10 + (i % 40) * 0.001, 50 + Math.floor(i / 40) * 0.001]));
       await openMap(page, { style: plainStyle, view, center: [10, 50], zoom: 3, domPinLimit: 2000, pins: collection(crowd) });

@@ -4,7 +4,7 @@ import { DEFAULTS } from './constants.ts';
 import { PinIcon } from './leaflet-pin-icon.ts';
 import type { Pin, PinSet } from './pin-data.ts';
 import { pinDrawing, type PinStyle } from './pin-icon.ts';
-import { IndexedPinClusters, PinClusters, PinsById, SharedStyles, clusterButton, clusterDiameter, makePinButton, type PinGroup } from './pin-markers.ts';
+import { IndexedPinClusters, PinClusters, PinsById, SharedStyles, clusterButton, clusterDiameter, keepFocusedPinsInView, makePinButton, type PinGroup } from './pin-markers.ts';
 import { pinLookup, type PinArchive, type PinLookup } from './pin-archive.ts';
 import { revealZoomOf } from './pin-archive-format.ts';
 import type { CategoryCount } from './pin-legend.ts';
@@ -311,6 +311,8 @@ export function createHybridPins(map: L.Map, options: HybridPinOptions): HybridP
   }
 
   map.on('zoomend moveend', render);
+  // A pin or bubble reached by Tab beyond the view's edge is panned into it.
+  const releaseFocus = keepFocusedPinsInView(map.getContainer(), (dx, dy) => map.panBy([dx, dy], { animate: false }));
 
   function clear() {
     popup.close();
@@ -398,6 +400,7 @@ export function createHybridPins(map: L.Map, options: HybridPinOptions): HybridP
     close: () => popup.close(),
     destroy() {
       map.off('zoomend moveend', render);
+      releaseFocus();
       clear();
       popup.destroy();
       layer.remove();

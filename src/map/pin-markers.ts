@@ -63,6 +63,44 @@ function onClickNotDrag(element: HTMLElement, action: () => void): void {
   });
 }
 
+/** How far inside the map's edges a pin or bubble that the keyboard reaches is brought (CSS px): clear of the corners' controls. */
+const FOCUS_MARGIN = 50;
+
+/**
+ * Keeps the map whole as the keyboard goes from pin to pin: the browser scrolls an element it
+ * focuses into view, and the map's container (whose overflow is hidden) would scroll with it,
+ * shifting the map away from where its camera says it is. The container is put back at once, and
+ * a pin or bubble that the keyboard focused wholly or partly beyond an edge is brought
+ * `FOCUS_MARGIN` inside it by panning the map (`panBy`: the view moves right and down by dx and
+ * dy CSS px, at once). Returns what removes its listeners.
+ */
+export function keepFocusedPinsInView(container: HTMLElement, panBy: (dx: number, dy: number) => void): () => void {
+  const unscroll = () => {
+    if (container.scrollLeft !== 0) container.scrollLeft = 0;
+    if (container.scrollTop !== 0) container.scrollTop = 0;
+  };
+  const overflow = (low: number, high: number, from: number, to: number) =>
+    low < from + FOCUS_MARGIN ? low - from - FOCUS_MARGIN : high > to - FOCUS_MARGIN ? high - to + FOCUS_MARGIN : 0;
+  const onFocusIn = (event: FocusEvent) => {
+    unscroll();
+    const target = event.target;
+    // Only the keyboard's focus (a click focuses what is under the mouse, in view already).
+    if (!(target instanceof HTMLElement) || !target.matches('.pinmap-pin:focus-visible, .pinmap-cluster:focus-visible')) return;
+    const box = target.getBoundingClientRect();
+    const frame = container.getBoundingClientRect();
+    if (box.left >= frame.left && box.right <= frame.right && box.top >= frame.top && box.bottom <= frame.bottom) return;
+    const dx = overflow(box.left, box.right, frame.left, frame.right);
+    const dy = overflow(box.top, box.bottom, frame.top, frame.bottom);
+    if (dx !== 0 || dy !== 0) panBy(dx, dy);
+  };
+  container.addEventListener('focusin', onFocusIn);
+  container.addEventListener('scroll', unscroll);
+  return () => {
+    container.removeEventListener('focusin', onFocusIn);
+    container.removeEventListener('scroll', unscroll);
+  };
+}
+
 /** Counts as a bubble's name writes them (1,234): one formatter for every bubble, made when first needed. */
 let countFormat: Intl.NumberFormat | undefined;
 

@@ -14,7 +14,7 @@ import { DEFAULTS } from './constants.ts';
 import { pinDrawing, pinStyleKey, type PinStyle } from './pin-icon.ts';
 import { bubbleDiameterOf, drawPinImage, ensureBubbleImage, ensurePinImage, pinImagePlacement } from './pin-image.ts';
 import type { Pin, PinSet } from './pin-data.ts';
-import { PinClusters, PinsById, SharedStyles, abbreviate, clusterButton, clusterDiameter, lngLatsOf, pinButton } from './pin-markers.ts';
+import { PinClusters, PinsById, SharedStyles, abbreviate, clusterButton, clusterDiameter, keepFocusedPinsInView, lngLatsOf, pinButton } from './pin-markers.ts';
 import { collisionBoxes, createLabelCollision } from './label-collision.ts';
 import { PinIndex, startIndexWorker, type PinGroups } from './pin-index.ts';
 import { reasonOf } from './errors.ts';
@@ -181,6 +181,8 @@ export function createVectorPins(map: MapLibreMap, options: PinLayerOptions): Pi
     }
   };
   container.addEventListener('keydown', onKeyDown);
+  // A DOM pin or bubble reached by Tab beyond the view's edge is panned into it.
+  const releaseFocus = keepFocusedPinsInView(container, (dx, dy) => map.panBy([dx, dy], { duration: 0 }));
 
   // A click on the map closes the popup, unless it is a click on a pin (which opens its own).
   const onMapClick = (event: MapMouseEvent) => {
@@ -510,6 +512,7 @@ export function createVectorPins(map: MapLibreMap, options: PinLayerOptions): Pi
       collision.destroy();
       map.off('click', onMapClick);
       container.removeEventListener('keydown', onKeyDown);
+      releaseFocus();
     },
   };
 }
