@@ -74,10 +74,9 @@ test.describe('pins as DOM markers', () => {
       await page.goto(`/?view=${view}#map=3/48/10`);
       await waitForMapState(page, 'idle');
       const start = new URL(page.url()).hash;
-      let pans = 0;
+      // At least ten pins or bubbles, and on until the map has panned to one beyond its edge.
       let visited = 0;
-      for (let press = 0; press < 100 && pans < 2; press++) {
-        const hash = new URL(page.url()).hash;
+      for (let press = 0; press < 150 && (visited < 10 || new URL(page.url()).hash === start); press++) {
         await page.keyboard.press('Tab');
         const focused = await page.evaluate(() => {
           const element = document.activeElement as HTMLElement | null;
@@ -92,17 +91,13 @@ test.describe('pins as DOM markers', () => {
         visited++;
         expect(focused.scrolled, `scrolled elements with ${focused.name} focused`).toEqual([]);
         expect(focused.inside, `${focused.name} is inside the map once focused`).toBe(true);
-        await expect.poll(() => new URL(page.url()).hash).not.toBe('');
-        if (new URL(page.url()).hash !== hash) pans++;
       }
-      expect(visited).toBeGreaterThan(5);
-      expect(pans, 'the map panned to a pin or bubble beyond its edge').toBeGreaterThan(0);
-      expect(new URL(page.url()).hash).not.toBe(start);
+      expect(visited).toBeGreaterThanOrEqual(10);
+      expect(new URL(page.url()).hash, 'the map panned to a pin or bubble beyond its edge').not.toBe(start);
 
       // The map is where its camera says: a pin under the mouse is the one clicked.
       await waitForMapState(page, 'idle');
-      const pin = page.locator('.pinmap-pin').filter({ hasNot: page.locator('[hidden]') });
-      const target = await pin.evaluateAll((pins) => {
+      const target = await page.locator('.pinmap-pin').evaluateAll((pins) => {
         const inView = pins.find((p) => {
           const r = p.getBoundingClientRect();
           return r.left > 60 && r.right < window.innerWidth - 60 && r.top > 60 && r.bottom < window.innerHeight - 60;
