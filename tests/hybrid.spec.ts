@@ -270,6 +270,51 @@ test.describe('pins and popups in the hybrid view', () => {
     point('big', [10, 48], { title: 'Big pin', pin: { scale: 2 } }),
   ]);
 
+  test('the popup has the same box and text layout as in the vector view: at most 240 px wide, no wider than its text needs', async ({ page }) => {
+    const texts = collection([
+      point('long', [12, 50], { title: 'Long', description: 'A description long enough to wrap onto a second line and then a third', url: 'https://example.com/' }),
+      point('short', [14, 51], { title: 'Short', description: 'Two words' }),
+    ]);
+    /** The popup's box and where its title, description and link sit in it, px. */
+    const layoutOf = async (id: string) => {
+      await page.locator(`.pinmap-pin[data-pin-id="${id}"]`).click();
+      const popup = page.locator(`.pinmap-popup[data-pin-id="${id}"]`);
+      await expect(popup).toBeVisible();
+      return popup.evaluate((element) => {
+        const box = element.querySelector('.maplibregl-popup-content, .leaflet-popup-content-wrapper')!.getBoundingClientRect();
+        const place = (selector: string) => {
+          const part = element.querySelector(selector)?.getBoundingClientRect();
+          return part && { left: part.left - box.left, top: part.top - box.top, width: part.width, height: part.height };
+        };
+        return { width: box.width, height: box.height, title: place('.pinmap-popup-title'), description: place('.pinmap-popup-description'), link: place('.pinmap-popup-link') };
+      });
+    };
+    const layouts: Record<string, Record<string, Awaited<ReturnType<typeof layoutOf>>>> = {};
+    for (const view of ['vector', 'hybrid'] as const) {
+      await openHybrid(page, { view, style: whiteStyle, center: [13, 50.5], zoom: 6, controls: noControls, pins: texts });
+      layouts[view] = { long: await layoutOf('long'), short: await layoutOf('short') };
+    }
+    for (const id of ['long', 'short']) {
+      const vector = layouts.vector![id]!;
+      const hybrid = layouts.hybrid![id]!;
+      expect(vector.width, `${id}: the vector popup's width`).toBeLessThanOrEqual(240);
+      expect(Math.abs(hybrid.width - vector.width), `${id}: widths ${hybrid.width} (hybrid) and ${vector.width} (vector)`).toBeLessThanOrEqual(2);
+      expect(Math.abs(hybrid.height - vector.height), `${id}: heights ${hybrid.height} (hybrid) and ${vector.height} (vector)`).toBeLessThanOrEqual(2);
+      for (const part of ['title', 'description', 'link'] as const) {
+        const [v, h] = [vector[part], hybrid[part]];
+        expect(h === undefined, `${id}: the ${part} is in both or neither`).toBe(v === undefined);
+        if (!v || !h) continue;
+        for (const key of ['left', 'top', 'width', 'height'] as const) {
+          expect(Math.abs(h[key] - v[key]), `${id}: the ${part}'s ${key}: ${h[key]} (hybrid) and ${v[key]} (vector)`).toBeLessThanOrEqual(2);
+        }
+      }
+    }
+    // The long text wraps at the popup's maximum width (three lines), the short one takes its own.
+    expect(layouts.hybrid!.long!.width).toBeGreaterThan(230);
+    expect(layouts.hybrid!.long!.description!.height).toBeGreaterThan(40);
+    expect(layouts.hybrid!.short!.width).toBeLessThan(160);
+  });
+
   test('a click opens the popup with the same content, 50 px above the tip; Esc closes it and focus goes back', async ({ page }) => {
     await openHybrid(page, { style: whiteStyle, center: [12, 50], zoom: 5, controls: noControls, pins, hash: true });
     const berlin = page.locator('.pinmap-pin[data-pin-id="berlin"]');

@@ -1,13 +1,13 @@
 import L from 'leaflet';
 import 'leaflet/dist/leaflet.css';
 import type { Map as MapLibreMap, MapMouseEvent } from 'maplibre-gl';
-import { DEFAULTS, TILE_RETRY } from './constants.ts';
+import { TILE_RETRY } from './constants.ts';
 import type { Camera } from './address.ts';
 import type { EngineEvents, MapAdapter, MapMotionEvent, UserLocation } from './adapter.ts';
 import type { PinmapConfig, RasterLayerConfig } from './config.ts';
 import { MESSAGES, reasonOf } from './errors.ts';
 import { accessTokenOf, providerOriginOf, redactToken, tokenTransform } from './request-transform.ts';
-import { createHybridPins } from './hybrid-pins.ts';
+import { LEAFLET_POPUP_MAX_WIDTH, createHybridPins } from './hybrid-pins.ts';
 import { boxContains } from './pin-filter.ts';
 import { localeWith } from './locale.ts';
 import { describeFailure, onMapAttributionsChange, sharedMapOptions, showTheme, themeOf, themesDiffer, visibleAttributions, watchMapErrors } from './maplibre-map.ts';
@@ -372,7 +372,7 @@ function openFeaturePopup(map: L.Map, hit: FeatureClick): void {
   const content = document.createElement('p');
   content.className = 'pinmap-popup-title';
   content.textContent = hit.name;
-  L.popup({ className: 'pinmap-popup pinmap-leaflet-popup pinmap-feature-popup', maxWidth: parseInt(DEFAULTS.popupMaxWidth, 10) })
+  L.popup({ className: 'pinmap-popup pinmap-leaflet-popup pinmap-feature-popup', maxWidth: LEAFLET_POPUP_MAX_WIDTH })
     .setLatLng([hit.lngLat[1], hit.lngLat[0]])
     .setContent(content)
     .openOn(map);
