@@ -315,6 +315,40 @@ test.describe('pins and popups in the hybrid view', () => {
     expect(layouts.hybrid!.short!.width).toBeLessThan(160);
   });
 
+  test('overlapping pins stack alike in both views: the southern one in front, and an open popup above them all', async ({ page }) => {
+    // Two pairs of big pins (104 px tall) 0.35° apart (about 50 px at zoom 6, so not grouped), one
+    // listed north first, the other south first.
+    const big = { pin: { scale: 2 } };
+    const pairs = collection([
+      point('a-north', [8, 50.35], big),
+      point('a-south', [8, 50], big),
+      point('b-south', [12, 50], big),
+      point('b-north', [12, 50.35], big),
+    ]);
+    /** The pin or popup on top at a point (what a click there would reach). */
+    const onTop = (x: number, y: number) =>
+      page.evaluate(([x, y]) => {
+        const hit = document.elementFromPoint(x!, y!);
+        return hit?.closest('.pinmap-popup') ? 'popup' : (hit?.closest<HTMLElement>('.pinmap-pin')?.dataset.pinId ?? null);
+      }, [x, y]);
+    for (const view of ['vector', 'hybrid'] as const) {
+      await openHybrid(page, { view, style: whiteStyle, center: [10, 50], zoom: 6, controls: noControls, pins: pairs });
+      for (const pair of ['a', 'b']) {
+        const south = await tipOf(page, `${pair}-south`);
+        const north = await tipOf(page, `${pair}-north`);
+        expect(south.y - north.y, `${view}: the pins of pair ${pair} overlap`).toBeLessThan(60);
+        // Between the two tips the northern pin's point lies over the southern pin's head.
+        expect(await onTop(south.x, north.y - 4), `${view}, pair ${pair}: in front`).toBe(`${pair}-south`);
+      }
+      // The southern pin's popup covers the northern pin's head, and stands above it.
+      await page.locator('.pinmap-pin[data-pin-id="a-south"]').click();
+      await expect(page.locator('.pinmap-popup[data-pin-id="a-south"]')).toBeVisible();
+      await waitForMapState(page, 'idle');
+      const south = await tipOf(page, 'a-south');
+      expect(await onTop(south.x, south.y - 120), `${view}: over the northern pin's head`).toBe('popup');
+    }
+  });
+
   test('a click opens the popup with the same content, 50 px above the tip; Esc closes it and focus goes back', async ({ page }) => {
     await openHybrid(page, { style: whiteStyle, center: [12, 50], zoom: 5, controls: noControls, pins, hash: true });
     const berlin = page.locator('.pinmap-pin[data-pin-id="berlin"]');

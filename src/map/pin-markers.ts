@@ -122,6 +122,16 @@ export function clusterButton(count: number, label: string, onZoom: () => void):
   return element;
 }
 
+/**
+ * Stacks a DOM pin or bubble at `lat`: the further south (the lower on the map), the nearer the
+ * front, as Leaflet stacks its markers (by their point's height on the screen). Both views then
+ * overlap their pins and bubbles alike, and a pin's tip is not hidden under the head of the pin
+ * just north of it. The popup stands above them all (`.pinmap-popup` in pinmap.css).
+ */
+export function stackByLatitude(element: HTMLElement, lat: number): void {
+  element.style.zIndex = String(Math.round((90 - lat) * 1000));
+}
+
 /** Bubble diameter by count, inside its ring: the GPU layer's bubble images have the same steps. */
 export function clusterDiameter(count: number): number {
   return 2 * (count < 10 ? 14 : count < 100 ? 17 : count < 1000 ? 21 : 26);

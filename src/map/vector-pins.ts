@@ -14,7 +14,7 @@ import { DEFAULTS } from './constants.ts';
 import { pinDrawing, pinStyleKey, type PinStyle } from './pin-icon.ts';
 import { bubbleDiameterOf, drawPinImage, ensureBubbleImage, ensurePinImage, pinImagePlacement } from './pin-image.ts';
 import type { Pin, PinSet } from './pin-data.ts';
-import { PinClusters, PinsById, SharedStyles, abbreviate, clusterButton, clusterDiameter, keepFocusedPinsInView, lngLatsOf, pinButton } from './pin-markers.ts';
+import { PinClusters, PinsById, SharedStyles, abbreviate, clusterButton, clusterDiameter, keepFocusedPinsInView, lngLatsOf, pinButton, stackByLatitude } from './pin-markers.ts';
 import { collisionBoxes, createLabelCollision } from './label-collision.ts';
 import { PinIndex, startIndexWorker, type PinGroups } from './pin-index.ts';
 import { reasonOf } from './errors.ts';
@@ -41,6 +41,7 @@ function clusterMarker(count: number, lngLat: [number, number], label: string, o
     }),
     anchor: 'center',
   }).setLngLat(lngLat);
+  stackByLatitude(marker.getElement(), lngLat[1]);
   return marker;
 }
 
@@ -228,6 +229,7 @@ export function createVectorPins(map: MapLibreMap, options: PinLayerOptions): Pi
       openPin(pin, trigger, byKeyboard);
     });
     const marker = new Marker({ element, anchor: 'bottom' }).setLngLat(pin.lngLat);
+    stackByLatitude(element, pin.lngLat[1]);
     markers.set(pin.id, marker);
     return marker;
   }
