@@ -27,6 +27,12 @@ import type { OpenPinOptions } from './adapter.ts';
 import type { PinOptions } from './pin-options.ts';
 import './icon-font.ts';
 
+/**
+ * How many of an archive's looks have their pin images drawn as soon as the archive is open
+ * (an archive may have up to 1,000 looks; each image takes a few ms of the page to draw).
+ */
+const EAGER_LOOK_IMAGES = 16;
+
 /** The ids of what this module adds to the style. */
 export const PIN_SOURCE = 'pinmap-pins';
 export const PIN_LAYERS = { clusters: 'pinmap-clusters', pins: 'pinmap-pins' } as const;
@@ -384,12 +390,15 @@ export function createVectorPins(map: MapLibreMap, options: PinLayerOptions): Pi
     findPin = (id) => found.known(id)?.pin;
     archivePins = found;
     shownTiledPins = () => tiledPinsDrawn(map, archive);
+    // The images of the first looks are drawn at once, while the style and the tiles load (as
+    // the inline pins' are), so a tile that shows pins does not wait for the icon font and the
+    // drawing. Any other look's image is drawn when a tile first shows a pin of it.
+    for (const style of [...new Set(lookStyles)].slice(0, EAGER_LOOK_IMAGES)) drawPinImage(map, style, pixelRatio).catch(() => {}); // told when a tile needs it
     await whenStyleLoaded();
     if (!isCurrent() || lookStyles.length === 0) return;
     map.addSource(PIN_SOURCE, archive.source);
     glTeardown = () => removePinLayers(map);
-    // An archive's pins are bubbles up to the zoom where they part: a look's image is drawn when
-    // a tile first shows a pin of that look, so a map of bubbles draws none (nor fetches the icon font's file).
+    // The missing-image resolver adds each look's image when a tile first shows a pin of it.
     const images = layerImages(new Set(lookStyles), pixelRatio);
     glTeardown = addPinLayers(map, {
       images,
