@@ -424,18 +424,18 @@ function nearestCopy(lng: number, center: number): number {
 }
 
 /**
+ * Leaflet's `maxWidth` for a popup: the content's, without the left and right padding around it
+ * (12 and 28 px, `.pinmap-leaflet-popup .leaflet-popup-content-wrapper`) and the pixel Leaflet
+ * adds to the width it measured, so the whole popup is at most `popupMaxWidth` wide, as in the vector view.
+ */
+export const LEAFLET_POPUP_MAX_WIDTH = parseInt(DEFAULTS.popupMaxWidth, 10) - 12 - 28 - 1;
+
+/**
  * The pins' one popup in Leaflet: the same content as in the vector view, at most 240 px wide,
  * its tip at the pin's popupAnchor, with a real close button. It closes on that button, Esc and
  * a click on the map; focus moves into it and goes back to the pin when it closes. Leaflet pans
  * the map to keep it in view.
  */
-/**
- * Leaflet's `maxWidth` for a popup: the content's, without the left and right padding around it
- * (12 and 28 px, `.pinmap-leaflet-popup .leaflet-popup-content-wrapper`) and the pixel Leaflet adds to the width
- * it measured, so the whole popup is at most `popupMaxWidth` wide, as in the vector view.
- */
-export const LEAFLET_POPUP_MAX_WIDTH = parseInt(DEFAULTS.popupMaxWidth, 10) - 12 - 28 - 1;
-
 function createLeafletPopup(map: L.Map, options: HybridPinOptions) {
   let current: { popup: L.Popup; pinId: string } | undefined;
   let returnFocus: (() => void) | undefined;
