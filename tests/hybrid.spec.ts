@@ -315,7 +315,7 @@ test.describe('pins and popups in the hybrid view', () => {
     expect(layouts.hybrid!.short!.width).toBeLessThan(160);
   });
 
-  test('overlapping pins stack alike in both views: the southern one in front, and an open popup above them all', async ({ page }) => {
+  test('overlapping pins stack alike in both views: the southern one in front, a keyboard-focused one above its neighbours, an open popup above them all', async ({ page }) => {
     // Two pairs of big pins (104 px tall) 0.35° apart (about 50 px at zoom 6, so not grouped), one
     // listed north first, the other south first.
     const big = { pin: { scale: 2 } };
@@ -340,12 +340,24 @@ test.describe('pins and popups in the hybrid view', () => {
         // Between the two tips the northern pin's point lies over the southern pin's head.
         expect(await onTop(south.x, north.y - 4), `${view}, pair ${pair}: in front`).toBe(`${pair}-south`);
       }
+      // A pin focused from the keyboard rises above its neighbours, so its focus ring shows whole.
+      await page.locator('.pinmap-pin[data-pin-id="b-south"]').click();
+      await page.keyboard.press('Escape');
+      for (let presses = 0; presses < 8; presses++) {
+        if ((await page.evaluate(() => (document.activeElement as HTMLElement | null)?.dataset.pinId)) === 'a-north') break;
+        await page.keyboard.press('Tab');
+      }
+      await expect(page.locator('.pinmap-pin[data-pin-id="a-north"]')).toBeFocused();
+      const [south, north] = [await tipOf(page, 'a-south'), await tipOf(page, 'a-north')];
+      expect(await onTop(south.x, north.y - 4), `${view}: the focused northern pin`).toBe('a-north');
+      await page.evaluate(() => (document.activeElement as HTMLElement).blur());
+      expect(await onTop(south.x, north.y - 4), `${view}: the northern pin, no longer focused`).toBe('a-south');
       // The southern pin's popup covers the northern pin's head, and stands above it.
       await page.locator('.pinmap-pin[data-pin-id="a-south"]').click();
       await expect(page.locator('.pinmap-popup[data-pin-id="a-south"]')).toBeVisible();
       await waitForMapState(page, 'idle');
-      const south = await tipOf(page, 'a-south');
-      expect(await onTop(south.x, south.y - 120), `${view}: over the northern pin's head`).toBe('popup');
+      const opened = await tipOf(page, 'a-south');
+      expect(await onTop(opened.x, opened.y - 120), `${view}: over the northern pin's head`).toBe('popup');
     }
   });
 
