@@ -380,6 +380,7 @@ export function createVectorPins(map: MapLibreMap, options: PinLayerOptions): Pi
     // Looks that draw alike share one style object (SharedStyles), so one image.
     const lookStyles = archive.looks.map((options) => styles.of({ options }));
     const lookImages = lookStyles.map(pinStyleKey);
+    const distinctStyles = new Set(lookStyles);
     /** The pins found in the archive's index so far (by a click, `?pin=` or the ref), for `open`. */
     const found = pinLookup(archive);
     const lookUp = found.lookUp;
@@ -393,13 +394,13 @@ export function createVectorPins(map: MapLibreMap, options: PinLayerOptions): Pi
     // The images of the first looks are drawn at once, while the style and the tiles load (as
     // the inline pins' are), so a tile that shows pins does not wait for the icon font and the
     // drawing. Any other look's image is drawn when a tile first shows a pin of it.
-    for (const style of [...new Set(lookStyles)].slice(0, EAGER_LOOK_IMAGES)) drawPinImage(map, style, pixelRatio).catch(() => {}); // told when a tile needs it
+    for (const style of [...distinctStyles].slice(0, EAGER_LOOK_IMAGES)) drawPinImage(map, style, pixelRatio).catch(() => {}); // told when a tile needs it
     await whenStyleLoaded();
     if (!isCurrent() || lookStyles.length === 0) return;
     map.addSource(PIN_SOURCE, archive.source);
     glTeardown = () => removePinLayers(map);
     // The missing-image resolver adds each look's image when a tile first shows a pin of it.
-    const images = layerImages(new Set(lookStyles), pixelRatio);
+    const images = layerImages(distinctStyles, pixelRatio);
     glTeardown = addPinLayers(map, {
       images,
       image: ['match', ['get', 'look'], ...lookImages.flatMap((key, look) => [look, key]), ''] as unknown as ExpressionSpecification,
