@@ -111,6 +111,60 @@ test.describe('pins as DOM markers', () => {
     });
   }
 
+  test('Tab goes through the pins around the view as they are read: from the first in view, row by row, west to east, alike in both views', async ({ page }) => {
+    // Rows of 64 px on the map at zoom 5 (Web Mercator, 512 px tiles), counted from the centre's row.
+    const zoom = 5;
+    const world = 512 * 2 ** zoom;
+    const yOf = (lat: number) => (0.5 - Math.log(Math.tan(Math.PI / 4 + (lat * Math.PI) / 360)) / (2 * Math.PI)) * world;
+    const latOf = (y: number) => (Math.atan(Math.sinh(Math.PI * (1 - (2 * y) / world))) * 180) / Math.PI;
+    const centerRow = Math.floor(yOf(50) / 64);
+    /** A pin `dy` px from the middle of the row `row` rows below the centre's. */
+    const at = (id: string, lng: number, row: number, dy: number) => point(id, [lng, latOf((centerRow + row + 0.5) * 64 + dy)]);
+    // In view (800 × 600 around [10, 50]), listed out of order, each row's pins at uneven heights,
+    // so that north to south alone would give another order.
+    const inView = [
+      at('b2', 9, 0, -20), at('a4', 13, -2, -10), at('c1', 6, 3, 10), at('a1', 4, -2, 18), at('b1', 5, 0, 22),
+      at('a3', 10, -2, 5), at('c2', 15, 3, -22), at('a2', 7, -2, -18), at('b3', 14, 0, 0), at('a5', 16, -2, 12),
+    ];
+    const north = at('north', 8, -7, 0); // above the view, within half a view of it
+    const south = at('south', 11, 6, 0); // below the view, within half a view of it
+    const far = point('far', [50, 50]); // on the centre's row, far east: beyond half a view
+    const pins = collection([far, ...inView, south, north]);
+    const focusedId = () => page.evaluate(() => (document.activeElement as HTMLElement | null)?.dataset.pinId ?? null);
+    const controls = { navigation: false, geolocate: false, scale: false, fullscreen: false, attribution: false, view: false };
+    const sequences: string[][] = [];
+    for (const view of ['vector', 'hybrid'] as const) {
+      await openMap(page, { style: plainStyle, view, center: [10, 50], zoom, pins, hash: true, controls });
+      await page.keyboard.press('Tab');
+      await expect(page.locator(view === 'vector' ? '.maplibregl-canvas' : '.leaflet-container')).toBeFocused();
+      const sequence: string[] = [];
+      for (let press = 0; press < 12; press++) {
+        await page.keyboard.press('Tab');
+        const id = await focusedId();
+        if (!id) break;
+        // A pin beyond the edge is panned into view, and the markers made there are put in order
+        // around it: the focus stays where Tab put it.
+        await waitForMapState(page, 'idle');
+        expect(await focusedId(), `${view}: still focused after the map moved`).toBe(id);
+        sequence.push(id);
+      }
+      expect(sequence, `${view}: the Tab order`).toEqual(['a1', 'a2', 'a3', 'a4', 'a5', 'b1', 'b2', 'b3', 'c1', 'c2', 'south']);
+      sequences.push(sequence);
+
+      // Shift+Tab from the first pin in view goes back to the one north of it, panned into view.
+      await openMap(page, { style: plainStyle, view, center: [10, 50], zoom, pins, hash: true, controls });
+      const start = new URL(page.url()).hash;
+      await page.keyboard.press('Tab');
+      await page.keyboard.press('Tab');
+      expect(await focusedId()).toBe('a1');
+      await page.keyboard.press('Shift+Tab');
+      expect(await focusedId()).toBe('north');
+      await waitForMapState(page, 'idle');
+      expect(new URL(page.url()).hash, `${view}: the map panned to the pin north of the view`).not.toBe(start);
+    }
+    expect(sequences[0]).toEqual(sequences[1]);
+  });
+
   for (const view of ['vector', 'hybrid'] as const) {
     test(`a bubble of 1,500 pins reads "1.5k" and is named with the whole count, grouped by thousands (${view} view)`, async ({ page }) => {
       const crowd = Array.from({ length: 1500 }, (_, i) => point(`crowd-${i}`, [10 + (i % 40) * 0.001, 50 + Math.floor(i / 40) * 0.001]));

@@ -4,7 +4,7 @@ import { DEFAULTS } from './constants.ts';
 import { PinIcon } from './leaflet-pin-icon.ts';
 import type { Pin, PinSet } from './pin-data.ts';
 import { pinDrawing, type PinStyle } from './pin-icon.ts';
-import { IndexedPinClusters, PinClusters, PinsById, SharedStyles, clusterButton, clusterDiameter, keepFocusedPinsInView, makePinButton, type PinGroup } from './pin-markers.ts';
+import { IndexedPinClusters, PinClusters, PinsById, SharedStyles, clusterButton, clusterDiameter, keepFocusedPinsInView, makePinButton, MARKER_AREA_PAD, orderForKeyboard, type OrderedMarker, type PinGroup } from './pin-markers.ts';
 import { pinLookup, type PinArchive, type PinLookup } from './pin-archive.ts';
 import { revealZoomOf } from './pin-archive-format.ts';
 import type { CategoryCount } from './pin-legend.ts';
@@ -202,9 +202,9 @@ export function createHybridPins(map: L.Map, options: HybridPinOptions): HybridP
     return marker;
   }
 
-  /** The view and half of it again on every side; west and east unwrapped (they may pass ±180). */
+  /** The view and half of it again on every side (`MARKER_AREA_PAD`); west and east unwrapped (they may pass ±180). */
   function viewBox(): Bbox {
-    const bounds = map.getBounds().pad(0.5);
+    const bounds = map.getBounds().pad(MARKER_AREA_PAD);
     return [bounds.getWest(), Math.max(-90, bounds.getSouth()), bounds.getEast(), Math.min(90, bounds.getNorth())];
   }
 
@@ -308,6 +308,13 @@ export function createHybridPins(map: L.Map, options: HybridPinOptions): HybridP
     for (const [key, marker] of shown) if (!next.has(key)) layer.removeLayer(marker);
     for (const [key, marker] of next) if (!shown.has(key)) layer.addLayer(marker);
     shown = next;
+    const ordered: OrderedMarker[] = [];
+    for (const marker of next.values()) {
+      const element = marker.getElement();
+      const at = marker.getLatLng();
+      if (element) ordered.push({ element, lngLat: [at.lng, at.lat] });
+    }
+    orderForKeyboard(ordered, Math.floor(mapLibreZoom(map.getZoom())));
   }
 
   map.on('zoomend moveend', render);

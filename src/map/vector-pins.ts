@@ -14,7 +14,7 @@ import { DEFAULTS } from './constants.ts';
 import { pinDrawing, pinStyleKey, type PinStyle } from './pin-icon.ts';
 import { bubbleDiameterOf, drawPinImage, ensureBubbleImage, ensurePinImage, pinImagePlacement } from './pin-image.ts';
 import type { Pin, PinSet } from './pin-data.ts';
-import { PinClusters, PinsById, SharedStyles, abbreviate, clusterButton, clusterDiameter, keepFocusedPinsInView, lngLatsOf, pinButton, stackByLatitude } from './pin-markers.ts';
+import { PinClusters, PinsById, SharedStyles, abbreviate, clusterButton, clusterDiameter, keepFocusedPinsInView, lngLatsOf, orderForKeyboard, pinButton, stackByLatitude, tabbableAround } from './pin-markers.ts';
 import { collisionBoxes, createLabelCollision } from './label-collision.ts';
 import { PinIndex, startIndexWorker, type PinGroups } from './pin-index.ts';
 import { reasonOf } from './errors.ts';
@@ -271,12 +271,22 @@ export function createVectorPins(map: MapLibreMap, options: PinLayerOptions): Pi
       for (const [key, marker] of shown) if (!next.has(key)) marker.remove();
       for (const [key, marker] of next) if (!shown.has(key)) marker.addTo(map);
       shown = next;
+      orderForKeyboard(ordered(), zoom);
+      tabbable();
       collision.set(collisionBoxes(groups, pins, (pin) => styles.of(pin)));
+    };
+    const ordered = () => [...shown.values()].map((marker) => ({ element: marker.getElement(), lngLat: marker.getLngLat().toArray() }));
+    // Tab goes from pin to pin around the view, as in the hybrid view (which makes markers only there).
+    const tabbable = () => {
+      const bounds = map.getBounds();
+      tabbableAround(ordered(), [bounds.getWest(), bounds.getSouth(), bounds.getEast(), bounds.getNorth()]);
     };
     render();
     map.on('zoom', render);
+    map.on('moveend', tabbable);
     domTeardown = () => {
       map.off('zoom', render);
+      map.off('moveend', tabbable);
       for (const marker of shown.values()) marker.remove();
       collision.set([]);
     };
