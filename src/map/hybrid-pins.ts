@@ -170,7 +170,8 @@ export function createHybridPins(map: L.Map, options: HybridPinOptions): HybridP
       icon = new PinIcon(style);
       icons.set(style, icon);
     }
-    const marker = L.marker(pin.lngLat.slice().reverse() as [number, number], { icon, keyboard: false, interactive: false });
+    // Not Leaflet's own pan on focus (an eased pan, which would undo `keepFocusedPinsInView`'s).
+    const marker = L.marker(pin.lngLat.slice().reverse() as [number, number], { icon, keyboard: false, interactive: false, autoPanOnFocus: false });
     // Leaflet makes a new element each time the marker is added: make it the pin button.
     marker.on('add', () =>
       makePinButton(marker.getElement()!, pin, (trigger, byKeyboard) => {
@@ -198,6 +199,7 @@ export function createHybridPins(map: L.Map, options: HybridPinOptions): HybridP
       }),
       keyboard: false,
       interactive: false,
+      autoPanOnFocus: false,
     });
     return marker;
   }
