@@ -385,6 +385,30 @@ test.describe('pre-tiled pins', () => {
     await waitForMapState(page, 'idle');
     expect(isUniform(await canvasPng(page))).toBe(false);
   });
+
+  test('the keyboard reaches the pre-tiled pins drawn in view, and Enter opens a pin\'s popup from the pin index', async ({ page }) => {
+    const console = watchConsole(page);
+    await openApp(page, { ...still, center: [2.3488, 48.8534], zoom: 8, pins: ARCHIVE });
+    await expect(page.locator('.pinmap-pin')).toHaveCount(0); // drawn on the GPU
+    await page.keyboard.press('Tab');
+    await expect(page.locator('.maplibregl-canvas')).toBeFocused();
+    const paris = page.locator('.pinmap-standin[data-pin-id="paris-fr"]');
+    let reached = false;
+    for (let i = 0; i < 20 && !reached; i++) {
+      await page.keyboard.press('Tab');
+      reached = await paris.evaluate((element) => element === document.activeElement).catch(() => false);
+    }
+    expect(reached, 'Tab never reached Paris').toBe(true);
+    await expect(paris).toHaveAccessibleName('Paris');
+    await page.keyboard.press('Enter');
+    const popup = page.locator('.pinmap-popup[data-pin-id="paris-fr"]');
+    await expect(popup).toContainText('Capital of France');
+    await expect(popup.getByRole('button', { name: 'Close popup' })).toBeFocused();
+    await page.keyboard.press('Escape');
+    await expect(popup).toHaveCount(0);
+    await expect(paris).toBeFocused();
+    expect(console.errors).toEqual([]);
+  });
 });
 
 /** The pins and bubbles the hybrid view shows, as a user finds them: each pin's id and tip, each bubble's count and centre. */

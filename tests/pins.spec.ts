@@ -45,6 +45,33 @@ async function tipOf(page: Page, id: string) {
   return { x: box.x + box.width / 2, y: box.y + box.height };
 }
 
+/**
+ * Pins laid out for the Tab order (rows of 64 px at zoom 5, Web Mercator, 512 px tiles), around
+ * [10, 50] in the 800 × 600 view: ten in view in three rows, listed out of order and each row's
+ * at uneven heights, so that north to south alone would give another order (reading order:
+ * a1–a5, b1–b3, c1–c2); one above and one below the view, within half a view of it; and one far
+ * east on the centre's row, beyond half a view.
+ */
+function readingRows() {
+  const zoom = 5;
+  const world = 512 * 2 ** zoom;
+  const yOf = (lat: number) => (0.5 - Math.log(Math.tan(Math.PI / 4 + (lat * Math.PI) / 360)) / (2 * Math.PI)) * world;
+  const latOf = (y: number) => (Math.atan(Math.sinh(Math.PI * (1 - (2 * y) / world))) * 180) / Math.PI;
+  const centerRow = Math.floor(yOf(50) / 64);
+  /** A pin `dy` px from the middle of the row `row` rows below the centre's. */
+  const at = (id: string, lng: number, row: number, dy: number) => point(id, [lng, latOf((centerRow + row + 0.5) * 64 + dy)]);
+  const inView = [
+    at('b2', 9, 0, -20), at('a4', 13, -2, -10), at('c1', 6, 3, 10), at('a1', 4, -2, 18), at('b1', 5, 0, 22),
+    at('a3', 10, -2, 5), at('c2', 15, 3, -22), at('a2', 7, -2, -18), at('b3', 14, 0, 0), at('a5', 16, -2, 12),
+  ];
+  const north = at('north', 8, -7, 0);
+  const south = at('south', 11, 6, 0);
+  const far = point('far', [50, 50]);
+  return { zoom, center: [10, 50] as [number, number], pins: collection([far, ...inView, south, north]), inViewOrder: ['a1', 'a2', 'a3', 'a4', 'a5', 'b1', 'b2', 'b3', 'c1', 'c2'] };
+}
+
+const noControls = { navigation: false, geolocate: false, scale: false, fullscreen: false, attribution: false, view: false };
+
 test.describe('pins as DOM markers', () => {
   test('the default app shows the world-city pins, clustered where they crowd, without console noise', async ({ page }) => {
     const console = watchConsole(page);
@@ -112,26 +139,9 @@ test.describe('pins as DOM markers', () => {
   }
 
   test('Tab goes through the pins around the view as they are read: from the first in view, row by row, west to east, alike in both views', async ({ page }) => {
-    // Rows of 64 px on the map at zoom 5 (Web Mercator, 512 px tiles), counted from the centre's row.
-    const zoom = 5;
-    const world = 512 * 2 ** zoom;
-    const yOf = (lat: number) => (0.5 - Math.log(Math.tan(Math.PI / 4 + (lat * Math.PI) / 360)) / (2 * Math.PI)) * world;
-    const latOf = (y: number) => (Math.atan(Math.sinh(Math.PI * (1 - (2 * y) / world))) * 180) / Math.PI;
-    const centerRow = Math.floor(yOf(50) / 64);
-    /** A pin `dy` px from the middle of the row `row` rows below the centre's. */
-    const at = (id: string, lng: number, row: number, dy: number) => point(id, [lng, latOf((centerRow + row + 0.5) * 64 + dy)]);
-    // In view (800 × 600 around [10, 50]), listed out of order, each row's pins at uneven heights,
-    // so that north to south alone would give another order.
-    const inView = [
-      at('b2', 9, 0, -20), at('a4', 13, -2, -10), at('c1', 6, 3, 10), at('a1', 4, -2, 18), at('b1', 5, 0, 22),
-      at('a3', 10, -2, 5), at('c2', 15, 3, -22), at('a2', 7, -2, -18), at('b3', 14, 0, 0), at('a5', 16, -2, 12),
-    ];
-    const north = at('north', 8, -7, 0); // above the view, within half a view of it
-    const south = at('south', 11, 6, 0); // below the view, within half a view of it
-    const far = point('far', [50, 50]); // on the centre's row, far east: beyond half a view
-    const pins = collection([far, ...inView, south, north]);
+    const { zoom, pins, inViewOrder } = readingRows();
     const focusedId = () => page.evaluate(() => (document.activeElement as HTMLElement | null)?.dataset.pinId ?? null);
-    const controls = { navigation: false, geolocate: false, scale: false, fullscreen: false, attribution: false, view: false };
+    const controls = noControls;
     const sequences: string[][] = [];
     for (const view of ['vector', 'hybrid'] as const) {
       await openMap(page, { style: plainStyle, view, center: [10, 50], zoom, pins, hash: true, controls });
@@ -148,7 +158,7 @@ test.describe('pins as DOM markers', () => {
         expect(await focusedId(), `${view}: still focused after the map moved`).toBe(id);
         sequence.push(id);
       }
-      expect(sequence, `${view}: the Tab order`).toEqual(['a1', 'a2', 'a3', 'a4', 'a5', 'b1', 'b2', 'b3', 'c1', 'c2', 'south']);
+      expect(sequence, `${view}: the Tab order`).toEqual([...inViewOrder, 'south']);
       sequences.push(sequence);
 
       // Shift+Tab from the first pin in view goes back to the one north of it, panned into view.
@@ -441,6 +451,56 @@ test.describe('large pin sets on the GPU', () => {
     const alone = await project(page, [2, 40]);
     await page.mouse.click(alone.x, alone.y - 26); // on the pin's head
     await expect(page.locator('.pinmap-popup .pinmap-popup-title')).toHaveText('alone');
+  });
+
+  test('the keyboard reaches the GPU pins and bubbles in view: Tab in reading order, Enter opens a pin and Esc brings focus back, Enter on a bubble zooms in', async ({ page }) => {
+    const { zoom, center, pins, inViewOrder } = readingRows();
+    const focusedId = () => page.evaluate(() => (document.activeElement as HTMLElement | null)?.dataset.pinId ?? null);
+    await openMap(page, { style: plainStyle, center, zoom, pins, domPinLimit: 0, controls: noControls });
+    await page.keyboard.press('Tab');
+    await expect(page.locator('.maplibregl-canvas')).toBeFocused();
+    const sequence: string[] = [];
+    for (let press = 0; press < 12; press++) {
+      await page.keyboard.press('Tab');
+      const id = await focusedId();
+      if (!id) break;
+      sequence.push(id);
+      // Each stand-in is seen only while it has the focus; the GPU draws the pins.
+      const seen = () =>
+        page.locator('.pinmap-standin').evaluateAll((elements) => elements.filter((e) => getComputedStyle(e).opacity !== '0').map((e) => [(e as HTMLElement).dataset.pinId, getComputedStyle(e).opacity]));
+      await expect.poll(seen, { message: `with ${id} focused` }).toEqual([[id, '1']]);
+      await expect(page.locator(`.pinmap-standin[data-pin-id="${id}"]`)).toHaveAccessibleName(id);
+    }
+    // The pins drawn in view, in reading order; the ones beyond the view are not drawn there.
+    expect(sequence).toEqual(inViewOrder);
+
+    // Enter opens the pin's popup, focus in it; Esc closes it and focus is back on the pin.
+    await page.locator('.pinmap-standin[data-pin-id="a3"]').focus();
+    await page.keyboard.press('Enter');
+    const popup = page.locator('.pinmap-popup[data-pin-id="a3"]');
+    await expect(popup.locator('.pinmap-popup-title')).toHaveText('a3');
+    await expect(popup.getByRole('button', { name: 'Close popup' })).toBeFocused();
+    await waitForMapState(page, 'idle');
+    await page.keyboard.press('Escape');
+    await expect(popup).toHaveCount(0);
+    expect(await focusedId()).toBe('a3');
+
+    // A bubble: Enter zooms to where it splits.
+    const crowd = Array.from({ length: 6 }, (_, i) => point(`crowd-${i}`, [10 + (i % 3) * 0.05, 50 + Math.floor(i / 3) * 0.05]));
+    await openMap(page, { style: plainStyle, hash: true, center, zoom: 4, pins: collection(crowd), domPinLimit: 0, controls: noControls });
+    await page.keyboard.press('Tab');
+    await page.keyboard.press('Tab');
+    const bubble = page.locator('.pinmap-standin.pinmap-cluster');
+    await expect(bubble).toBeFocused();
+    await expect(bubble).toHaveAccessibleName('6 pins: zoom in');
+    await page.keyboard.press('Enter');
+    await expect.poll(async () => (await cameraOf(page)).zoom, { message: 'Enter zooms to where the bubble splits' }).toBeGreaterThan(4);
+
+    // A mouse user's click on the map makes no stand-ins: the pins are the GPU's alone.
+    await openMap(page, { style: plainStyle, center, zoom, pins, domPinLimit: 0, controls: noControls });
+    await page.locator('.maplibregl-canvas').click({ position: { x: 400, y: 580 } });
+    await waitForMapState(page, 'idle');
+    await expect(page.locator('.pinmap-pin')).toHaveCount(0);
   });
 
   test('pins that arrive while the basemap tiles are still loading are drawn, and the map goes idle', async ({ page }) => {

@@ -352,12 +352,15 @@ export function createVectorPins(map: MapLibreMap, options: PinLayerOptions): Pi
       image: ['get', 'image'],
       font: clusterFont(map),
       expansionZoom: (clusterId) => index.expansionZoom(clusterId),
-      onPin: (feature) => {
+      onPin: (feature, trigger, byKeyboard) => {
         const pin = pins.get(feature.properties.id as string);
         if (!pin) return;
         options.onPinClick(pin.id);
-        openPin(pin, undefined);
+        openPin(pin, trigger, byKeyboard);
       },
+      pinOf: (feature) => pins.get(feature.properties.id as string),
+      styleOf: (pin) => styles.of(pin),
+      clusterLabel: options.clusterLabel,
     });
     // A style loaded afresh (a theme's style MapLibre could not diff) keeps Pinmap's layers
     // (carryPinmapParts) but not their images: the pins' are added again here, the bubbles' by
@@ -420,15 +423,22 @@ export function createVectorPins(map: MapLibreMap, options: PinLayerOptions): Pi
         const zoom = properties.expansion_zoom;
         return typeof zoom === 'number' ? Promise.resolve(zoom) : Promise.reject(new Error('the bubble has no expansion_zoom'));
       },
-      onPin: (feature) => {
+      onPin: (feature, trigger, byKeyboard) => {
         const id = feature.properties.id as unknown;
         if (typeof id !== 'string' && typeof id !== 'number') {
           console.warn(`Pinmap: a pin in ${archive.url} has no "id" property; it cannot be opened`);
           return;
         }
         options.onPinClick(String(id));
-        found.open(String(id), (pin) => openPin(pin, undefined), isCurrent);
+        found.open(String(id), (pin) => openPin(pin, trigger, byKeyboard), isCurrent);
       },
+      pinOf: (feature) => {
+        if (feature.geometry.type !== 'Point') return undefined;
+        const pin = pinFromTile(feature.properties, feature.geometry.coordinates as [number, number], archive);
+        return typeof pin === 'string' ? undefined : pin;
+      },
+      styleOf: (pin) => styles.of(pin),
+      clusterLabel: options.clusterLabel,
     });
     // Hidden categories: their pins leave the layer (the tiles' bubbles keep their counts).
     applyHidden = () => {
@@ -721,8 +731,13 @@ interface PinLayerDrawing {
   sourceLayer?: string;
   /** The zoom at which a bubble splits. */
   expansionZoom: (clusterId: number, properties: Record<string, unknown>) => Promise<number>;
-  /** A click on a pin. */
-  onPin: (feature: MapGeoJSONFeature) => void;
+  /** A click on a pin, or Enter or Space on its keyboard stand-in (`trigger`, which focus goes back to). */
+  onPin: (feature: MapGeoJSONFeature, trigger?: HTMLElement, byKeyboard?: boolean) => void;
+  /** The pin a pin feature stands for, and how it is drawn (for its keyboard stand-in). */
+  pinOf: (feature: MapGeoJSONFeature) => Pin | undefined;
+  styleOf: (pin: Pin) => PinStyle;
+  /** A bubble's accessible name; `{count}` stands for its number of pins. */
+  clusterLabel: string;
 }
 
 /**
@@ -730,7 +745,7 @@ interface PinLayerDrawing {
  * pins as symbols. A click on a bubble zooms to where it splits; a click on a pin calls `onPin`.
  * Returns what removes them, and the source, again.
  */
-function addPinLayers(map: MapLibreMap, { images, image, font, sourceLayer, expansionZoom, onPin }: PinLayerDrawing): () => void {
+function addPinLayers(map: MapLibreMap, { images, image, font, sourceLayer, expansionZoom, onPin, pinOf, styleOf, clusterLabel }: PinLayerDrawing): () => void {
   const fromSource = sourceLayer === undefined ? { source: PIN_SOURCE } : { source: PIN_SOURCE, 'source-layer': sourceLayer };
   const pixelRatio = map.getPixelRatio();
   const bubble = (count: number) => ensureBubbleImage(map, clusterDiameter(count), pixelRatio);
@@ -770,23 +785,28 @@ function addPinLayers(map: MapLibreMap, { images, image, font, sourceLayer, expa
     },
   });
 
-  const onClusterClick = (event: MapLayerMouseEvent) => {
-    const feature = event.features?.[0];
-    const clusterId = feature?.properties?.cluster_id as number | undefined;
-    if (!feature || clusterId === undefined || feature.geometry.type !== 'Point') return;
+  /** Zooms to where a bubble splits, on the copy of the world at `nearLng` (where it was clicked). */
+  const zoomInto = (feature: MapGeoJSONFeature, nearLng: number) => {
+    const clusterId = feature.properties.cluster_id as number | undefined;
+    if (clusterId === undefined || feature.geometry.type !== 'Point') return;
     const [lng, lat] = feature.geometry.coordinates as [number, number];
     // The bubble may be on another copy of the world than its coordinates say: ease to the
     // copy that was clicked, never across the 180° meridian to the other side of the globe.
-    const center: [number, number] = [lng + 360 * Math.round((event.lngLat.lng - lng) / 360), lat];
+    const center: [number, number] = [lng + 360 * Math.round((nearLng - lng) / 360), lat];
     expansionZoom(clusterId, feature.properties).then(
       (zoom) => map.easeTo({ center, zoom }),
       () => {},
     );
   };
+  const onClusterClick = (event: MapLayerMouseEvent) => {
+    const feature = event.features?.[0];
+    if (feature) zoomInto(feature, event.lngLat.lng);
+  };
   const onPinClick = (event: MapLayerMouseEvent) => {
     const feature = event.features?.[0];
     if (feature) onPin(feature);
   };
+  const releaseKeyboard = keyboardStandIns(map, { pinOf, styleOf, clusterLabel, onPin, zoomInto });
   const pointer = () => (map.getCanvas().style.cursor = 'pointer');
   const noPointer = () => (map.getCanvas().style.cursor = '');
   map.on('click', PIN_LAYERS.clusters, onClusterClick);
@@ -796,6 +816,7 @@ function addPinLayers(map: MapLibreMap, { images, image, font, sourceLayer, expa
     map.on('mouseleave', layer, noPointer);
   }
   return () => {
+    releaseKeyboard();
     map.off('click', PIN_LAYERS.clusters, onClusterClick);
     map.off('click', PIN_LAYERS.pins, onPinClick);
     for (const layer of [PIN_LAYERS.clusters, PIN_LAYERS.pins]) {
@@ -803,6 +824,73 @@ function addPinLayers(map: MapLibreMap, { images, image, font, sourceLayer, expa
       map.off('mouseleave', layer, noPointer);
     }
     removePinLayers(map);
+  };
+}
+
+/**
+ * Keyboard access to the GPU pins and bubbles, which are drawn in WebGL and so cannot take the
+ * focus. Once the keyboard reaches the map (its canvas is focused from the keyboard), each pin
+ * and bubble drawn in view gets a stand-in: the same DOM pin or bubble button the DOM markers
+ * are (`pinButton`, `clusterButton`), at the same place, shown only while it has the keyboard's
+ * focus (`.pinmap-standin`). Tab goes through them in reading order (`orderForKeyboard`), and
+ * Enter, Space or a click does what a click on the symbol does: a pin opens its popup (and focus
+ * comes back to it when the popup closes), a bubble zooms to where it splits. They follow what
+ * the map draws each time it is idle; a stand-in whose symbol is still drawn is kept, focus and
+ * all. Returns what removes them.
+ */
+function keyboardStandIns(
+  map: MapLibreMap,
+  {
+    pinOf,
+    styleOf,
+    clusterLabel,
+    onPin,
+    zoomInto,
+  }: Pick<PinLayerDrawing, 'pinOf' | 'styleOf' | 'clusterLabel' | 'onPin'> & { zoomInto: (feature: MapGeoJSONFeature, nearLng: number) => void },
+): () => void {
+  const canvas = map.getCanvas();
+  let active = false;
+  let shown = new Map<string, Marker>();
+  const refresh = () => {
+    if (!active || !map.getLayer(PIN_LAYERS.pins)) return;
+    const next = new Map<string, Marker>();
+    for (const feature of map.queryRenderedFeatures({ layers: [PIN_LAYERS.clusters, PIN_LAYERS.pins] })) {
+      if (feature.geometry.type !== 'Point') continue;
+      const lngLat = feature.geometry.coordinates as [number, number];
+      const count = feature.properties.point_count;
+      const pin = typeof count === 'number' ? undefined : pinOf(feature);
+      if (typeof count !== 'number' && !pin) continue;
+      // A bubble is known by its place, count and id (grouped afresh, the same id may be another bubble).
+      const key = pin ? `pin ${pin.id}` : `bubble ${lngLat.join(' ')} ${String(count)} ${String(feature.properties.cluster_id)}`;
+      if (next.has(key)) continue;
+      let marker = shown.get(key);
+      if (!marker) {
+        const element = pin
+          ? pinButton(pin, styleOf(pin), (trigger, byKeyboard) => onPin(feature, trigger, byKeyboard))
+          : clusterButton(count as number, clusterLabel, () => zoomInto(feature, made.getLngLat().lng));
+        element.classList.add('pinmap-standin');
+        stackByLatitude(element, lngLat[1]);
+        const made: Marker = new Marker({ element, anchor: pin ? 'bottom' : 'center' }).setLngLat(lngLat).addTo(map);
+        marker = made;
+      }
+      next.set(key, marker);
+    }
+    for (const [key, marker] of shown) if (!next.has(key)) marker.remove();
+    shown = next;
+    orderForKeyboard([...next.values()].map((marker) => ({ element: marker.getElement(), lngLat: marker.getLngLat().toArray() })), Math.floor(map.getZoom()));
+  };
+  const onFocus = () => {
+    if (active || !canvas.matches(':focus-visible')) return;
+    active = true;
+    refresh();
+  };
+  canvas.addEventListener('focus', onFocus);
+  map.on('idle', refresh);
+  return () => {
+    canvas.removeEventListener('focus', onFocus);
+    map.off('idle', refresh);
+    for (const marker of shown.values()) marker.remove();
+    shown = new Map();
   };
 }
 
