@@ -225,7 +225,7 @@ export function orderForKeyboard(markers: readonly OrderedMarker[], zoom: number
         parent.moveBefore(element, next);
         continue;
       } catch {
-        // not movable so (another parent, say): moved below, and focused again
+        // The browser would not move it so: it is moved the old way below, and focused again.
       }
     }
     parent.insertBefore(element, next);
