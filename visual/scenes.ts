@@ -517,6 +517,8 @@ function darkScenes(): Scene[] {
       deviceScaleFactor: 1,
       webgl: false,
       expectState: 'error',
+      // The map's error can come before the pins are read: the notice is waited for.
+      actions: [{ type: 'waitForSelector', selector: '.pinmap-notice' }],
       capture: 'page',
     },
     {
