@@ -14,7 +14,7 @@ import { DEFAULTS } from './constants.ts';
 import { pinDrawing, pinStyleKey, type PinStyle } from './pin-icon.ts';
 import { bubbleDiameterOf, drawPinImage, ensureBubbleImage, ensurePinImage, pinImagePlacement } from './pin-image.ts';
 import type { Pin, PinSet } from './pin-data.ts';
-import { PinClusters, PinsById, SharedStyles, abbreviate, clusterButton, clusterDiameter, keepFocusedPinsInView, lngLatsOf, orderForKeyboard, pinButton, stackByLatitude, tabbableAround } from './pin-markers.ts';
+import { PinClusters, PinsById, SharedStyles, abbreviate, clusterButton, clusterDiameter, keepFocusedPinsInView, lngLatsOf, orderForKeyboard, pinButton, stackByLatitude, tabbableAround, type OrderedMarker } from './pin-markers.ts';
 import { collisionBoxes, createLabelCollision } from './label-collision.ts';
 import { PinIndex, startIndexWorker, type PinGroups } from './pin-index.ts';
 import { reasonOf } from './errors.ts';
@@ -271,22 +271,23 @@ export function createVectorPins(map: MapLibreMap, options: PinLayerOptions): Pi
       for (const [key, marker] of shown) if (!next.has(key)) marker.remove();
       for (const [key, marker] of next) if (!shown.has(key)) marker.addTo(map);
       shown = next;
-      orderForKeyboard(ordered(), zoom);
-      tabbable();
+      const ordered = orderedMarkers(shown.values());
+      orderForKeyboard(ordered, zoom);
+      tabbable(ordered);
       collision.set(collisionBoxes(groups, pins, (pin) => styles.of(pin)));
     };
-    const ordered = () => [...shown.values()].map((marker) => ({ element: marker.getElement(), lngLat: marker.getLngLat().toArray() }));
     // Tab goes from pin to pin around the view, as in the hybrid view (which makes markers only there).
-    const tabbable = () => {
+    const tabbable = (ordered = orderedMarkers(shown.values())) => {
       const bounds = map.getBounds();
-      tabbableAround(ordered(), [bounds.getWest(), bounds.getSouth(), bounds.getEast(), bounds.getNorth()]);
+      tabbableAround(ordered, [bounds.getWest(), bounds.getSouth(), bounds.getEast(), bounds.getNorth()]);
     };
     render();
     map.on('zoom', render);
-    map.on('moveend', tabbable);
+    const onMoveEnd = () => tabbable();
+    map.on('moveend', onMoveEnd);
     domTeardown = () => {
       map.off('zoom', render);
-      map.off('moveend', tabbable);
+      map.off('moveend', onMoveEnd);
       for (const marker of shown.values()) marker.remove();
       collision.set([]);
     };
@@ -877,7 +878,7 @@ function keyboardStandIns(
     }
     for (const [key, marker] of shown) if (!next.has(key)) marker.remove();
     shown = next;
-    orderForKeyboard([...next.values()].map((marker) => ({ element: marker.getElement(), lngLat: marker.getLngLat().toArray() })), Math.floor(map.getZoom()));
+    orderForKeyboard(orderedMarkers(next.values()), Math.floor(map.getZoom()));
   };
   const onFocus = () => {
     if (active || !canvas.matches(':focus-visible')) return;
@@ -892,6 +893,11 @@ function keyboardStandIns(
     for (const marker of shown.values()) marker.remove();
     shown = new Map();
   };
+}
+
+/** MapLibre markers as `orderForKeyboard` and `tabbableAround` take them: each element and where it stands now. */
+function orderedMarkers(markers: Iterable<Marker>): OrderedMarker[] {
+  return Array.from(markers, (marker) => ({ element: marker.getElement(), lngLat: marker.getLngLat().toArray() }));
 }
 
 /** The counts at which a bubble grows (see `clusterDiameter`). */
