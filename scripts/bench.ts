@@ -31,6 +31,8 @@ import { replaceBetweenMarkers } from './bench/readme.ts';
 import { summariseTrace, traceCategories } from './bench/trace.ts';
 import { measureBasemapArchive, renderBasemapArchive } from './bench/basemap-archive.ts';
 import { generatePins } from './synthetic-pins.ts';
+import { createIndexCore } from '../src/map/pin-index-core.ts';
+import { abbreviate, clusterDiameter } from '../src/map/pin-markers.ts';
 import { existingArchive, measurePretiled, renderPretiled, renderTiling, tileForBench } from './bench/pretiled.ts';
 
 const ROOT = resolve(import.meta.dirname, '..');
@@ -189,12 +191,39 @@ function gitDescription(): string {
 }
 
 const pinsPath = (count: number) => `/__bench/data/pins-${count}.json`;
+const groupsPath = (count: number) => `/__bench/data/groups-${count}.json`;
+
+/**
+ * The bubbles and lone pins the app shows at whole zoom `zoom` over the world (the view at the
+ * bench's camera is the world), grouped by the app's own index, as the `first-view` page draws them.
+ */
+function viewGroups(pins: ReturnType<typeof generatePins>, zoom: number): GeoJSON.FeatureCollection<GeoJSON.Point> {
+  const lngLats = new Float64Array(pins.features.length * 2);
+  pins.features.forEach((feature, i) => lngLats.set(feature.geometry.coordinates.slice(0, 2), 2 * i));
+  const answer = createIndexCore();
+  answer({ id: 1, type: 'load', lngLats, zoom });
+  const { reply } = answer({ id: 2, type: 'groups', bbox: [-180, -90, 180, 90], zoom });
+  if (!('type' in reply) || reply.type !== 'groups') throw new Error('the pin index did not answer with groups');
+  const features: GeoJSON.Feature<GeoJSON.Point>[] = [];
+  for (let k = 0; k < reply.clusters.length; k += 4) {
+    const count = reply.clusters[k + 2]!;
+    features.push({
+      type: 'Feature',
+      geometry: { type: 'Point', coordinates: [reply.clusters[k]!, reply.clusters[k + 1]!] },
+      properties: { point_count: count, point_count_abbreviated: abbreviate(count), diameter: clusterDiameter(count) },
+    });
+  }
+  for (const i of reply.pins) features.push({ type: 'Feature', geometry: { type: 'Point', coordinates: [lngLats[2 * i]!, lngLats[2 * i + 1]!] }, properties: {} });
+  return { type: 'FeatureCollection', features };
+}
 
 /** Puts the pins, configs and the embed page on the server; returns each row's page URL. */
 function publishInputs(server: StaticServer, counts: number[]): (renderer: Renderer, count: number) => string {
   for (const count of new Set([...counts, CYCLE_PINS])) {
     log(`Generating ${count.toLocaleString('en-US')} pins …`);
-    server.put(pinsPath(count), JSON.stringify(generatePins(count, SEED)));
+    const pins = generatePins(count, SEED);
+    server.put(pinsPath(count), JSON.stringify(pins));
+    server.put(groupsPath(count), JSON.stringify(viewGroups(pins, CAMERA.zoom)));
   }
   const config = (count: number, view: 'vector' | 'hybrid') => ({ ...CAMERA, fadeDuration: FADE_DURATION, view, ...(count > 0 ? { pins: pinsPath(count) } : {}) });
   for (const count of [0, ...counts]) server.put(`/__bench/data/config-${count}.json`, JSON.stringify(config(count, 'vector')));
@@ -211,7 +240,7 @@ function publishInputs(server: StaticServer, counts: number[]): (renderer: Rende
       zoom: String(CAMERA.zoom),
       fadeDuration: String(FADE_DURATION),
       mode,
-      ...(count > 0 ? { pins: pinsPath(count) } : {}),
+      ...(count > 0 ? { pins: pinsPath(count), groups: groupsPath(count) } : {}),
     });
     return `${server.origin}/__bench/pages/${renderer === 'fa-markers' ? 'leaflet' : 'maplibre'}.html?${params}`;
   };
@@ -256,8 +285,9 @@ function planRows(counts: number[], weight: boolean, only?: readonly Renderer[])
   // The floor page (time to idle only) where the targets need it: with the most pins.
   const most = Math.max(...counts);
   for (const count of counts) {
-    for (const renderer of ['pinmap', 'first-pin', 'cluster', 'markers', 'fa-markers'] as const) {
-      if ((renderer !== 'first-pin' || count === most) && (!only || only.includes(renderer))) add(renderer, count);
+    for (const renderer of ['pinmap', 'first-pin', 'first-view', 'cluster', 'markers', 'fa-markers'] as const) {
+      const floor = renderer === 'first-pin' || renderer === 'first-view';
+      if ((!floor || count === most) && (!only || only.includes(renderer))) add(renderer, count);
     }
   }
   return rows;
@@ -346,7 +376,7 @@ async function main(): Promise<number> {
           assets: sizeRun,
           // The other no-pin pages are there for cold load and size, the floor page for time to idle:
           // no gestures, to keep the benchmark short.
-          loadOnly: options.weight || (row.count === 0 && row.renderer !== 'pinmap') || row.renderer === 'first-pin',
+          loadOnly: options.weight || (row.count === 0 && row.renderer !== 'pinmap') || row.renderer === 'first-pin' || row.renderer === 'first-view',
           // The heap is reported with no pins and with the most pins.
           heap: row.count === 0 || row.count === counts[counts.length - 1],
         });

@@ -15,6 +15,10 @@ import { readPageInputs, signalIdle, signalError } from './page-inputs.ts';
  * - `first-pin`: the pin file read (fetched and parsed, from the start) and only its first pin
  *   in view shown, as one symbol: the least a page can do to show pins from the file as MapLibre
  *   symbols, so the floor for time to idle with a given file (a symbol fades in for `fadeDuration`).
+ * - `first-view`: the pin file read as by `first-pin`, and the bubbles and pins the app shows in
+ *   the view drawn as one symbol layer (a disc of the app's size for each bubble, with its count
+ *   in the app's font), from `groups`: the app's grouping, done by the benchmark beforehand. The
+ *   floor for time to idle with the app's drawing of the view, but none of its checking or grouping.
  * Sets `data-map-state="idle"` on its `.pinmap` root at the first map `idle` after every pin is
  * on the map, as the app does.
  */
@@ -32,7 +36,7 @@ interface PinCollection {
 }
 
 async function main(root: HTMLElement): Promise<void> {
-  const { styleUrl, pinsUrl, center, zoom, fadeDuration, mode } = readPageInputs();
+  const { styleUrl, pinsUrl, groupsUrl, center, zoom, fadeDuration, mode } = readPageInputs();
   const map = new MapLibreMap({
     container: 'map',
     style: styleUrl,
@@ -57,6 +61,34 @@ async function main(root: HTMLElement): Promise<void> {
     map.addLayer({ id: 'pins', type: 'symbol', source: 'pins', layout: { 'icon-image': 'pin', 'icon-allow-overlap': true } });
     await sourceLoaded;
     root.dataset.pins = String(pins.features.length);
+  } else if (pinsUrl && groupsUrl && mode === 'first-view') {
+    const read = readPins(pinsUrl);
+    const groups = fetch(groupsUrl).then((response) => response.json() as Promise<GeoJSON.FeatureCollection<GeoJSON.Point>>);
+    await map.once('style.load');
+    await read;
+    const data = await groups;
+    const steps = [...new Set(data.features.flatMap((feature) => (feature.properties?.diameter === undefined ? [] : [Number(feature.properties.diameter)])))];
+    for (const diameter of steps) map.addImage(`bubble-${diameter}`, disc(diameter));
+    map.addImage('pin', { width: 16, height: 16, data: new Uint8Array(16 * 16 * 4).fill(255) });
+    const sourceLoaded = whenSourceLoaded(map, 'pins');
+    map.addSource('pins', { type: 'geojson', data });
+    map.addLayer({
+      id: 'pins',
+      type: 'symbol',
+      source: 'pins',
+      layout: {
+        'icon-image': ['case', ['has', 'point_count'], ['concat', 'bubble-', ['get', 'diameter']], 'pin'],
+        'text-field': ['coalesce', ['get', 'point_count_abbreviated'], ''],
+        'text-font': ['Noto Sans Bold'],
+        'text-size': 12,
+        'icon-allow-overlap': true,
+        'text-allow-overlap': true,
+        'text-ignore-placement': true,
+      },
+      paint: { 'text-color': '#ffffff' },
+    });
+    await sourceLoaded;
+    root.dataset.pins = String(data.features.length);
   } else if (pinsUrl && mode === 'markers') {
     const pins = await readPins(pinsUrl);
     for (const feature of pins.features) new Marker().setLngLat(feature.geometry.coordinates).addTo(map);
@@ -80,6 +112,21 @@ async function main(root: HTMLElement): Promise<void> {
   // A floor that drew nothing would be no floor: its one pin must be on the screen.
   if (mode === 'first-pin' && map.queryRenderedFeatures({ layers: ['pins'] }).length !== 1) throw new Error('first-pin: the pin is not drawn');
   signalIdle(root);
+}
+
+/** A filled disc with a white ring, `diameter` px across, as an image for `addImage`. */
+function disc(diameter: number): { width: number; height: number; data: Uint8Array } {
+  const data = new Uint8Array(diameter * diameter * 4);
+  const r = diameter / 2;
+  for (let y = 0; y < diameter; y++) {
+    for (let x = 0; x < diameter; x++) {
+      const d = Math.hypot(x + 0.5 - r, y + 0.5 - r);
+      if (d > r) continue;
+      const ring = d > r - 2;
+      data.set(ring ? [255, 255, 255, 255] : [0x2b, 0x6c, 0xb0, 255], (y * diameter + x) * 4);
+    }
+  }
+  return { width: diameter, height: diameter, data };
 }
 
 async function readPins(url: string): Promise<PinCollection> {

@@ -8,11 +8,13 @@ export interface PageInputs {
   styleUrl: string;
   /** URL of the pins (a GeoJSON FeatureCollection), if any. */
   pinsUrl: string | null;
+  /** URL of the bubbles and pins the app shows in view (a GeoJSON FeatureCollection, `first-view`), if any. */
+  groupsUrl: string | null;
   /** MapLibre camera: Leaflet pages add 1 to the zoom for the same scale. */
   center: [number, number];
   zoom: number;
   fadeDuration: number;
-  /** Which page variant to draw (`bare`, `markers`, `cluster`, `fa-markers`). */
+  /** Which page variant to draw (`bare`, `markers`, `cluster`, `first-pin`, `first-view`, `fa-markers`). */
   mode: string;
 }
 
@@ -21,6 +23,7 @@ export function readPageInputs(): PageInputs {
   return {
     styleUrl: new URL(params.get('style') ?? '/basemap/style.json', window.location.href).href,
     pinsUrl: params.get('pins'),
+    groupsUrl: params.get('groups'),
     center: JSON.parse(params.get('center') ?? '[10, 30]') as [number, number],
     zoom: Number(params.get('zoom') ?? '2'),
     fadeDuration: Number(params.get('fadeDuration') ?? '300'),

@@ -89,6 +89,19 @@ describe('bench report', () => {
     expect(note).toContain('> 13.3× better than Leaflet + `leaflet-fa-markers` icon per pin (DOM) at 10k');
     expect(renderMarkdown(data(rows))).toContain(note);
     expect(floorNote(data([row('first-pin', 100_000, [undefined, undefined, undefined])]))).toBeUndefined();
+    expect(note).not.toContain('Drawing the view');
+  });
+
+  it("says what drawing the view as Pinmap does costs the floor page, and how far Pinmap is from that", () => {
+    const rows = [
+      row('first-pin', 100_000, [sample(1000), sample(1500), sample(1200)]),
+      row('first-view', 100_000, [sample(1100), sample(1800), sample(1500)]),
+      row('pinmap', 100_000, [sample(1650), sample(2700), sample(1800)]),
+    ];
+    const note = floorNote(data(rows)) ?? '';
+    // Drawn against the floor, run by run: 1.1×, 1.2×, 1.25× → 1.20×; Pinmap against drawn: 1.5×, 1.5×, 1.2× → 1.50×.
+    expect(note).toContain('the same page reaches idle in 1500 ms, 1.20× the floor, and Pinmap 1.50× that page');
+    expect(renderMarkdown(data(rows))).toContain(note);
   });
 
   it('renders every section, marks missed targets and says why a row has no figures', () => {
