@@ -21,8 +21,10 @@ export function useAddressSync(adapter: MapAdapter | undefined, enabled: boolean
     const unsubscribe = adapter.onCameraChange(() => {
       if (!frame) frame = requestAnimationFrame(write);
     });
-    const onHashChange = () => {
-      const camera = parseMapHash(window.location.hash);
+    const onHashChange = (event: HashChangeEvent) => {
+      // The address the user went to, not the one now shown: while the map moves, a frame's
+      // write may have put the old camera back in the address before this event came.
+      const camera = parseMapHash(new URL(event.newURL).hash);
       if (camera) adapter.jumpTo(camera);
     };
     window.addEventListener('hashchange', onHashChange);
