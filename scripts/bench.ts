@@ -277,6 +277,9 @@ const fmtCount = (n: number) => (n === 0 ? 'no' : n.toLocaleString('en-US'));
 /** The pins of the weight's page with pins (`--weight`): GPU pins, the usual renderer of a pin set. */
 const WEIGHT_PINS = 1000;
 
+/** The floor pages: time to idle only, with the most pins only. */
+const isFloor = (renderer: Renderer) => renderer === 'first-pin' || renderer === 'first-view';
+
 function planRows(counts: number[], weight: boolean, only?: readonly Renderer[]): Row[] {
   const rows: Row[] = [];
   const add = (renderer: Renderer, count: number) => rows.push({ renderer, count, samples: [], failures: [], timeouts: 0 });
@@ -289,8 +292,7 @@ function planRows(counts: number[], weight: boolean, only?: readonly Renderer[])
   const most = Math.max(...counts);
   for (const count of counts) {
     for (const renderer of ['pinmap', 'first-pin', 'first-view', 'cluster', 'markers', 'fa-markers'] as const) {
-      const floor = renderer === 'first-pin' || renderer === 'first-view';
-      if ((!floor || count === most) && (!only || only.includes(renderer))) add(renderer, count);
+      if ((!isFloor(renderer) || count === most) && (!only || only.includes(renderer))) add(renderer, count);
     }
   }
   return rows;
@@ -379,7 +381,7 @@ async function main(): Promise<number> {
           assets: sizeRun,
           // The other no-pin pages are there for cold load and size, the floor page for time to idle:
           // no gestures, to keep the benchmark short.
-          loadOnly: options.weight || (row.count === 0 && row.renderer !== 'pinmap') || row.renderer === 'first-pin' || row.renderer === 'first-view',
+          loadOnly: options.weight || (row.count === 0 && row.renderer !== 'pinmap') || isFloor(row.renderer),
           // The heap is reported with no pins and with the most pins.
           heap: row.count === 0 || row.count === counts[counts.length - 1],
         });

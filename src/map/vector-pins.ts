@@ -277,13 +277,13 @@ export function createVectorPins(map: MapLibreMap, options: PinLayerOptions): Pi
       collision.set(collisionBoxes(groups, pins, (pin) => styles.of(pin)));
     };
     // Tab goes from pin to pin around the view, as in the hybrid view (which makes markers only there).
-    const tabbable = (ordered = orderedMarkers(shown.values())) => {
+    const tabbable = (ordered: OrderedMarker[]) => {
       const bounds = map.getBounds();
       tabbableAround(ordered, [bounds.getWest(), bounds.getSouth(), bounds.getEast(), bounds.getNorth()]);
     };
     render();
     map.on('zoom', render);
-    const onMoveEnd = () => tabbable();
+    const onMoveEnd = () => tabbable(orderedMarkers(shown.values()));
     map.on('moveend', onMoveEnd);
     domTeardown = () => {
       map.off('zoom', render);
