@@ -73,6 +73,46 @@ test.describe('the camera in the page address', () => {
     expect(await page.evaluate(() => history.length)).toBe(before);
   });
 
+  for (const view of ['vector', 'hybrid'] as const) {
+    test(`the address shows where the map came to rest as soon as it reports itself idle (${view} view)`, async ({ page }) => {
+      // A plain style: nothing to load, so the map is idle in the frame where a fling ends.
+      await serveJson(page, '/__test/plain.json', { version: 8, sources: {}, layers: [{ id: 'backdrop', type: 'background', paint: { 'background-color': '#e9eef2' } }] });
+      await serveJson(page, '/__test/config.json', { style: '/__test/plain.json', view });
+      await page.goto(`/?config=${encodeURIComponent('/__test/config.json')}#map=6/50/10`);
+      await waitForMapState(page, 'idle');
+      // Every address seen the moment the map says idle, and each of them a few frames later.
+      await page.evaluate(() => {
+        const root = document.querySelector('.pinmap')!;
+        const seen: [string, string][] = [];
+        (window as unknown as { atRest: typeof seen }).atRest = seen;
+        new MutationObserver(() => {
+          if (root.getAttribute('data-map-state') !== 'idle') return;
+          const entry: [string, string] = [location.hash, ''];
+          seen.push(entry);
+          requestAnimationFrame(() => requestAnimationFrame(() => requestAnimationFrame(() => (entry[1] = location.hash))));
+        }).observe(root, { attributes: true, attributeFilter: ['data-map-state'] });
+      });
+      // Flings: each drag is released while moving, so the map glides on and comes to rest by itself.
+      const flings: [number, number][] = [[120, 90], [-150, 60], [90, -140], [-60, -120], [140, 20], [-100, 100]];
+      for (const [dx, dy] of flings) {
+        await page.mouse.move(400, 300);
+        await page.mouse.down();
+        await page.mouse.move(400 + dx, 300 + dy, { steps: 6 });
+        await page.mouse.up();
+        await waitForMapState(page, 'idle');
+        await page.waitForTimeout(200);
+      }
+      const frames = (n: number) => page.evaluate((count) => new Promise<void>((done) => {
+        const next = (left: number) => (left ? requestAnimationFrame(() => next(left - 1)) : done());
+        next(count);
+      }), n);
+      await frames(5);
+      const seen = await page.evaluate(() => (window as unknown as { atRest: [string, string][] }).atRest);
+      expect(seen.length, 'idle reports after the flings').toBeGreaterThanOrEqual(6);
+      for (const [atIdle, later] of seen) expect(atIdle, 'the address when the map said idle').toBe(later);
+    });
+  }
+
   test('a drag released over a control (outside the map itself) ends there: the map goes idle with no further mouse move', async ({ page }) => {
     await page.goto('/#map=3/45/12');
     await waitForMapState(page, 'idle');

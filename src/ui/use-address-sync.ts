@@ -4,8 +4,8 @@ import type { MapAdapter } from '../map/adapter.ts';
 
 /**
  * Keeps the camera in the page address as `#map=zoom/lat/lng/bearing/pitch`: replaced (never
- * pushed) as the map moves, at most once per animation frame, and followed when the user edits
- * the hash by hand.
+ * pushed) as the map moves, at most once per animation frame and at once when it comes to rest,
+ * and followed when the user edits the hash by hand.
  */
 export function useAddressSync(adapter: MapAdapter | undefined, enabled: boolean): void {
   useEffect(() => {
@@ -21,6 +21,13 @@ export function useAddressSync(adapter: MapAdapter | undefined, enabled: boolean
     const unsubscribe = adapter.onCameraChange(() => {
       if (!frame) frame = requestAnimationFrame(write);
     });
+    // Where the map comes to rest is written at once, not a frame later: whoever reads the
+    // address when the map says it is idle finds the camera it shows.
+    const unsubscribeMotion = adapter.onMotion((event) => {
+      if (event.type !== 'motion.ended') return;
+      if (frame) cancelAnimationFrame(frame);
+      write();
+    });
     const onHashChange = (event: HashChangeEvent) => {
       // The address the user went to, not the one now shown: while the map moves, a frame's
       // write may have put the old camera back in the address before this event came.
@@ -31,6 +38,7 @@ export function useAddressSync(adapter: MapAdapter | undefined, enabled: boolean
     write(); // the address shows the camera from the start, garbage in it replaced
     return () => {
       unsubscribe();
+      unsubscribeMotion();
       if (frame) cancelAnimationFrame(frame);
       window.removeEventListener('hashchange', onHashChange);
     };
