@@ -7,6 +7,7 @@
  *   npm run bench -- --runs 1 --counts 1000 --cycles 3   # a quick look
  *   npm run bench -- --update-readme                # also put the report into README.md
  *   npm run bench -- --trace pinmap:100000          # also write a Chrome trace of one load
+ *   npm run bench -- --cpu pinmap:0,pinmap:100000 --no-pins --cycles 0   # the CPU time loads cost, by thread
  *   npm run bench:basemap                           # only the basemap row: one archive against loose files
  *   npm run bench -- --weight                       # only the initial JavaScript and its breakdown (weight.md)
  *   PINMAP_BENCH_APP_DIR=dist npm run bench         # measure an existing app build
@@ -29,6 +30,7 @@ import { judgeTargets, renderMarkdown, renderWeight, RENDERER_LABELS, type Bench
 import { startStaticServer, type StaticServer } from './bench/server.ts';
 import { replaceBetweenMarkers } from './bench/readme.ts';
 import { summariseTrace, traceCategories } from './bench/trace.ts';
+import { chromiumThreadCpu, cpuBetween, machineCpuMs, renderCpu, type CpuLoads } from './bench/cpu.ts';
 import { measureBasemapArchive, renderBasemapArchive } from './bench/basemap-archive.ts';
 import { generatePins } from './synthetic-pins.ts';
 import { createIndexCore } from '../src/map/pin-index-core.ts';
@@ -48,14 +50,14 @@ const DOM_FULL_MAX = 10_000;
 function usage(): string {
   return [
     'Usage: npm run bench -- [--runs 5] [--counts 1000,10000,100000] [--cycles 20] [--timeout 20] [--dom-cap 10]',
-    '                        [--update-readme] [--trace renderer:count] [--out-dir bench/results]',
+    '                        [--update-readme] [--trace renderer:count] [--cpu renderer:count,…] [--out-dir bench/results]',
     '  --runs           runs of every row; figures are medians (default 5)',
     '  --counts         pin counts (no-pin rows are always measured)',
     '  --cycles         mount/destroy cycles per run of the memory figure (default 20)',
     '  --timeout        seconds a page may take to reach idle (default 20)',
     '  --dom-cap        seconds for the one attempt of a DOM baseline above 10k pins (default 10; 0 skips it)',
     '  --update-readme  also copy the report into README.md (between the bench markers)',
-    '  --no-pins        skip the page loads (cold load, pins, size): only the mount/destroy cycles (and --trace)',
+    '  --no-pins        skip the page loads (cold load, pins, size): only the mount/destroy cycles (and --trace, --cpu)',
     '  --weight         only the weight: one load of the vector, hybrid and bare MapLibre pages, the JavaScript and CSS each loads',
     '                   before its first idle, and the breakdown of the vector view\'s; writes weight.md and weight.json',
     `  --rows           only these pin rows (comma-separated: ${Object.keys(RENDERER_LABELS).join(', ')}), beside the no-pin rows; no basemap or pre-tiled rows; writes rows.md and rows.json`,
@@ -63,6 +65,8 @@ function usage(): string {
     '  --archive <file> with --pretiled: measure the map with this pin archive (made by pinmap-tile-pins) instead of tiling 1M pins first; no tiling figures',
     '  --tiling <n>     only the tiling: n synthetic pins written as GeoJSON and tiled by pinmap-tile-pins (wall and CPU time, peak memory, size); no build, no browser',
     `  --trace          also record a Chrome trace of one load of a row (${Object.keys(RENDERER_LABELS).join(', ')}) and print where the time went`,
+    '  --cpu            also load these rows --runs times each, in turn, and report the CPU time the browser\'s threads spent until idle',
+    '                   (Linux /proc: every Chromium process on the machine) and how busy the machine\'s cores were; writes cpu.md',
     'Env: PINMAP_BENCH_APP_DIR=<dir> measures an existing app build; PINMAP_CHROMIUM=<path> picks the browser.',
   ].join('\n');
 }
@@ -83,6 +87,7 @@ function parseCli() {
       tiling: { type: 'string' },
       archive: { type: 'string' },
       trace: { type: 'string' },
+      cpu: { type: 'string' },
       'out-dir': { type: 'string', default: RESULTS },
       help: { type: 'boolean', short: 'h', default: false },
     },
@@ -97,12 +102,14 @@ function parseCli() {
     return n;
   };
   const counts = values.counts.split(',').map((s) => whole('counts', s.trim(), 1));
-  let trace: { renderer: Renderer; count: number } | undefined;
-  if (values.trace) {
-    const [renderer, count = '0'] = values.trace.split(':');
-    if (!(renderer! in RENDERER_LABELS)) throw new Error(`--trace: unknown renderer "${renderer}"\n${usage()}`);
-    trace = { renderer: renderer as Renderer, count: whole('trace', count, 0) };
-  }
+  const rowOf = (flag: string, spec: string): { renderer: Renderer; count: number } => {
+    const [renderer, count = '0'] = spec.trim().split(':');
+    if (!(renderer! in RENDERER_LABELS)) throw new Error(`--${flag}: unknown renderer "${renderer}"\n${usage()}`);
+    const n = whole(flag, count, 0);
+    if (n > 0 && !counts.includes(n)) throw new Error(`--${flag}: ${n} pins are not generated; add ${n} to --counts\n${usage()}`);
+    return { renderer: renderer as Renderer, count: n };
+  };
+  const cpuRows = values.cpu?.split(',').map((spec) => rowOf('cpu', spec));
   const weight = values.weight;
   const only = values.rows?.split(',').map((name) => name.trim());
   for (const name of only ?? []) if (!(name in RENDERER_LABELS)) throw new Error(`--rows: unknown row "${name}"\n${usage()}`);
@@ -120,7 +127,8 @@ function parseCli() {
     pretiledOnly: values.pretiled,
     archive: values.archive === undefined ? undefined : resolve(values.archive),
     tilingOnly: values.tiling === undefined ? undefined : whole('tiling', values.tiling, 1),
-    trace,
+    trace: values.trace === undefined ? undefined : rowOf('trace', values.trace),
+    cpuRows,
     outDir: resolve(values['out-dir']),
   };
 }
@@ -456,6 +464,33 @@ async function main(): Promise<number> {
       const kept = join(options.outDir, `trace-${traced}-${count}.json`);
       writeFileSync(kept, readFileSync(file));
       log(`${summariseTrace(JSON.parse(readFileSync(file, 'utf8')))}\n(trace written to ${kept}; open it in Chrome DevTools' Performance panel)`);
+    }
+
+    if (options.cpuRows) {
+      const pages: CpuLoads[] = options.cpuRows.map(({ renderer, count }) => ({ label: `${RENDERER_LABELS[renderer]}, ${fmtCount(count)} pins`, loads: [] }));
+      // One untimed load of each first, as for every other row: no page pays for a cold browser.
+      for (let run = -1; run < runs; run++) {
+        for (const [i, { renderer, count }] of options.cpuRows.entries()) {
+          log(run < 0 ? `CPU, warming up: ${pages[i]!.label} …` : `CPU, run ${run + 1}/${runs}: ${pages[i]!.label} …`);
+          const page = await (await browser.newContext({ viewport: { width: 1000, height: 700 } })).newPage();
+          await page.goto('about:blank');
+          const threadsBefore = chromiumThreadCpu();
+          const machineBefore = machineCpuMs();
+          const started = Date.now();
+          await page.goto(urlOf(renderer, count));
+          await page.locator('.pinmap[data-map-state="idle"]').waitFor({ timeout: loadCapMs });
+          const wallMs = Date.now() - started;
+          const threads = cpuBetween(threadsBefore, chromiumThreadCpu());
+          const machineMs = machineCpuMs() - machineBefore;
+          const idleMs = await page.evaluate(() => performance.now());
+          await page.context().close();
+          if (run >= 0) pages[i]!.loads.push({ threads, machineMs, wallMs, idleMs });
+        }
+      }
+      const report = `${renderCpu(pages, cpus().length)}\n\nCPU time of every Chromium thread on the machine (user + system, from /proc, 10 ms ticks) from the navigation until the page was idle, a mean per load; ${runs} load${runs === 1 ? '' : 's'} of each page, in turn. "Time to idle" is the page's clock when the benchmark saw it idle.`;
+      mkdirSync(options.outDir, { recursive: true });
+      writeFileSync(join(options.outDir, 'cpu.md'), `${report}\n`);
+      log(`${report}\n(written to ${join(options.outDir, 'cpu.md')})`);
     }
 
     const cpu = cpus();
