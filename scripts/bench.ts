@@ -57,7 +57,7 @@ function usage(): string {
     '  --timeout        seconds a page may take to reach idle (default 20)',
     '  --dom-cap        seconds for the one attempt of a DOM baseline above 10k pins (default 10; 0 skips it)',
     '  --update-readme  also copy the report into README.md (between the bench markers)',
-    '  --no-pins        skip the page loads (cold load, pins, size): only the mount/destroy cycles (and --trace, --cpu)',
+    '  --no-pins        skip the page loads (cold load, pins, size): only the mount/destroy cycles (and --trace, --cpu); writes cycles.md',
     '  --weight         only the weight: one load of the vector, hybrid and bare MapLibre pages, the JavaScript and CSS each loads',
     '                   before its first idle, and the breakdown of the vector view\'s; writes weight.md and weight.json',
     `  --rows           only these pin rows (comma-separated: ${Object.keys(RENDERER_LABELS).join(', ')}), beside the no-pin rows; no basemap or pre-tiled rows; writes rows.md and rows.json`,
@@ -122,7 +122,7 @@ function parseCli() {
     weight,
     loadCapMs: whole('timeout', values.timeout, 1) * 1000,
     domCapMs: whole('dom-cap', values['dom-cap'], 0) * 1000,
-    updateReadme: values['update-readme'] && !weight && !values.rows,
+    updateReadme: values['update-readme'] && !weight && !values.rows && !values['no-pins'],
     pageLoads: !values['no-pins'],
     pretiledOnly: values.pretiled,
     archive: values.archive === undefined ? undefined : resolve(values.archive),
@@ -512,7 +512,8 @@ async function main(): Promise<number> {
       : [renderMarkdown(data), basemap ? renderBasemapArchive(basemap) : '', options.pageLoads && !options.only ? await pretiledSection() : ''].filter((section) => section !== '').join('\n\n');
     console.log(`\n${markdown}\n`);
     mkdirSync(options.outDir, { recursive: true });
-    const name = options.weight ? 'weight' : options.only ? 'rows' : 'latest';
+    // Without page loads the report holds the mount/destroy cycles alone: it does not replace the full one.
+    const name = options.weight ? 'weight' : options.only ? 'rows' : options.pageLoads ? 'latest' : 'cycles';
     writeFileSync(join(options.outDir, `${name}.md`), `${markdown}\n`);
     writeFileSync(
       join(options.outDir, `${name}.json`),
