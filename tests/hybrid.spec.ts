@@ -315,7 +315,7 @@ test.describe('pins and popups in the hybrid view', () => {
     expect(layouts.hybrid!.short!.width).toBeLessThan(160);
   });
 
-  test('overlapping pins stack alike in both views: the southern one in front, a keyboard-focused one above its neighbours, an open popup above them all', async ({ page }) => {
+  test('overlapping pins stack alike in both views: the southern one in front, a hovered or keyboard-focused one above its neighbours, an open popup above them all', async ({ page }) => {
     // Two pairs of big pins (104 px tall) 0.35° apart (about 50 px at zoom 6, so not grouped), one
     // listed north first, the other south first.
     const big = { pin: { scale: 2 } };
@@ -352,6 +352,11 @@ test.describe('pins and popups in the hybrid view', () => {
       expect(await onTop(south.x, north.y - 4), `${view}: the focused northern pin`).toBe('a-north');
       await page.evaluate(() => (document.activeElement as HTMLElement).blur());
       expect(await onTop(south.x, north.y - 4), `${view}: the northern pin, no longer focused`).toBe('a-south');
+      // So does a pin under the pointer (here at its head, which the southern pin does not cover).
+      await page.mouse.move(north.x, north.y - 80);
+      expect(await onTop(south.x, north.y - 4), `${view}: the hovered northern pin`).toBe('a-north');
+      await page.mouse.move(5, 5);
+      expect(await onTop(south.x, north.y - 4), `${view}: the northern pin, no longer hovered`).toBe('a-south');
       // The southern pin's popup covers the northern pin's head, and stands above it.
       await page.locator('.pinmap-pin[data-pin-id="a-south"]').click();
       await expect(page.locator('.pinmap-popup[data-pin-id="a-south"]')).toBeVisible();
