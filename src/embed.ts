@@ -5,3 +5,5 @@
 export { createPinmap, type PinmapHandle } from './ui/create-pinmap.tsx';
 export { parseConfig, ConfigError, type PinmapConfigInput } from './map/config.ts';
 export { pinmapLocaleDe } from './map/locales/de.ts';
+/** The MapLibre GL JS that the maps run on: see `maplibre` in index.ts (a protocol of your own, say). */
+export * as maplibre from 'maplibre-gl';

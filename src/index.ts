@@ -29,3 +29,11 @@ export { DEFAULT_LOCALE, type LocaleKey } from './map/locale.ts';
 export { pinmapLocaleDe } from './map/locales/de.ts';
 export type { MapStatus } from './machines/map-status.machine.ts';
 export type { Camera, ViewName } from './map/address.ts';
+/**
+ * The MapLibre GL JS that Pinmap's maps run on (bundled into the library). Set global MapLibre
+ * options on it for Pinmap's maps, such as a protocol of your own for a style's sources
+ * (`maplibre.addProtocol`), or make markers and popups for `getMap()`'s map with it. An app's own
+ * `import … from 'maplibre-gl'` is a second copy of MapLibre, whose global settings do not reach
+ * Pinmap's maps.
+ */
+export * as maplibre from 'maplibre-gl';

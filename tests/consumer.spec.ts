@@ -183,6 +183,7 @@ test.describe('the published package, in an app that installs it', () => {
     // The React API from the package: onLoad with the ref's handle (its camera, MapLibre's map), onPinClick.
     await expect(page.locator('body')).toHaveAttribute('data-loaded-zoom', '3');
     await expect(page.locator('body')).toHaveAttribute('data-map-canvas', 'true');
+    await expect(page.locator('body')).toHaveAttribute('data-same-maplibre', 'true');
     await expect(page.locator('body')).toHaveAttribute('data-clicked-pin', 'paris');
     const loaded = [...responses].filter(([, status]) => status === 200).map(([file]) => file);
     expect(loaded.some((file) => /^\/assets\/maplibre-gl-worker-.+\.mjs$/.test(file)), "MapLibre's worker, emitted by the app's build").toBe(true);

@@ -1,4 +1,5 @@
 import { expect, test } from '@playwright/test';
+import { PNG } from 'pngjs';
 import { openEmbedPage, watchConsole, type EmbedWindow } from './helpers.ts';
 import { countWebGLContexts, liveWebGLContexts } from './webgl-contexts.ts';
 
@@ -10,6 +11,44 @@ import { countWebGLContexts, liveWebGLContexts } from './webgl-contexts.ts';
  */
 
 test.describe('createPinmap', () => {
+  test('exports the MapLibre its maps run on: a protocol registered with it serves a style\'s tiles', async ({ page }) => {
+    const console = watchConsole(page);
+    await openEmbedPage(page);
+    const result = await page.evaluate(async () => {
+      const w = window as unknown as EmbedWindow & { tileRequests?: string[] };
+      // A solid magenta tile, made in the page, for every tile the style asks of the protocol.
+      const canvas = new OffscreenCanvas(256, 256);
+      const context = canvas.getContext('2d')!;
+      context.fillStyle = '#ff00ff';
+      context.fillRect(0, 0, 256, 256);
+      const tile = await (await canvas.convertToBlob({ type: 'image/png' })).arrayBuffer();
+      w.tileRequests = [];
+      w.Pinmap.maplibre.addProtocol('probe', async (request) => {
+        w.tileRequests!.push(request.url);
+        return { data: tile.slice(0) };
+      });
+      w.handle = w.Pinmap.createPinmap('map', {
+        center: [10, 50],
+        zoom: 3,
+        controls: { attribution: false },
+        style: { version: 8, sources: { probe: { type: 'raster', tiles: ['probe://tiles/{z}/{x}/{y}'], tileSize: 256 } }, layers: [{ id: 'probe', type: 'raster', source: 'probe' }] },
+      });
+      await w.handle.ready;
+      w.Pinmap.maplibre.removeProtocol('probe');
+      return { status: w.handle.status, requests: w.tileRequests };
+    });
+    expect(result.status).toBe('idle');
+    expect(result.requests.length).toBeGreaterThan(0);
+    // 256 px tiles at zoom 3 are zoom 4 tiles (MapLibre's zoom counts 512 px tiles).
+    expect(result.requests.every((url) => /^probe:\/\/tiles\/4\/\d+\/\d+$/.test(url)), result.requests.join(' ')).toBe(true);
+    // What the map shows is the protocol's tiles.
+    const png = PNG.sync.read(await page.locator('#map .pinmap-map').screenshot());
+    let magenta = 0;
+    for (let i = 0; i < png.data.length; i += 4) if (png.data[i]! > 240 && png.data[i + 1]! < 15 && png.data[i + 2]! > 240) magenta++;
+    expect(magenta / (png.data.length / 4)).toBeGreaterThan(0.5);
+    expect(console.errors).toEqual([]);
+  });
+
   test('mounts a map in an element or an element id and resolves ready when it is idle', async ({ page }) => {
     const console = watchConsole(page);
     await openEmbedPage(page);

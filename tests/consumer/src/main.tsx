@@ -1,4 +1,4 @@
-import { Pinmap, type PinmapConfigInput, type PinmapRef } from 'pinmap';
+import { maplibre, Pinmap, type PinmapConfigInput, type PinmapRef } from 'pinmap';
 import 'pinmap/style.css';
 import { StrictMode, useRef } from 'react';
 import { createRoot } from 'react-dom/client';
@@ -30,6 +30,8 @@ function App() {
       onLoad={({ target }) => {
         document.body.dataset.loadedZoom = String(Math.round(target.getViewState().zoom));
         document.body.dataset.mapCanvas = String(target.getMap()?.getCanvas() instanceof HTMLCanvasElement);
+        // The package's `maplibre` is the MapLibre its maps run on.
+        document.body.dataset.sameMaplibre = String(target.getMap() instanceof maplibre.Map);
       }}
       onPinClick={({ id }) => {
         document.body.dataset.clickedPin = id;
