@@ -1,6 +1,6 @@
 import react from '@vitejs/plugin-react';
 import { defineConfig, esmExternalRequirePlugin, type Plugin, type UserConfig } from 'vite';
-import { CONTENT_SECURITY_POLICY } from './src/csp.ts';
+import { CONTENT_SECURITY_POLICY } from './src/config/csp.ts';
 
 /**
  * One config, three builds:
@@ -45,6 +45,23 @@ const PREACT_COMPAT = [
   { find: /^react$/, replacement: 'preact/compat' },
 ];
 
+/**
+ * The names of the code split off the entry, for what it is rather than for its file (several
+ * rooms have an `engine.ts` or a `pins.ts`): the hybrid view's engine, the vector view's pins, the
+ * pin drawing (the legend's). Others keep their file's name (`pin-source`, `panels`, …).
+ */
+const CHUNK_NAMES: Record<string, string> = {
+  'src/map/hybrid/engine.ts': 'hybrid-engine',
+  'src/map/vector/pins.ts': 'vector-pins',
+  'src/pins/icon.ts': 'pin-icon',
+};
+
+function chunkName(chunk: { name: string; facadeModuleId: string | null; moduleIds: readonly string[] }): string {
+  const module = chunk.facadeModuleId ?? (chunk.moduleIds.length === 1 ? chunk.moduleIds[0] : undefined);
+  const path = module?.replace(/\\/g, '/').split('/src/').pop();
+  return (path && CHUNK_NAMES[`src/${path}`]) || chunk.name;
+}
+
 export default defineConfig(({ command, mode }): UserConfig => {
   const standalone = command === 'build' && mode !== 'lib' && mode !== 'cli';
   const base: UserConfig = {
@@ -53,11 +70,11 @@ export default defineConfig(({ command, mode }): UserConfig => {
     // and the library finds its MapLibre worker next to itself.
     base: './',
     publicDir: 'fixtures',
-    // The production build is served with a strict Content Security Policy (src/csp.ts). The
+    // The production build is served with a strict Content Security Policy (src/config/csp.ts). The
     // development server has none: its hot reload needs inline scripts.
     preview: { host: '127.0.0.1', port: 4173, strictPort: true, headers: { 'Content-Security-Policy': CONTENT_SECURITY_POLICY } },
     server: { host: '127.0.0.1', port: 5173 },
-    build: { sourcemap: true, chunkSizeWarningLimit: 1500 },
+    build: { sourcemap: true, chunkSizeWarningLimit: 1500, rollupOptions: { output: { chunkFileNames: (chunk) => `assets/${chunkName(chunk)}-[hash].js` } } },
     ...(standalone ? { resolve: { alias: PREACT_COMPAT } } : {}),
   };
   if (mode === 'cli') {
@@ -108,7 +125,7 @@ export default defineConfig(({ command, mode }): UserConfig => {
         // The code split off the entry: what is loaded only when needed is named for what it
         // is (the hybrid view, the pins, the pin panels), the rest is shared.
         output: {
-          chunkFileNames: (chunk) => `${embed ? 'pinmap-embed' : 'pinmap'}-${chunk.name === 'hybrid-engine' ? 'hybrid' : chunk.isDynamicEntry ? chunk.name : 'shared'}-[hash].js`,
+          chunkFileNames: (chunk) => `${embed ? 'pinmap-embed' : 'pinmap'}-${chunkName(chunk) === 'hybrid-engine' ? 'hybrid' : chunk.isDynamicEntry ? chunkName(chunk) : 'shared'}-[hash].js`,
           // The style sheet stays dist/lib/pinmap.css; its fonts and MapLibre's worker go beside it in assets/.
           assetFileNames: (asset) => (asset.names.some((name) => name.endsWith('.css')) ? '[name][extname]' : 'assets/[name]-[hash][extname]'),
         },

@@ -33,8 +33,8 @@ import { summariseTrace, traceCategories } from './bench/trace.ts';
 import { chromiumThreadCpu, cpuBetween, machineCpuMs, renderCpu, type CpuLoads } from './bench/cpu.ts';
 import { measureBasemapArchive, renderBasemapArchive } from './bench/basemap-archive.ts';
 import { generatePins } from './synthetic-pins.ts';
-import { createIndexCore } from '../src/map/pin-index-core.ts';
-import { abbreviate, clusterDiameter } from '../src/map/pin-markers.ts';
+import { createIndexCore } from '../src/pins/grouping/index-core.ts';
+import { abbreviate, clusterDiameter } from '../src/pins/bubble.ts';
 import { existingArchive, measurePretiled, renderPretiled, renderTiling, tileForBench } from './bench/pretiled.ts';
 
 const ROOT = resolve(import.meta.dirname, '..');

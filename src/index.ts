@@ -2,7 +2,7 @@
  * Pinmap's public API: the `<Pinmap/>` React component, the `createPinmap` embed call, and the
  * config parser with its types.
  */
-export type { PinCollectionInput } from './map/config.ts';
+export type { PinCollectionInput } from './config/schema.ts';
 export { Pinmap, type PinmapProps, type PinmapRef, type PinmapDataProps, type PinEvent, type StatusListener } from './ui/Pinmap.tsx';
 export type { ViewState } from './ui/view-state.ts';
 export type { LngLatBounds } from './map/adapter.ts';
@@ -24,11 +24,11 @@ export {
   type RasterLayerConfigInput,
   type VectorLayerConfig,
   type VectorLayerConfigInput,
-} from './map/config.ts';
-export { DEFAULT_LOCALE, type LocaleKey } from './map/locale.ts';
-export { pinmapLocaleDe } from './map/locales/de.ts';
+} from './config/schema.ts';
+export { DEFAULT_LOCALE, type LocaleKey } from './config/locale.ts';
+export { pinmapLocaleDe } from './config/locales/de.ts';
 export type { MapStatus } from './machines/map-status.machine.ts';
-export type { Camera, ViewName } from './map/address.ts';
+export type { Camera, ViewName } from './config/address.ts';
 /**
  * The MapLibre GL JS that Pinmap's maps run on (bundled into the library). Set global MapLibre
  * options on it for Pinmap's maps, such as a protocol of your own for a style's sources

@@ -1,6 +1,6 @@
 import { expect, test, type Page } from '@playwright/test';
-import { BAD_CONFIGS, show, type BadConfig } from '../src/map/config-corpus.testing.ts';
-import { safeParseConfig } from '../src/map/config.ts';
+import { BAD_CONFIGS, show, type BadConfig } from '../src/testing/config-corpus.testing.ts';
+import { safeParseConfig } from '../src/config/schema.ts';
 import { openEmbedPage, type EmbedWindow } from './helpers.ts';
 
 /**

@@ -6,7 +6,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import ts from 'typescript';
-import { CONTENT_SECURITY_POLICY } from '../src/csp.ts';
+import { CONTENT_SECURITY_POLICY } from '../src/config/csp.ts';
 import { watchCsp } from './csp-violations.ts';
 import { waitForMapState, watchConsole } from './helpers.ts';
 

@@ -1,11 +1,11 @@
 import { readFileSync, readdirSync } from 'node:fs';
 import { expect, test, type Page } from '@playwright/test';
-import { CONTENT_SECURITY_POLICY, CSP_DIRECTIVES } from '../src/csp.ts';
+import { CONTENT_SECURITY_POLICY, CSP_DIRECTIVES } from '../src/config/csp.ts';
 import { watchCsp } from './csp-violations.ts';
 import { serveJson, waitForMapState, watchConsole } from './helpers.ts';
 
 /**
- * The production build under its Content Security Policy (src/csp.ts), which the preview server
+ * The production build under its Content Security Policy (src/config/csp.ts), which the preview server
  * sends with every response, so every browser test of the suite runs under it. Here: the policy
  * is what it says and is in force, and both views do everything a user does without one refusal.
  */

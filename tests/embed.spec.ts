@@ -6,7 +6,7 @@ import { countWebGLContexts, liveWebGLContexts } from './webgl-contexts.ts';
 /**
  * The embed API as a site owner's page meets it: the self-contained library build
  * (dist/lib/pinmap-embed.js) loaded by a plain HTML page on the same server (`openEmbedPage`),
- * under the library's Content Security Policy (src/csp.ts). Mounting and destroying many maps is
+ * under the library's Content Security Policy (src/config/csp.ts). Mounting and destroying many maps is
  * tests/long-session.spec.ts.
  */
 

@@ -1,5 +1,5 @@
 import { expect, type ConsoleMessage, type Page } from '@playwright/test';
-import { LIBRARY_CONTENT_SECURITY_POLICY } from '../src/csp.ts';
+import { LIBRARY_CONTENT_SECURITY_POLICY } from '../src/config/csp.ts';
 
 export type MapState = 'loading' | 'idle' | 'error';
 

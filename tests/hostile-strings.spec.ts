@@ -1,7 +1,7 @@
 import { expect, test, type Page } from '@playwright/test';
-import { BLNS, OBJECT_KEYS, TRAPS } from '../src/map/hostile-strings.testing.ts';
-import { safeParseConfig } from '../src/map/config.ts';
-import { LOCALE_KEYS, type LocaleKey } from '../src/map/locale.ts';
+import { BLNS, OBJECT_KEYS, TRAPS } from '../src/testing/hostile-strings.testing.ts';
+import { safeParseConfig } from '../src/config/schema.ts';
+import { LOCALE_KEYS, type LocaleKey } from '../src/config/locale.ts';
 import { attributionParts } from '../src/ui/controls/attribution-text.ts';
 import { openEmbedPage, serveJson, waitForMapState, type EmbedWindow } from './helpers.ts';
 

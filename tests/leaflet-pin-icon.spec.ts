@@ -10,7 +10,7 @@ test('the Leaflet pin icon puts its tip on the point and restyles in place with 
   const result = await page.evaluate(async () => {
     const L = (await import('/node_modules/leaflet/dist/leaflet-src.esm.js' as string)) as typeof import('leaflet');
     await import('/node_modules/leaflet/dist/leaflet.css' as string);
-    const { PinIcon } = (await import('/src/map/leaflet-pin-icon.ts' as string)) as typeof import('../src/map/leaflet-pin-icon.ts');
+    const { PinIcon } = (await import('/src/map/hybrid/leaflet-pin-icon.ts' as string)) as typeof import('../src/map/hybrid/leaflet-pin-icon.ts');
     document.body.innerHTML = '<div id="leaflet-map" style="position:absolute;left:0;top:0;width:600px;height:400px"></div>';
     const map = L.map('leaflet-map', { center: [10, 20], zoom: 4, zoomAnimation: false, fadeAnimation: false });
     const icon = new PinIcon({ iconClasses: 'fa-solid fa-star', markerColor: '#d7263d' });

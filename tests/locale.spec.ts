@@ -1,5 +1,5 @@
 import { expect, test, type Page } from '@playwright/test';
-import { pinmapLocaleDe } from '../src/map/locales/de.ts';
+import { pinmapLocaleDe } from '../src/config/locales/de.ts';
 import { serveJson, waitForMapState, watchConsole } from './helpers.ts';
 
 /**

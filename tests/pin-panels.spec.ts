@@ -1,6 +1,6 @@
 import AxeBuilder from '@axe-core/playwright';
 import { expect, test, type Page } from '@playwright/test';
-import type { PinmapConfigInput } from '../src/map/config.ts';
+import type { PinmapConfigInput } from '../src/config/schema.ts';
 import { serveJson, waitForMapState, watchConsole } from './helpers.ts';
 
 /**

@@ -5,7 +5,7 @@ import { createServer as createHttpServer, type Server } from 'node:http';
 import { createServer } from 'node:net';
 import path from 'node:path';
 import { promisify } from 'node:util';
-import { CSP_DIRECTIVES, serializeCsp } from '../src/csp.ts';
+import { CSP_DIRECTIVES, serializeCsp } from '../src/config/csp.ts';
 import { compareImages } from '../visual/compare.ts';
 import { watchCsp } from './csp-violations.ts';
 import { waitForMapState, watchConsole } from './helpers.ts';

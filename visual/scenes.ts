@@ -1,8 +1,8 @@
-import type { PinmapConfigInput } from '../src/map/config.ts';
+import type { PinmapConfigInput } from '../src/config/schema.ts';
 import type { Tolerance } from './compare.ts';
 import { readFileSync } from 'node:fs';
 import { DEFAULT_APP_CONFIG } from '../src/ui/default-config.ts';
-import { pinmapLocaleDe } from '../src/map/locales/de.ts';
+import { pinmapLocaleDe } from '../src/config/locales/de.ts';
 
 /** A step taken before the capture, as data. */
 export type SceneAction =

@@ -8,7 +8,8 @@ describe('partOf', () => {
     expect(partOf('../node_modules/a/node_modules/zod/v4/core/core.js')).toBe('zod');
   });
   test('names the folder of our own code, and the source map\'s own keys as they are', () => {
-    expect(partOf('../../src/map/pin-icon.ts')).toBe('src/map');
+    expect(partOf('../../src/pins/icon.ts')).toBe('src/pins');
+    expect(partOf('../../src/map/vector/pins.ts')).toBe('src/map');
     expect(partOf('../../src/main.tsx')).toBe('src');
     expect(partOf('[unmapped]')).toBe('[unmapped]');
   });

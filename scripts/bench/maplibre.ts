@@ -27,7 +27,7 @@ setWorkerUrl(workerUrl);
 // The basemap is one PMTiles archive: read it as a bare MapLibre page would, with the package's protocol.
 addProtocol('pmtiles', new Protocol({ metadata: true }).tile);
 
-/** As the app's (src/map/pin-markers.ts): pins within 40 px merge, none above zoom 14. */
+/** As the app's (src/pins/grouping/clusters.ts): pins within 40 px merge, none above zoom 14. */
 const CLUSTER_RADIUS = 40;
 const CLUSTER_MAX_ZOOM = 14;
 

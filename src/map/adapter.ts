@@ -1,12 +1,11 @@
 import type { Map as MapLibreMap } from 'maplibre-gl';
 
 export type { MapLibreMap };
-import type { Camera, ViewName } from './address.ts';
+import type { Camera, ViewName } from '../config/address.ts';
 import type { MapStatusEvent } from '../machines/map-status.machine.ts';
-import type { Pin, PinSet } from './pin-data.ts';
-import type { PinOptions } from './pin-options.ts';
-import type { CategoryCount } from './pin-legend.ts';
-import type { Theme } from './config.ts';
+import type { Pin, PinSet, CategoryCount } from '../pins/types.ts';
+import type { PinOptions } from '../config/pin-options.ts';
+import type { Theme } from '../config/schema.ts';
 
 /** `[[west, south], [east, north]]` in degrees. */
 export type LngLatBounds = [[number, number], [number, number]];

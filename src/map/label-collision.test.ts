@@ -1,7 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { collisionBoxes } from './label-collision.ts';
-import { parsePins } from './pin-data.ts';
-import { SharedStyles, type PinGroup } from './pin-markers.ts';
+import { parsePins } from '../pins/data.ts';
+import { SharedStyles } from '../pins/icon.ts';
+import type { PinGroup } from '../pins/grouping/clusters.ts';
 
 describe('collisionBoxes: where labels must keep out, for the DOM pins and bubbles shown', () => {
   const set = parsePins({

@@ -1,7 +1,8 @@
 import type { GeoJSONSource, Map as MapLibreMap } from 'maplibre-gl';
-import type { Pin } from './pin-data.ts';
-import { pinDrawing, type PinStyle } from './pin-icon.ts';
-import { clusterDiameter, type PinClusters } from './pin-markers.ts';
+import type { Pin } from '../pins/types.ts';
+import { pinDrawing, type PinStyle } from '../pins/icon.ts';
+import { clusterDiameter } from '../pins/bubble.ts';
+import type { PinClusters } from '../pins/grouping/clusters.ts';
 
 /**
  * Pins win over the basemap's labels. MapLibre places symbols layer by layer from the top of the

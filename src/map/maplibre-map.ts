@@ -2,10 +2,10 @@ import { GPUInitializationError, setWorkerUrl, type Map as MapLibreMap, type Map
 import workerUrl from 'maplibre-gl/dist/maplibre-gl-worker.mjs?url&no-inline';
 import 'maplibre-gl/dist/maplibre-gl.css';
 import type { MapFailure } from '../machines/map-status.machine.ts';
-import type { PinmapConfig, Theme } from './config.ts';
-import { EMBEDDED_DARK_STYLE_PATH, EMBEDDED_STYLE_PATH, TILE_RETRY } from './constants.ts';
-import { MESSAGES, reasonOf } from './errors.ts';
-import { localeWith } from './locale.ts';
+import type { PinmapConfig, Theme } from '../config/schema.ts';
+import { EMBEDDED_DARK_STYLE_PATH, EMBEDDED_STYLE_PATH, TILE_RETRY } from '../config/constants.ts';
+import { MESSAGES, reasonOf } from '../config/errors.ts';
+import { localeWith } from '../config/locale.ts';
 import { archiveFailure, prefetchArchives, registerPmtilesProtocol } from './pmtiles.ts';
 import { accessTokenOf, providerOriginOf, redactToken, tokenTransform } from './request-transform.ts';
 import { resolveStyleUrls } from './style-urls.ts';

@@ -2,10 +2,10 @@ import { readFileSync } from 'node:fs';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { PinArchiveTiles, tilesCovering } from './pin-archive-tiles.ts';
 import { openPinArchive } from './pin-archive.ts';
-import { parsePins } from './pin-data.ts';
-import { PinClusters } from './pin-markers.ts';
+import { parsePins } from '../pins/data.ts';
+import { PinClusters } from '../pins/grouping/clusters.ts';
 import { tokenTransform } from './request-transform.ts';
-import { PIN_ARCHIVE } from './pin-archive-format.ts';
+import { PIN_ARCHIVE } from '../pins/archive-format.ts';
 
 /** The committed archive of the default pins, and the file it was made from. */
 const ARCHIVE = readFileSync('fixtures/pins/cities.pmtiles');

@@ -1,11 +1,11 @@
 import { VectorTile } from '@mapbox/vector-tile';
 import { PbfReader } from 'pbf';
 import type { RequestTransformFunction } from 'maplibre-gl';
-import { PIN_ARCHIVE } from './pin-archive-format.ts';
-import { pinFromTile, type PinArchive } from './pin-archive.ts';
-import type { Pin } from './pin-data.ts';
+import { PIN_ARCHIVE } from '../pins/archive-format.ts';
+import { pinFromTile } from './pin-archive.ts';
+import type { PinArchive, Pin } from '../pins/types.ts';
 import { ArchiveError, loadFromArchive } from './pmtiles.ts';
-import { reasonOf } from './errors.ts';
+import { reasonOf } from '../config/errors.ts';
 
 /** A bubble or a lone pin of a pre-tiled archive, as a tile of it gives it. */
 export type TiledGroup =

@@ -1,38 +1,11 @@
 import type { PMTiles } from 'pmtiles';
-import type { VectorSourceSpecification } from 'maplibre-gl';
-import { PIN_ARCHIVE, pinBucket, type PinArchiveMetadata, type PinIndexEntry, type PinIndexInfo, type PinTileProperties } from './pin-archive-format.ts';
-import { describeValue, mergeStyles, type Pin } from './pin-data.ts';
-import type { PinOptions } from './pin-options.ts';
-import { reasonOf } from './errors.ts';
+import type { ArchiveTileSource, PinArchive, Pin, CategoryCount } from '../pins/types.ts';
+import { PIN_ARCHIVE, pinBucket, type PinArchiveMetadata, type PinIndexEntry, type PinIndexInfo, type PinTileProperties } from '../pins/archive-format.ts';
+import { describeValue, mergeStyles } from '../pins/data.ts';
+import type { PinOptions } from '../config/pin-options.ts';
+import { reasonOf } from '../config/errors.ts';
 import { archiveReader, forgetArchiveReader } from './pmtiles.ts';
-import type { CategoryCount } from './pin-legend.ts';
 
-/**
- * A pre-tiled pin archive as the page uses it (README, "Pre-tiled pins"): its header and metadata
- * read once with range requests, its looks resolved against the config's `pinStyles`, and its
- * pins found by id in its pin index (a click on a pin, `?pin=`): two range requests of a few KB.
- */
-export interface PinArchive {
-  /** The MapLibre source URL: `pmtiles://` and the archive's absolute URL. */
-  url: string;
-  /**
-   * The map's vector source of the pins' tiles, from the header read here: its tile URLs, zooms
-   * and bounds, so the map asks for tiles at once (no TileJSON to fetch and wait for first).
-   */
-  source: VectorSourceSpecification;
-  metadata: PinArchiveMetadata;
-  /** Each look's pin options: the file's category style with config's over it, then the pins' own. */
-  looks: Readonly<PinOptions>[];
-  /** The category styles: the file's `pinStyles` (in the metadata) with config's over them, per category and field. */
-  pinStyles: Record<string, PinOptions>;
-  /**
-   * Its categories and how many pins each has (the legend's counts), in the order they first
-   * appear; an archive made before archives kept counts gives its looks' categories, counts unknown.
-   */
-  categories: CategoryCount[];
-  /** The pin with this id and the zooms it stands alone at, from the pin index; undefined when the archive has no such pin. Rejects when the index cannot be read. */
-  find(id: string): Promise<{ pin: Pin; aloneMask: number } | undefined>;
-}
 
 /** The archive is not a pin archive of this Pinmap (another tool made it, or another version). */
 export class PinArchiveError extends Error {
@@ -86,7 +59,7 @@ export async function openPinArchive(pins: string, pinStyles: Record<string, Pin
     return entries;
   };
   const url = `pmtiles://${href}`;
-  const source: VectorSourceSpecification = {
+  const source: ArchiveTileSource = {
     type: 'vector',
     tiles: [`${url}/{z}/{x}/{y}`],
     minzoom: header.minZoom,

@@ -1,8 +1,9 @@
-import type { PinOptions } from './pin-options.ts';
-import { parsePins, type PinSet } from './pin-data.ts';
+import type { PinOptions } from '../config/pin-options.ts';
+import { parsePins } from '../pins/data.ts';
+import type { PinSet } from '../pins/types.ts';
 
-export { describePinSet } from './pin-data.ts';
-import { reasonOf } from './errors.ts';
+export { describePinSet } from '../pins/data.ts';
+import { reasonOf } from '../config/errors.ts';
 import { PinArchiveError, isPinArchiveUrl, openPinArchive } from './pin-archive.ts';
 
 /** Pins could not be had at all (the file failed or is not GeoJSON); the map goes on without them. */

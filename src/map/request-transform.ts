@@ -1,5 +1,5 @@
 import type { RequestParameters, RequestTransformFunction } from 'maplibre-gl';
-import type { PinmapConfig } from './config.ts';
+import type { PinmapConfig } from '../config/schema.ts';
 
 /**
  * The maps provider's origin: `providerOrigin` if the config names one, else the origin of the

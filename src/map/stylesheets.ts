@@ -1,4 +1,4 @@
-import { MESSAGES } from './errors.ts';
+import { MESSAGES } from '../config/errors.ts';
 
 /**
  * Each engine's style sheet, known by one rule it is sure to contain. A page that forgot the

@@ -1,5 +1,5 @@
 import type { Readable } from 'node:stream';
-import { describeValue } from '../map/pin-data.ts';
+import { describeValue } from '../pins/data.ts';
 
 /** The top-level members of a FeatureCollection that the pins need besides its features. */
 const MEMBERS = new Set(['type', 'attribution', 'pinStyles']);

@@ -7,12 +7,12 @@ import { VectorTile } from '@mapbox/vector-tile';
 import { PbfReader } from 'pbf';
 import { PMTiles, type Source } from 'pmtiles';
 import { afterAll, describe, expect, it } from 'vitest';
-import { CLUSTER_MAX_ZOOM } from '../map/constants.ts';
-import { PIN_ARCHIVE, pinBucket, type PinArchiveMetadata, type PinIndexEntry } from '../map/pin-archive-format.ts';
-import { parsePins } from '../map/pin-data.ts';
-import { feature } from '../map/pin-features.testing.ts';
-import { PinGrouping } from '../map/pin-grouping.ts';
-import { legendEntries } from '../map/pin-legend.ts';
+import { CLUSTER_MAX_ZOOM } from '../config/constants.ts';
+import { PIN_ARCHIVE, pinBucket, type PinArchiveMetadata, type PinIndexEntry } from '../pins/archive-format.ts';
+import { parsePins } from '../pins/data.ts';
+import { feature } from '../testing/pin-features.testing.ts';
+import { PinGrouping } from '../pins/grouping/grouping.ts';
+import { legendEntries } from '../pins/legend.ts';
 import { tilePins } from './tile-pins.ts';
 
 const folder = mkdtempSync(join(tmpdir(), 'pinmap-tile-pins-test-'));

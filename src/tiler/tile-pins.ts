@@ -1,13 +1,14 @@
 import type { Readable } from 'node:stream';
 import { tileIdToZxy, zxyToTileId } from 'pmtiles';
-import { CLUSTER_MAX_ZOOM } from '../map/constants.ts';
-import { PIN_ARCHIVE, type PinArchiveMetadata, type PinIndexInfo, type PinLook } from '../map/pin-archive-format.ts';
-import { PinChecker, PinDataError, assertFeatureCollection, readCollectionMembers, type IdRegistry, type SkippedFeature } from '../map/pin-data.ts';
-import { abbreviate } from '../map/pin-markers.ts';
-import type { PinOptions } from '../map/pin-options.ts';
+import { CLUSTER_MAX_ZOOM } from '../config/constants.ts';
+import { PIN_ARCHIVE, type PinArchiveMetadata, type PinIndexInfo, type PinLook } from '../pins/archive-format.ts';
+import { PinChecker, PinDataError, assertFeatureCollection, readCollectionMembers, type IdRegistry } from '../pins/data.ts';
+import type { SkippedFeature } from '../pins/types.ts';
+import { abbreviate } from '../pins/bubble.ts';
+import type { PinOptions } from '../config/pin-options.ts';
 import { ByteStore, type ByteStoreColumns } from './byte-store.ts';
 import { Growable } from './growable.ts';
-import { INDEX_PINS_PER_PART, RecordSpill } from './pin-index.ts';
+import { INDEX_PINS_PER_PART, RecordSpill } from './pin-lookup.ts';
 import { COMPRESSION, PmtilesWriter, TILE_TYPE } from './pmtiles-writer.ts';
 import { PointTileWriter, tilePoint } from './point-tile.ts';
 import { readFeatureCollection } from './read-geojson.ts';
@@ -29,7 +30,7 @@ import { GroupsInWorker, NOT_ALONE, tileOf, type Bubbles } from './zoom-groups.t
  * 3. Each zoom's bubbles and lone pins are written tile by tile, in tile id order, by
  *    `PointTileWriter` (positions round exactly as a GeoJSON source's do) to `PmtilesWriter`.
  *    Tiles are left uncompressed: most hold a pin or two, which gzip makes longer.
- * 4. The pin index (every pin's place and popup fields, in buckets by id; `pin-index.ts`) follows the
+ * 4. The pin index (every pin's place and popup fields, in buckets by id; `pin-lookup.ts`) follows the
  *    tile data. The grouping's worker writes it once it has grouped the last zoom.
  */
 

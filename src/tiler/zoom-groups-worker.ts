@@ -1,6 +1,6 @@
 import { parentPort, workerData } from 'node:worker_threads';
 import { ByteStore } from './byte-store.ts';
-import { writePinIndex } from './pin-index.ts';
+import { writePinIndex } from './pin-lookup.ts';
 import { Grouper, NOT_ALONE, transferablesOf, type GroupingMessage, type GroupingWork } from './zoom-groups.ts';
 
 /**

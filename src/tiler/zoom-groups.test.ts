@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { CLUSTER_MAX_ZOOM } from '../map/constants.ts';
-import { PIN_ARCHIVE } from '../map/pin-archive-format.ts';
+import { CLUSTER_MAX_ZOOM } from '../config/constants.ts';
+import { PIN_ARCHIVE } from '../pins/archive-format.ts';
 import { ByteStore } from './byte-store.ts';
 import { Grouper, GroupsInWorker, type GroupingWork } from './zoom-groups.ts';
 

@@ -2,12 +2,12 @@ import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { pathToFileURL } from 'node:url';
 import { Worker } from 'node:worker_threads';
-import { CLUSTER_MAX_ZOOM } from '../map/constants.ts';
-import { PIN_ARCHIVE } from '../map/pin-archive-format.ts';
-import { PinGrouping } from '../map/pin-grouping.ts';
+import { CLUSTER_MAX_ZOOM } from '../config/constants.ts';
+import { PIN_ARCHIVE } from '../pins/archive-format.ts';
+import { PinGrouping } from '../pins/grouping/grouping.ts';
 import type { ByteStoreColumns } from './byte-store.ts';
 import { Growable } from './growable.ts';
-import type { SpilledRecords } from './pin-index.ts';
+import type { SpilledRecords } from './pin-lookup.ts';
 
 /**
  * The pin tiler's grouping, zoom by zoom: the browser's own `PinGrouping`, read a box of the world

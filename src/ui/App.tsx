@@ -1,7 +1,7 @@
 import { useEffect, useMemo, useState } from 'react';
-import { parseHidden, parseMapHash, parseView } from '../map/address.ts';
-import { LIMITS } from '../map/constants.ts';
-import { MESSAGES, reasonOf } from '../map/errors.ts';
+import { parseHidden, parseMapHash, parseView } from '../config/address.ts';
+import { LIMITS } from '../config/constants.ts';
+import { MESSAGES, reasonOf } from '../config/errors.ts';
 import { ErrorPanel } from './ErrorPanel.tsx';
 import { DEFAULT_APP_CONFIG } from './default-config.ts';
 import { Pinmap } from './Pinmap.tsx';

@@ -1,4 +1,4 @@
-import type { ConfigProblem } from '../map/config.ts';
+import type { ConfigProblem } from '../config/schema.ts';
 
 /** A message the user must read, over the map or in its place, with an optional retry. */
 export function ErrorPanel({ title, message, problems, onRetry }: {

@@ -1,20 +1,20 @@
 import { useActorRef, useSelector } from '@xstate/react';
 import { useCallback, useEffect, useImperativeHandle, useMemo, useRef, useState, type Ref, type RefObject } from 'react';
 import { mapStatusMachine, type MapStatus } from '../machines/map-status.machine.ts';
-import type { Camera, ViewName } from '../map/address.ts';
+import type { Camera, ViewName } from '../config/address.ts';
 import type { LngLatBounds, MapAdapter, MapLibreMap } from '../map/adapter.ts';
-import { configKey, safeParseConfig, type ConfigError, type PinmapConfig, type PinmapConfigInput } from '../map/config.ts';
+import { configKey, safeParseConfig, type ConfigError, type PinmapConfig, type PinmapConfigInput } from '../config/schema.ts';
 import { createEngine } from '../map/engines.ts';
-import type { PinSet } from '../map/pin-data.ts';
+import type { PinSet } from '../pins/types.ts';
 import { startPinRequest } from '../map/pin-request.ts';
-import { reasonOf } from '../map/errors.ts';
-import { DEFAULT_LOCALE, localeWith } from '../map/locale.ts';
+import { reasonOf } from '../config/errors.ts';
+import { DEFAULT_LOCALE, localeWith } from '../config/locale.ts';
 import { Controls, type PinToOpen } from './controls/Controls.tsx';
 import { ErrorPanel } from './ErrorPanel.tsx';
 import { inspectOptions } from './inspect.ts';
 import { PinNotice } from './PinNotice.tsx';
-import { useAddressSync, useHiddenAddressSync, useOpenPinAddressSync } from './use-address-sync.ts';
-import { useTheme } from './use-theme.ts';
+import { useAddressSync, useHiddenAddressSync, useOpenPinAddressSync } from './hooks/use-address-sync.ts';
+import { useTheme } from './hooks/use-theme.ts';
 import { cameraOf, configCameraOf, showsViewState, viewStateOf, type ViewState } from './view-state.ts';
 import './pinmap.css';
 

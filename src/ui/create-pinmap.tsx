@@ -1,7 +1,7 @@
 import { createRoot } from 'react-dom/client';
 import type { MapStatus } from '../machines/map-status.machine.ts';
-import type { PinmapConfigInput } from '../map/config.ts';
-import { resolveContainer } from '../map/container.ts';
+import type { PinmapConfigInput } from '../config/schema.ts';
+import { resolveContainer } from '../config/container.ts';
 import { Pinmap } from './Pinmap.tsx';
 
 /** What `createPinmap` returns: the map's status, a promise for its first idle, and `destroy`. */

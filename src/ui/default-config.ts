@@ -1,4 +1,4 @@
-import type { PinmapConfigInput } from '../map/config.ts';
+import type { PinmapConfigInput } from '../config/schema.ts';
 
 /**
  * What the app shows with no `?config=`: the embedded basemap, its own pins (world cities,

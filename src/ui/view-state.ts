@@ -1,4 +1,4 @@
-import type { Camera } from '../map/address.ts';
+import type { Camera } from '../config/address.ts';
 
 /**
  * The camera as React props give it, in react-map-gl's terms: `longitude` and `latitude` in

@@ -2,7 +2,7 @@ import { useActorRef, useSelector } from '@xstate/react';
 import { useEffect, useState, type RefObject } from 'react';
 import { attributionMachine, isAttributionCompact, isAttributionOpen } from '../../machines/attribution.machine.ts';
 import type { MapAdapter } from '../../map/adapter.ts';
-import type { Locale } from '../../map/locale.ts';
+import type { Locale } from '../../config/locale.ts';
 import { inspectOptions } from '../inspect.ts';
 import { attributionParts, gatherAttributions } from './attribution-text.ts';
 import { InfoIcon } from './icons.tsx';

@@ -1,17 +1,17 @@
 import { Suspense, lazy, useEffect, useMemo, useState, type ReactNode, type RefObject } from 'react';
 import type { MapAdapter } from '../../map/adapter.ts';
-import { controlCorners, type ControlName, type Corner, type PinmapConfig } from '../../map/config.ts';
-import { localeWith } from '../../map/locale.ts';
+import { controlCorners, type ControlName, type Corner, type PinmapConfig } from '../../config/schema.ts';
+import { localeWith } from '../../config/locale.ts';
 import { AttributionControl } from './AttributionControl.tsx';
 import { FullscreenControl } from './FullscreenControl.tsx';
 import { GeolocateControl } from './GeolocateControl.tsx';
 import { NavigationControl } from './NavigationControl.tsx';
 import { ScaleControl } from './ScaleControl.tsx';
 import { ViewControl } from './ViewControl.tsx';
-import type { ViewName } from '../../map/address.ts';
-import { useCameraActor } from './use-camera-actor.ts';
+import type { ViewName } from '../../config/address.ts';
+import { useCameraActor } from '../hooks/use-camera-actor.ts';
 import { NARROW_WIDTH } from '../panels/layout.ts';
-import { usePinSetVersion, useShowPin } from '../panels/use-show-pin.ts';
+import { usePinSetVersion, useShowPin } from '../hooks/use-show-pin.ts';
 import './controls.css';
 import '../panels/panels.css';
 

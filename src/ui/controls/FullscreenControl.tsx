@@ -1,5 +1,5 @@
 import { useEffect, useLayoutEffect, useState, type RefObject } from 'react';
-import type { Locale } from '../../map/locale.ts';
+import type { Locale } from '../../config/locale.ts';
 import { EnterFullscreenIcon, ExitFullscreenIcon } from './icons.tsx';
 
 /** `off`, `on` (the Fullscreen API) or `pseudo` (filling the window where that API is missing). */

@@ -3,7 +3,7 @@ import { useEffect } from 'react';
 import { geolocateMachine, isGeolocateEnabled, isGeolocateWatching } from '../../machines/geolocate.machine.ts';
 import type { LngLatBounds } from '../../machines/geo.ts';
 import type { MapAdapter } from '../../map/adapter.ts';
-import type { Locale } from '../../map/locale.ts';
+import type { Locale } from '../../config/locale.ts';
 import { inspectOptions } from '../inspect.ts';
 import { checkSupport, getCurrentPosition, watchPermission, watchPosition } from './browser-geolocation.ts';
 import { GeolocateIcon } from './icons.tsx';

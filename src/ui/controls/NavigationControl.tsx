@@ -1,10 +1,10 @@
 import { useSelector } from '@xstate/react';
 import type { MapAdapter } from '../../map/adapter.ts';
-import type { Locale } from '../../map/locale.ts';
-import { useCamera } from '../use-camera.ts';
+import type { Locale } from '../../config/locale.ts';
+import { useCamera } from '../hooks/use-camera.ts';
 import { CompassIcon, ZoomInIcon, ZoomOutIcon } from './icons.tsx';
 import { stateName } from './state-name.ts';
-import type { CameraActor } from './use-camera-actor.ts';
+import type { CameraActor } from '../hooks/use-camera-actor.ts';
 
 /** Zoom buttons can be off by a hair of the limit after an ease; this counts as at the limit. */
 const AT_LIMIT = 1e-6;

@@ -1,8 +1,8 @@
 import { useMemo, useState } from 'react';
 import type { MapAdapter } from '../../map/adapter.ts';
-import type { Locale, LocaleKey } from '../../map/locale.ts';
+import type { Locale, LocaleKey } from '../../config/locale.ts';
 import { nextScaleUnit, SCALE_MAX_WIDTH, SCALE_UNITS, scaleBar, type ScaleBar, type ScaleUnit, type UnitSymbol } from '../../map/scale.ts';
-import { useCamera } from '../use-camera.ts';
+import { useCamera } from '../hooks/use-camera.ts';
 
 const UNIT_KEYS: Record<UnitSymbol, LocaleKey> = {
   m: 'ScaleControl.Meters',

@@ -1,5 +1,5 @@
-import type { ViewName } from '../../map/address.ts';
-import type { Locale } from '../../map/locale.ts';
+import type { ViewName } from '../../config/address.ts';
+import type { Locale } from '../../config/locale.ts';
 
 /**
  * The switch between the vector view and the hybrid view: two buttons, the current one pressed.

@@ -1,9 +1,9 @@
 import { useEffect, useId, useMemo, useRef } from 'react';
 import type { MapAdapter } from '../../map/adapter.ts';
-import type { Locale } from '../../map/locale.ts';
-import { legendEntries } from '../../map/pin-legend.ts';
-import { createPinElement, resolvePinStyle } from '../../map/pin-icon.ts';
-import type { PinOptions } from '../../map/pin-options.ts';
+import type { Locale } from '../../config/locale.ts';
+import { legendEntries } from '../../pins/legend.ts';
+import { createPinElement, resolvePinStyle } from '../../pins/icon.ts';
+import type { PinOptions } from '../../config/pin-options.ts';
 import { countText } from './locale-count.ts';
 import { LegendIcon } from './panel-icons.tsx';
 

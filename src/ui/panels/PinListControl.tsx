@@ -1,13 +1,13 @@
 import { useVirtualizer } from '@tanstack/react-virtual';
 import { useEffect, useId, useLayoutEffect, useRef, useState, type KeyboardEvent, type RefObject } from 'react';
 import type { MapAdapter } from '../../map/adapter.ts';
-import type { Pin } from '../../map/pin-data.ts';
-import type { Locale } from '../../map/locale.ts';
-import { firstLine, pinsInView } from '../../map/pin-search.ts';
+import type { Pin } from '../../pins/types.ts';
+import type { Locale } from '../../config/locale.ts';
+import { firstLine, pinsInView } from '../../pins/search.ts';
 import { countText } from './locale-count.ts';
 import { ListIcon } from './panel-icons.tsx';
 import { NARROW_WIDTH } from './layout.ts';
-import type { ShowPin } from './use-show-pin.ts';
+import type { ShowPin } from '../hooks/use-show-pin.ts';
 
 /** How long the view must rest before the list follows it (ms). */
 export const LIST_DEBOUNCE = 250;

@@ -1,10 +1,10 @@
 import { useId, useMemo, useRef, useState, type KeyboardEvent } from 'react';
 import type { MapAdapter } from '../../map/adapter.ts';
-import type { Locale } from '../../map/locale.ts';
-import { createPinSearch, firstLine, type SearchHit } from '../../map/pin-search.ts';
+import type { Locale } from '../../config/locale.ts';
+import { createPinSearch, firstLine, type SearchHit } from '../../pins/search.ts';
 import { countText } from './locale-count.ts';
 import { SearchIcon } from './panel-icons.tsx';
-import type { ShowPin } from './use-show-pin.ts';
+import type { ShowPin } from '../hooks/use-show-pin.ts';
 
 /** The most results shown at once. */
 export const SEARCH_LIMIT = 8;

@@ -1,0 +1,580 @@
+import L from 'leaflet';
+import 'leaflet/dist/leaflet.css';
+import type { Map as MapLibreMap, MapMouseEvent } from 'maplibre-gl';
+import { TILE_RETRY } from '../../config/constants.ts';
+import type { Camera } from '../../config/address.ts';
+import type { EngineEvents, MapAdapter, MapMotionEvent, UserLocation } from '../adapter.ts';
+import type { PinmapConfig, RasterLayerConfig } from '../../config/schema.ts';
+import { MESSAGES, reasonOf } from '../../config/errors.ts';
+import { accessTokenOf, providerOriginOf, redactToken, tokenTransform } from '../request-transform.ts';
+import { LEAFLET_POPUP_MAX_WIDTH, createHybridPins } from './pins.ts';
+import { boxContains } from '../../pins/filter.ts';
+import { localeWith } from '../../config/locale.ts';
+import { describeFailure, onMapAttributionsChange, sharedMapOptions, showTheme, themeOf, themesDiffer, visibleAttributions, watchMapErrors } from '../maplibre-map.ts';
+import { distanceBetween } from '../scale.ts';
+import { resolveTemplate } from '../style-urls.ts';
+import { warnIfStyleSheetMissing } from '../stylesheets.ts';
+import { VectorLayer } from './vector-layer.ts';
+import { createLabelCollision, type CollisionBox } from '../label-collision.ts';
+
+/**
+ * Leaflet counts zoom in 256 px tiles, MapLibre in 512 px tiles: the same scale is one more in
+ * Leaflet. Everything outside this module speaks MapLibre's zoom (the address, config, controls).
+ */
+const toLeaflet = (zoom: number) => zoom + 1;
+const toMapLibre = (zoom: number) => zoom - 1;
+
+/** Stacking within the vector layer's pane: raster layers below it, the vector layer, raster layers above it. */
+const Z_INDEX = { rasterBelow: 10, vector: 100, rasterAbove: 110 } as const;
+
+/** A pane of our own for the user's accuracy circle: over the map layers, under the pins. */
+const LOCATION_PANE = 'pinmapLocation';
+
+/** Leaflet's tile fade-in, when fades are on; the map is idle once it is over. */
+const TILE_FADE_MS = 200;
+
+/**
+ * The hybrid view: a Leaflet map (the raster web map) holding the vector map as a layer, with
+ * the config's raster tile layers below or above it, the pins as Leaflet markers, and the user's
+ * position as Leaflet layers. Bearing and pitch stay 0. When WebGL cannot start, the Leaflet
+ * map, its raster layers and the pins stay, and the failure is a notice over them.
+ */
+export function createHybridEngine(parent: HTMLElement, config: PinmapConfig, events: EngineEvents): MapAdapter {
+  // Leaflet leaves its classes and attributes on its container when it is removed: it gets an
+  // element of its own, which goes with it, so the next map (of either view) starts clean.
+  const container = document.createElement('div');
+  container.className = 'pinmap-leaflet';
+  parent.append(container);
+  warnIfStyleSheetMissing('leaflet');
+  warnIfStyleSheetMissing('maplibre');
+  const locale = localeWith(config.locale);
+  // Leaflet's own animations (zoom, tile fade, throw after a drag) stop for users who ask for less motion.
+  const reducedMotion = window.matchMedia?.('(prefers-reduced-motion: reduce)').matches ?? false;
+  const fades = config.fadeDuration > 0 && !reducedMotion;
+
+  const map = L.map(container, {
+    center: [config.center[1], config.center[0]],
+    zoom: toLeaflet(config.zoom),
+    minZoom: toLeaflet(config.minZoom),
+    maxZoom: toLeaflet(config.maxZoom),
+    // Any zoom, as in the vector view (the address may hold 3.27); the buttons step by 1.
+    zoomSnap: 0,
+    zoomDelta: 1,
+    wheelPxPerZoomLevel: 120,
+    zoomControl: false,
+    attributionControl: false,
+    // The vector layer watches the container itself (which also follows the window).
+    trackResize: false,
+    worldCopyJump: true,
+    fadeAnimation: fades,
+    zoomAnimation: !reducedMotion,
+    markerZoomAnimation: !reducedMotion,
+    inertia: !reducedMotion,
+    tapTolerance: Math.max(1, config.clickTolerance),
+  });
+  const pane = config.vectorLayer.pane;
+  if (!map.getPane(pane)) map.createPane(pane);
+  map.createPane(LOCATION_PANE).style.zIndex = '450';
+
+  // Busy and idle: Leaflet's moves and tiles, MapLibre's drawing, and pins on their way.
+  let moving = false;
+  let glIdle = false;
+  let pendingPinSets = 0;
+  /** The pins' groups of the view are on their way (a pin archive's tiles, the pin index's worker). */
+  let pinGroupsLoading = false;
+  let destroyed = false;
+  const busy = () => events.onStatus({ type: 'map.busy' });
+  const rasterLayers = config.rasterLayers.map((layer, index) => createRasterLayer(layer, index, pane));
+  /** When each raster layer's latest tile arrived (its fade-in ends 200 ms later). */
+  const lastTileAt = new Map<L.TileLayer, number>();
+  let idleTimer: ReturnType<typeof setTimeout> | undefined;
+  const checkIdle = () => {
+    if (destroyed || moving || pendingPinSets > 0 || pinGroupsLoading || !glIdle) return;
+    if ((map as unknown as { _animatingZoom?: boolean })._animatingZoom) return;
+    const now = performance.now();
+    let wait = 0;
+    for (const layer of rasterLayers) {
+      if (!map.hasLayer(layer)) continue;
+      // Not `isLoading()`: Leaflet leaves that true when a zoom drops the tiles still loading.
+      if (!(layer as unknown as { _noTilesToLoad(): boolean })._noTilesToLoad()) return;
+      if (fades) wait = Math.max(wait, (lastTileAt.get(layer) ?? -Infinity) + TILE_FADE_MS - now);
+    }
+    clearTimeout(idleTimer);
+    if (wait > 0) idleTimer = setTimeout(checkIdle, wait);
+    else events.onStatus({ type: 'map.idle' });
+  };
+  for (const layer of rasterLayers) {
+    layer.on('loading', busy);
+    layer.on('tileload tileerror', () => lastTileAt.set(layer, performance.now()));
+    layer.on('load', checkIdle);
+    retryRasterTiles(layer, busy, (url) => console.warn(`Pinmap: a raster tile could not be loaded; it is tried again while in view: ${redactToken(url, accessTokenOf(config))}`));
+    layer.addTo(map);
+  }
+
+  // The vector map, as a layer. Its WebGL failure leaves the rest of the map working.
+  let glMap: MapLibreMap | undefined;
+  let retryStyle: (() => void) | undefined;
+  let theme = themeOf(config);
+  // The pins' places on the vector map, so its labels keep out from under them.
+  let collision: ReturnType<typeof createLabelCollision> | undefined;
+  let shownBoxes: CollisionBox[] = [];
+  const vectorLayer = new VectorLayer(config.vectorLayer, sharedMapOptions(config), {
+    onMapCreated(created) {
+      glMap = created;
+      collision = createLabelCollision(created);
+      collision.set(shownBoxes);
+      retryStyle = watchMapErrors(created, config, (failure) => events.onStatus({ type: 'map.failed', failure }), () => theme, events.onNotice).retry;
+      created.on('movestart', () => {
+        glIdle = false;
+        busy();
+      });
+      created.on('dataloading', () => {
+        glIdle = false;
+        busy();
+      });
+      created.on('idle', () => {
+        glIdle = true;
+        checkIdle();
+      });
+      if (config.vectorLayer.interactive) created.on('click', (event) => (featureClick = namedFeatureAt(created, event)));
+    },
+    onFailed(error) {
+      glIdle = true; // nothing of MapLibre's to wait for
+      console.warn(`Pinmap: the vector layer could not start, so the map goes on with its raster layers and pins (${reasonOf(error)})`);
+      events.onNotice?.(describeFailure(error, config).message);
+    },
+  });
+  vectorLayer.addTo(map);
+  vectorLayer.getContainer()?.style.setProperty('z-index', String(Z_INDEX.vector));
+
+  map.on('movestart zoomstart', () => {
+    moving = true;
+    busy();
+  });
+  map.on('moveend zoomend', () => {
+    moving = false;
+    // MapLibre follows at once, not one update interval later: the move's last frame is drawn
+    // from where the move ended, and idle waits for it.
+    vectorLayer.resync();
+    checkIdle();
+  });
+
+  const openPinListeners = new Set<(id: string | null) => void>();
+  const pinClickListeners = new Set<(id: string) => void>();
+  const pinSetListeners = new Set<() => void>();
+  const shownPinListeners = new Set<() => void>();
+  const attributionListeners = new Set<() => void>();
+  const pins = createHybridPins(map, {
+    groupInWorkerAbove: config.domPinLimit,
+    clusterLabel: locale['PinLayer.Cluster'],
+    closeLabel: locale['Popup.Close'],
+    onOpenPinChange: (id) => openPinListeners.forEach((listener) => listener(id)),
+    onPinClick: (id) => pinClickListeners.forEach((listener) => listener(id)),
+    onShown: (boxes) => {
+      shownBoxes = boxes;
+      collision?.set(boxes);
+    },
+    onLoading: (loading) => {
+      pinGroupsLoading = loading;
+      if (loading) busy();
+      else checkIdle();
+    },
+    // A pin archive's tiles follow the token rule of every other request of the map.
+    transformRequest: tokenTransform(accessTokenOf(config), providerOriginOf(config, document.baseURI), config.accessTokenHeader),
+    // A damaged pin archive is the same notice as the vector view gives for a map tiles archive; the rest of the map goes on.
+    onTiledPinsShown: () => shownPinListeners.forEach((listener) => listener()),
+    onArchiveUnreadable: (url, reason) => events.onNotice?.(redactToken(MESSAGES.archiveFailed(url, reason), accessTokenOf(config))),
+  });
+  const userLocation = createUserLocationLayers(map);
+
+  // An interactive vector layer hears clicks first (MapLibre's canvas is under Leaflet's own
+  // listeners); the feature's popup opens on Leaflet's click of the same event, after Leaflet has
+  // closed the popups a click on the map closes.
+  let featureClick: FeatureClick | undefined;
+  map.on('click', (event: L.LeafletMouseEvent) => {
+    const hit = featureClick;
+    featureClick = undefined;
+    if (hit && hit.event === event.originalEvent) openFeaturePopup(map, hit);
+  });
+  const motion = createMotion(map);
+
+  const getCamera = (): Camera => {
+    const center = map.getCenter();
+    return { center: [center.lng, center.lat], zoom: toMapLibre(map.getZoom()), bearing: 0, pitch: 0 };
+  };
+  const target = (camera: Partial<Camera>): [L.LatLng, number] => {
+    const now = getCamera();
+    const [lng, lat] = camera.center ?? now.center;
+    return [L.latLng(lat, lng), toLeaflet(camera.zoom ?? now.zoom)];
+  };
+
+  return {
+    view: 'hybrid',
+    canRotate: false,
+    getCamera,
+    getZoomRange: () => ({ min: toMapLibre(map.getMinZoom()), max: toMapLibre(map.getMaxZoom()) }),
+    jumpTo(camera) {
+      const [center, zoom] = target(camera);
+      map.setView(center, zoom, { animate: false });
+    },
+    easeTo(camera, { tag, duration = DEFAULT_EASE }) {
+      const [center, zoom] = target(camera);
+      motion.animate(tag, duration, () => map.flyTo(center, zoom, { duration: duration / 1000 }), () => map.setView(center, zoom, { animate: false }));
+    },
+    flyTo(camera, { tag, duration }) {
+      const [center, zoom] = target(camera);
+      motion.animate(
+        tag,
+        duration,
+        () => map.flyTo(center, zoom, duration === undefined ? {} : { duration: duration / 1000 }),
+        () => map.setView(center, zoom, { animate: false }),
+      );
+    },
+    fitBounds(bounds, { tag, duration = DEFAULT_EASE, maxZoom }) {
+      const box = L.latLngBounds([bounds[0][1], bounds[0][0]], [bounds[1][1], bounds[1][0]]);
+      const options = { maxZoom: toLeaflet(maxZoom) };
+      motion.animate(tag, duration, () => map.flyToBounds(box, { ...options, duration: duration / 1000 }), () => map.fitBounds(box, { ...options, animate: false }));
+    },
+    stopAnimation: () => motion.stop(),
+    onCameraChange(listener) {
+      const handler = () => listener(getCamera());
+      map.on('move zoom', handler);
+      return () => map.off('move zoom', handler);
+    },
+    setPins(request) {
+      pendingPinSets++;
+      busy();
+      return request
+        .then(async (set) => {
+          if (destroyed) return;
+          await pins.setPins(set);
+          if (!destroyed) pinSetListeners.forEach((listener) => listener());
+        })
+        .catch(() => {}) // the caller shows why; the map goes on without these pins
+        .finally(() => {
+          pendingPinSets--;
+          checkIdle();
+          attributionListeners.forEach((listener) => listener());
+        });
+    },
+    openPin: (id, options) => pins.open(id, options),
+    pinView: (id) => pins.viewOf(id),
+    closePin: () => pins.close(),
+    onOpenPinChange(listener) {
+      openPinListeners.add(listener);
+      return () => openPinListeners.delete(listener);
+    },
+    onPinClick(listener) {
+      pinClickListeners.add(listener);
+      return () => pinClickListeners.delete(listener);
+    },
+    getMap: () => glMap,
+    onMotion: (listener) => motion.listen(listener),
+    getPins: () => pins.pins,
+    getPinStyles: () => pins.pinStyles,
+    getCategoryCounts: () => pins.categories,
+    getShownPins: () => pins.shownPins(),
+    onShownPinsChange(listener) {
+      shownPinListeners.add(listener);
+      return () => shownPinListeners.delete(listener);
+    },
+    onPinsChange(listener) {
+      pinSetListeners.add(listener);
+      return () => pinSetListeners.delete(listener);
+    },
+    viewContains() {
+      const bounds = map.getBounds();
+      const box: [number, number, number, number] = [bounds.getWest(), bounds.getSouth(), bounds.getEast(), bounds.getNorth()];
+      return (lngLat) => boxContains(box, lngLat);
+    },
+    setHiddenCategories: (categories) => pins.setHidden(categories),
+    measure(pixels) {
+      const { x: width, y: height } = map.getSize();
+      if (!width || !height) return undefined;
+      const left = map.containerPointToLatLng([width / 2 - pixels / 2, height / 2]);
+      const right = map.containerPointToLatLng([width / 2 + pixels / 2, height / 2]);
+      return distanceBetween([left.lng, left.lat], [right.lng, right.lat]);
+    },
+    setUserLocation: userLocation.set,
+    getAttributions() {
+      const zoom = toMapLibre(map.getZoom());
+      const credits = glMap ? visibleAttributions(glMap) : [];
+      config.rasterLayers.forEach((layer, index) => {
+        if (layer.attribution && map.hasLayer(rasterLayers[index]!) && showsAt(layer, zoom)) credits.push(layer.attribution);
+      });
+      if (pins.attribution) credits.push(pins.attribution);
+      return [...new Set(credits)];
+    },
+    onAttributionsChange(listener) {
+      attributionListeners.add(listener);
+      const stopGl = glMap ? onMapAttributionsChange(glMap, listener) : () => {};
+      map.on('zoomend layeradd layerremove', listener);
+      return () => {
+        stopGl();
+        map.off('zoomend layeradd layerremove', listener);
+        attributionListeners.delete(listener);
+      };
+    },
+    setTheme(next) {
+      if (next === theme) return;
+      theme = next;
+      // The vector layer's map changes look in place; Leaflet, its raster layers and the pins stay.
+      if (glMap && themesDiffer(config)) showTheme(glMap, config, next);
+    },
+    retry() {
+      retryStyle?.();
+    },
+    destroy() {
+      destroyed = true;
+      clearTimeout(idleTimer);
+      openPinListeners.clear();
+      pinClickListeners.clear();
+      pinSetListeners.clear();
+      attributionListeners.clear();
+      motion.destroy();
+      pins.destroy();
+      collision?.destroy();
+      userLocation.set(undefined);
+      // Removing the Leaflet map removes every layer: the vector layer frees MapLibre's map.
+      map.remove();
+      container.remove();
+    },
+  };
+
+  function createRasterLayer(layer: RasterLayerConfig, index: number, inPane: string): L.TileLayer {
+    return L.tileLayer(resolveTemplate(layer.url, document.baseURI), {
+      pane: inPane,
+      opacity: layer.opacity,
+      zIndex: (layer.placement === 'above' ? Z_INDEX.rasterAbove : Z_INDEX.rasterBelow) + index,
+      className: `pinmap-raster-layer pinmap-raster-${layer.placement}`,
+      ...(layer.minZoom === undefined ? {} : { minZoom: toLeaflet(layer.minZoom) }),
+      ...(layer.maxZoom === undefined ? {} : { maxZoom: toLeaflet(layer.maxZoom) }),
+      ...(layer.maxTileZoom === undefined ? {} : { maxNativeZoom: layer.maxTileZoom }),
+    });
+  }
+}
+
+/** A click on a vector feature that has a name. */
+interface FeatureClick {
+  event: Event;
+  name: string;
+  lngLat: [number, number];
+}
+
+/** The topmost named feature under a click on the vector layer, if any. */
+function namedFeatureAt(map: MapLibreMap, event: MapMouseEvent): FeatureClick | undefined {
+  const feature = map.queryRenderedFeatures(event.point).find((f) => typeof f.properties?.name === 'string' && f.properties.name !== '');
+  return feature && { event: event.originalEvent, name: feature.properties.name as string, lngLat: [event.lngLat.lng, event.lngLat.lat] };
+}
+
+/** A popup naming the clicked feature (as text: a name from a tile is data, not markup). */
+function openFeaturePopup(map: L.Map, hit: FeatureClick): void {
+  const content = document.createElement('p');
+  content.className = 'pinmap-popup-title';
+  content.textContent = hit.name;
+  L.popup({ className: 'pinmap-popup pinmap-leaflet-popup pinmap-feature-popup', maxWidth: LEAFLET_POPUP_MAX_WIDTH })
+    .setLatLng([hit.lngLat[1], hit.lngLat[0]])
+    .setContent(content)
+    .openOn(map);
+}
+
+/** Whether a raster layer shows at a (MapLibre) zoom. */
+function showsAt(layer: RasterLayerConfig, zoom: number): boolean {
+  return (layer.minZoom === undefined || zoom >= layer.minZoom) && (layer.maxZoom === undefined || zoom <= layer.maxZoom);
+}
+
+/** The ease length when a caller gives none (MapLibre's). */
+const DEFAULT_EASE = 500;
+
+/**
+ * Leaflet's movements as the adapter's motion events (see `MapMotionEvent`). Leaflet names no
+ * animation and says nothing of who moved the map, so this keeps the books itself: a tagged
+ * animation starts here and ends when Leaflet's move ends (complete when it lasted its
+ * duration), or is cut short by `stop`, by the next animation, or by the user's drag, wheel,
+ * double-click, pinch or keys, which are gestures.
+ */
+function createMotion(map: L.Map) {
+  const listeners = new Set<(event: MapMotionEvent) => void>();
+  const emit = (event: MapMotionEvent) => listeners.forEach((listener) => listener(event));
+  let active: { tag: string; startedAt: number; duration: number | undefined } | undefined;
+  let quiet = 0;
+  let userMoving = false;
+  const container = map.getContainer();
+
+  /** Runs Leaflet calls whose own move events must not count (they are reported here). */
+  const quietly = (action: () => void) => {
+    quiet++;
+    try {
+      action();
+    } finally {
+      quiet--;
+    }
+  };
+  const cutShort = () => {
+    if (!active) return;
+    const { tag } = active;
+    active = undefined;
+    emit({ type: 'motion.ended', tag, byUser: false, completed: false });
+  };
+  /** Stops Leaflet's animation where it is, without the events of Leaflet's own `stop()`. */
+  const halt = () => (map as unknown as { _stop(): void })._stop();
+
+  const onMoveStart = () => {
+    if (quiet > 0 || active) return;
+    emit({ type: 'motion.started', tag: undefined, byUser: userMoving });
+  };
+  const onMoveEnd = () => {
+    if (quiet > 0) return;
+    if (active) {
+      const { tag, startedAt, duration } = active;
+      active = undefined;
+      emit({ type: 'motion.ended', tag, byUser: false, completed: duration === undefined || performance.now() - startedAt >= duration - 1 });
+      return;
+    }
+    const byUser = userMoving;
+    userMoving = false;
+    emit({ type: 'motion.ended', tag: undefined, byUser, completed: true });
+    if (byUser) emit({ type: 'user.moveEnded', bearing: 0 });
+  };
+  const gesture = (kind: 'drag' | 'zoom') => {
+    if (active) {
+      halt();
+      cutShort();
+    }
+    userMoving = true;
+    emit({ type: 'user.gesture', gesture: kind });
+  };
+  const onDragStart = () => gesture('drag');
+  const onWheel = () => gesture('zoom');
+  const onDoubleClick = () => gesture('zoom');
+  const onTouchStart = (event: TouchEvent) => {
+    if (event.touches.length >= 2) gesture('zoom');
+  };
+  const onKeyDown = (event: KeyboardEvent) => {
+    if (event.target !== container) return; // keys in a popup or on a pin are theirs
+    if (['+', '-', '=', '_'].includes(event.key)) gesture('zoom');
+    else if (event.key.startsWith('Arrow')) gesture('drag');
+  };
+
+  map.on('movestart', onMoveStart);
+  map.on('moveend', onMoveEnd);
+  map.on('dragstart', onDragStart);
+  container.addEventListener('wheel', onWheel, { passive: true });
+  container.addEventListener('dblclick', onDoubleClick);
+  container.addEventListener('touchstart', onTouchStart, { passive: true });
+  container.addEventListener('keydown', onKeyDown);
+
+  return {
+    /** Starts a tagged animation: `run` animates, `jump` moves at once (a duration of 0). */
+    animate(tag: string, duration: number | undefined, run: () => void, jump: () => void) {
+      if (active) {
+        halt();
+        cutShort();
+      }
+      emit({ type: 'motion.started', tag, byUser: false });
+      if (duration === 0) {
+        quietly(jump);
+        emit({ type: 'motion.ended', tag, byUser: false, completed: true });
+        return;
+      }
+      active = { tag, startedAt: performance.now(), duration };
+      quietly(run);
+      // A move to where the map already is ends at once, inside `run`: report it.
+      if (active && !(map as unknown as { _flyToFrame?: number })._flyToFrame) onMoveEnd();
+    },
+    stop() {
+      if (!active) return;
+      halt();
+      cutShort();
+      // Leaflet's layers and tiles settle where the camera stopped (its end is reported above).
+      quietly(() => map.fire('moveend'));
+    },
+    listen(listener: (event: MapMotionEvent) => void) {
+      listeners.add(listener);
+      return () => listeners.delete(listener);
+    },
+    destroy() {
+      listeners.clear();
+      map.off('movestart', onMoveStart);
+      map.off('moveend', onMoveEnd);
+      map.off('dragstart', onDragStart);
+      container.removeEventListener('wheel', onWheel);
+      container.removeEventListener('dblclick', onDoubleClick);
+      container.removeEventListener('touchstart', onTouchStart);
+      container.removeEventListener('keydown', onKeyDown);
+    },
+  };
+}
+
+/**
+ * The user's position as Leaflet layers: the dot (a marker with Pinmap's dot element) and the
+ * accuracy circle (a circle of the accuracy's radius in metres, which Leaflet scales with zoom).
+ */
+function createUserLocationLayers(map: L.Map) {
+  let dot: L.Marker | undefined;
+  let circle: L.Circle | undefined;
+  const renderer = L.svg({ pane: LOCATION_PANE });
+  return {
+    set(location: UserLocation | undefined) {
+      if (!location) {
+        dot?.remove();
+        circle?.remove();
+        dot = circle = undefined;
+        return;
+      }
+      const at = L.latLng(location.lngLat[1], location.lngLat[0]);
+      const colour = location.stale ? '#787878' : '#1a7fd1';
+      if (!dot || !circle) {
+        circle = L.circle(at, { radius: location.accuracy, renderer, interactive: false, className: 'pinmap-user-accuracy', weight: 2, opacity: 0.5, fillOpacity: 0.15 });
+        dot = L.marker(at, { icon: L.divIcon({ className: 'pinmap-user-dot', iconSize: [15, 15] }), interactive: false, keyboard: false });
+        circle.addTo(map);
+        dot.addTo(map);
+      }
+      circle.setLatLng(at).setRadius(location.accuracy).setStyle({ color: colour, fillColor: colour });
+      dot.setLatLng(at);
+      dot.getElement()?.classList.toggle('pinmap-user-dot-stale', location.stale);
+      circle.getElement()?.classList.toggle('pinmap-user-accuracy-stale', location.stale);
+    },
+  };
+}
+
+/**
+ * Leaflet leaves a raster tile that failed to load empty (and counts it as loaded) for as long as
+ * it is in view. This asks for it again, as the vector map's tiles are (`TILE_RETRY`): after
+ * `firstDelay` ms, doubling up to `maxDelay`, until it loads, leaves the view or has been asked
+ * for `rasterRetries` more times. The map is busy while a tile is asked for again, and its first
+ * failure is one warning naming its URL.
+ */
+function retryRasterTiles(layer: L.TileLayer, onRetry: () => void, warn: (url: string) => void): void {
+  type GridTile = { el: HTMLElement; loaded?: number };
+  const tiles = () => (layer as unknown as { _tiles: Record<string, GridTile> })._tiles;
+  const keyOf = (coords: L.Coords) => `${coords.x}:${coords.y}:${coords.z}`;
+  const failing = new Map<string, { failures: number; timer: ReturnType<typeof setTimeout> | undefined }>();
+  const forget = (event: L.TileEvent) => {
+    const key = keyOf(event.coords);
+    clearTimeout(failing.get(key)?.timer);
+    failing.delete(key);
+  };
+  layer.on('tileload', forget);
+  layer.on('tileunload', forget);
+  layer.on('tileerror', (event: L.TileErrorEvent) => {
+    const key = keyOf(event.coords);
+    const image = event.tile as HTMLImageElement;
+    const url = image.src;
+    const entry = failing.get(key) ?? { failures: 0, timer: undefined };
+    failing.set(key, entry);
+    entry.failures++;
+    if (entry.failures === 1) warn(url);
+    clearTimeout(entry.timer);
+    if (entry.failures > TILE_RETRY.rasterRetries) return; // perhaps a tile the server does not have
+    entry.timer = setTimeout(() => {
+      entry.timer = undefined;
+      const tile = tiles()[key];
+      if (!tile || tile.el !== image) return void failing.delete(key);
+      // Not loaded until it answers: Leaflet's 'load' (and the map's idle) wait for it again.
+      delete tile.loaded;
+      onRetry();
+      image.src = url;
+    }, Math.min(TILE_RETRY.firstDelay * 2 ** (entry.failures - 1), TILE_RETRY.maxDelay));
+  });
+}

@@ -1,0 +1,522 @@
+import L from 'leaflet';
+import type { RequestTransformFunction } from 'maplibre-gl';
+import { DEFAULTS } from '../../config/constants.ts';
+import { PinIcon } from './leaflet-pin-icon.ts';
+import type { Pin, PinSet, PinArchive, CategoryCount } from '../../pins/types.ts';
+import { pinDrawing, type PinStyle } from '../../pins/icon.ts';
+import { clusterButton, keepFocusedPinsInView, makePinButton, MARKER_AREA_PAD, orderForKeyboard, type OrderedMarker } from '../dom-pins.ts';
+import { IndexedPinClusters, PinClusters, type PinGroup } from '../../pins/grouping/clusters.ts';
+import { PinsById } from '../../pins/data.ts';
+import { SharedStyles } from '../../pins/icon.ts';
+import { clusterDiameter } from '../../pins/bubble.ts';
+import { pinLookup, type PinLookup } from '../pin-archive.ts';
+import { revealZoomOf } from '../../pins/archive-format.ts';
+import { PinArchiveTiles, type Bbox, type TiledGroup } from '../pin-archive-tiles.ts';
+import { createPopupContent } from '../../pins/popup-content.ts';
+import { isShown, visibleMask } from '../../pins/filter.ts';
+import { reasonOf } from '../../config/errors.ts';
+import type { OpenPinOptions } from '../adapter.ts';
+import type { PinOptions } from '../../config/pin-options.ts';
+import { collisionBoxes, type CollisionBox } from '../label-collision.ts';
+import '../../pins/icon-font.ts';
+
+export interface HybridPinOptions {
+  /**
+   * Inline sets of more pins than this are grouped in the pin index's worker, as the vector view's
+   * GPU pins are (its `domPinLimit`); smaller ones on the page, at once.
+   */
+  groupInWorkerAbove: number;
+  /** A cluster bubble's accessible name; `{count}` stands for its number of pins. */
+  clusterLabel: string;
+  /** The popup's close button's name. */
+  closeLabel: string;
+  /** Told whenever the open popup changes: the pin's id, or null when it closed. */
+  onOpenPinChange: (id: string | null) => void;
+  /** Told when the user clicks, taps or presses Enter or Space on a pin (before its popup opens). */
+  onPinClick: (id: string) => void;
+  /** Told the boxes of the pins and bubbles shown whenever they change (labels keep out from under them). */
+  onShown?: (boxes: CollisionBox[]) => void;
+  /** Told when the groups of a view are asked for and when they show (a pin archive's tiles, the pin index's worker): the map is not idle meanwhile. */
+  onLoading?: (loading: boolean) => void;
+  /** The request transform of the map's requests (the token rule), for a pin archive's tiles. */
+  transformRequest?: RequestTransformFunction;
+  /** Told when pre-tiled pins of a new view are on the map (`HybridPins.shownPins` changed). */
+  onTiledPinsShown?: () => void;
+  /** Told when a pin archive's tiles cannot be read because the archive is at fault (see `PinArchiveTiles`): its URL and why, once per reason. */
+  onArchiveUnreadable?: (url: string, reason: string) => void;
+}
+
+/** The hybrid view's pins: the same interface as the vector view's pin layer. */
+export interface HybridPins {
+  readonly attribution: string | undefined;
+  /** Replaces the pins; resolves once the first of them are on the map (a pin archive's first tiles read). */
+  setPins(set: PinSet): Promise<void>;
+  open(id: string, options?: OpenPinOptions): boolean;
+  /** The pins of the set shown, in its order (every category). */
+  readonly pins: readonly Pin[];
+  /** The set's category styles. */
+  readonly pinStyles: Readonly<Record<string, PinOptions>>;
+  /** Pre-tiled pins: the archive's categories and counts (see `MapAdapter.getCategoryCounts`); else undefined. */
+  readonly categories: readonly CategoryCount[] | undefined;
+  /** Pre-tiled pins: the pins drawn now, in and around the view (see `MapAdapter.getShownPins`); else undefined. */
+  shownPins(): Pin[] | undefined;
+  /** Hides the pins of these categories (see `MapAdapter.setHiddenCategories`). */
+  setHidden(categories: readonly string[]): void;
+  viewOf(id: string): Promise<{ center: [number, number]; zoom: number } | undefined>;
+  close(): void;
+  destroy(): void;
+}
+
+/** Leaflet's zoom for a MapLibre zoom (256 px tiles against 512 px: one more). */
+const leafletZoom = (zoom: number) => zoom + 1;
+const mapLibreZoom = (zoom: number) => zoom - 1;
+
+/** A bubble or a lone pin as the markers show it, from inline pins' grouping or an archive's tiles. */
+type ShownGroup =
+  | { kind: 'cluster'; key: string; count: number; lngLat: [number, number]; expansionZoom: () => number | Promise<number> }
+  | { kind: 'pin'; key: string; pin: Pin };
+
+/**
+ * Pins in Leaflet: each a Leaflet marker whose icon is the `PinIcon` (one shared icon per pin
+ * style), its element the same pin button as in the vector view. Pins group into bubbles at each
+ * whole zoom exactly as in the vector view; only the groups in and around the view become
+ * markers, so a large set costs no more than what is seen. One popup at a time, with the same
+ * content, at the pin's popupAnchor.
+ *
+ * Pre-tiled pins (`pins: "pmtiles://…"`) are the same markers and bubbles: their groups come from
+ * the archive's tiles of the view's whole zoom (`PinArchiveTiles`), read after each move, instead
+ * of from a grouping on the page. So they are buttons too (Tab, Enter), and show without WebGL.
+ */
+export function createHybridPins(map: L.Map, options: HybridPinOptions): HybridPins {
+  let pins = new PinsById([]);
+  let pinList: Pin[] = [];
+  let pinStyles: Readonly<Record<string, PinOptions>> = {};
+  let categories: readonly CategoryCount[] | undefined;
+  let hidden: ReadonlySet<string> = new Set();
+  /** Every pin's style, the inline set's and the archive's looks alike. */
+  let styles = new SharedStyles();
+  let icons = new Map<PinStyle, PinIcon>();
+  let clusters: PinClusters | IndexedPinClusters | undefined;
+  let attribution: string | undefined;
+  /** Pre-tiled pins: the archive, and its tiles as the page reads them. */
+  let archive: PinArchive | undefined;
+  let tiles: PinArchiveTiles | undefined;
+  /** Pre-tiled pins on the map now, and those looked up in the archive's pin index (by id). */
+  let tiledPins = new Map<string, Pin>();
+  let found: PinLookup | undefined;
+  /** Counts the reads of groups (the archive's tiles, or the pin index's worker): only the latest one's are shown. */
+  let groupsRequest = 0;
+  /** The pins were grouped afresh (categories hidden or shown): the next groups replace every marker shown. */
+  let regrouped = false;
+  let loading = false;
+  const markers = new Map<string, L.Marker>();
+  let shown = new Map<string, L.Marker>();
+  const layer = L.layerGroup().addTo(map);
+  const popup = createLeafletPopup(map, options);
+
+  const setLoading = (next: boolean) => {
+    if (next === loading) return;
+    loading = next;
+    options.onLoading?.(next);
+  };
+
+  /** A pin's style: the inline set's, or its archive look's. */
+  function styleOf(pin: Pin): PinStyle {
+    return styles.of(pin);
+  }
+
+  /** The pin with this id: of the inline set, or a pre-tiled one found in the pin index or on the map. */
+  function findPin(id: string): Pin | undefined {
+    return pins.get(id) ?? found?.known(id)?.pin ?? tiledPins.get(id);
+  }
+
+  /**
+   * Opens a pin's popup; a pre-tiled pin's once the archive's pin index has given its popup
+   * fields (its tile has only what its button needs).
+   */
+  function openFound(id: string, open: (pin: Pin) => void): boolean {
+    const known = pins.get(id) ?? found?.known(id)?.pin;
+    if (known) {
+      open(known);
+      return true;
+    }
+    const lookup = found;
+    if (!lookup) return false;
+    lookup.open(id, open, () => found === lookup);
+    return true;
+  }
+
+  function openPin(pin: Pin, trigger: HTMLElement | undefined, byKeyboard: boolean, pan = true, returnFocus?: () => void) {
+    const element = trigger ?? (returnFocus ? undefined : markers.get(pin.id)?.getElement());
+    popup.open(pin, styleOf(pin), element ? () => element.focus({ preventScroll: true }) : returnFocus, byKeyboard, pan);
+  }
+
+  /** Groups the pins that show (every category but the hidden ones): a large set in the pin index's worker. */
+  function group() {
+    if (pinList.length > options.groupInWorkerAbove) {
+      const visible = visibleMask(pinList, hidden);
+      const zoom = mapLibreZoom(map.getZoom());
+      if (clusters instanceof IndexedPinClusters) clusters.filter(visible, zoom);
+      else clusters = new IndexedPinClusters(pinList, zoom, visible);
+      return;
+    }
+    const list = hidden.size === 0 ? pinList : pinList.filter((pin) => isShown(pin, hidden));
+    clusters = list.length === 0 ? undefined : new PinClusters(list);
+  }
+
+  function pinMarker(pin: Pin): L.Marker {
+    const existing = markers.get(pin.id);
+    if (existing) return existing;
+    const style = styleOf(pin);
+    let icon = icons.get(style);
+    if (!icon) {
+      icon = new PinIcon(style);
+      icons.set(style, icon);
+    }
+    // Not Leaflet's own pan on focus (an eased pan, which would undo `keepFocusedPinsInView`'s).
+    const marker = L.marker(pin.lngLat.slice().reverse() as [number, number], { icon, keyboard: false, interactive: false, autoPanOnFocus: false });
+    // Leaflet makes a new element each time the marker is added: make it the pin button.
+    marker.on('add', () =>
+      makePinButton(marker.getElement()!, pin, (trigger, byKeyboard) => {
+        options.onPinClick(pin.id);
+        openFound(pin.id, (full) => openPin(full, trigger, byKeyboard));
+      }),
+    );
+    markers.set(pin.id, marker);
+    return marker;
+  }
+
+  function clusterMarker(count: number, lngLat: [number, number], expansionZoom: () => number | Promise<number>): L.Marker {
+    const size = clusterDiameter(count);
+    const marker = L.marker([lngLat[1], lngLat[0]], {
+      icon: L.divIcon({
+        className: 'pinmap-cluster-marker',
+        iconSize: [size, size],
+        html: clusterButton(count, options.clusterLabel, () => {
+          const at = marker.getLatLng();
+          const zoom = expansionZoom();
+          if (typeof zoom === 'number') map.setView(at, leafletZoom(zoom));
+          // The pin index answers later; a set replaced meanwhile has no such bubble any more.
+          else zoom.then((answer) => map.setView(at, leafletZoom(answer)), () => {});
+        }),
+      }),
+      keyboard: false,
+      interactive: false,
+      autoPanOnFocus: false,
+    });
+    return marker;
+  }
+
+  /** The view and half of it again on every side (`MARKER_AREA_PAD`); west and east unwrapped (they may pass ±180). */
+  function viewBox(): Bbox {
+    const bounds = map.getBounds().pad(MARKER_AREA_PAD);
+    return [bounds.getWest(), Math.max(-90, bounds.getSouth()), bounds.getEast(), Math.min(90, bounds.getNorth())];
+  }
+
+  /**
+   * Markers for the groups at the current whole zoom, in and around the view, on the world copy
+   * in view; resolves once they show when they come later (an archive's tiles, the pin index's worker).
+   */
+  function render(): Promise<void> | undefined {
+    if (tiles) return renderTiled(tiles);
+    if (!clusters) {
+      // Every pin's category is hidden: no groups to show.
+      if (regrouped) {
+        clearRegrouped();
+        options.onShown?.([]);
+      }
+      return;
+    }
+    const grouping = clusters;
+    const zoom = mapLibreZoom(map.getZoom());
+    const [west, south, east, north] = viewBox();
+    const bbox: [number, number, number, number] = east - west >= 360 ? [-180, south, 180, north] : [wrap(west), south, wrap(east), north];
+    if (grouping instanceof PinClusters) return void showGroups(grouping, grouping.groupsAt(zoom, bbox));
+    const asked = ++groupsRequest;
+    setLoading(true);
+    return grouping.groupsAt(zoom, bbox).then(
+      (groups) => {
+        if (asked !== groupsRequest || grouping !== clusters) return;
+        showGroups(grouping, groups);
+        setLoading(false);
+      },
+      (error: unknown) => {
+        if (asked !== groupsRequest || grouping !== clusters) return;
+        console.error(`Pinmap: the pins could not be grouped: ${reasonOf(error)}`);
+        setLoading(false);
+      },
+    );
+  }
+
+  /** Shows inline pins' groups, and keeps the basemap's labels from under them. */
+  function showGroups(grouping: PinClusters | IndexedPinClusters, groups: PinGroup[]) {
+    if (regrouped) clearRegrouped();
+    const list: ShownGroup[] = [];
+    for (const group of groups) {
+      if (group.kind === 'cluster') list.push({ ...group, expansionZoom: () => grouping.expansionZoom(group.clusterId) });
+      else {
+        const pin = pins.get(group.id);
+        if (pin) list.push({ kind: 'pin', key: group.key, pin });
+      }
+    }
+    show(list);
+    options.onShown?.(collisionBoxes(groups, pins, styleOf));
+  }
+
+  /** After a new grouping every group is new (a bubble's id may now stand for other pins): the old markers go. */
+  function clearRegrouped() {
+    regrouped = false;
+    layer.clearLayers();
+    shown = new Map();
+  }
+
+  /** Pre-tiled pins: the groups of the view's tiles, once read (a later move's read replaces this one's). */
+  async function renderTiled(source: PinArchiveTiles) {
+    const asked = ++groupsRequest;
+    setLoading(true);
+    const found = await source.groupsAt(mapLibreZoom(map.getZoom()), viewBox());
+    if (asked !== groupsRequest || source !== tiles) return;
+    const list: ShownGroup[] = [];
+    const onMap = new Map<string, Pin>();
+    for (const group of found) {
+      if (group.kind === 'pin') {
+        if (!isShown(group.pin, hidden)) continue;
+        onMap.set(group.pin.id, group.pin);
+        list.push(group);
+      } else list.push({ ...group, expansionZoom: () => group.expansionZoom });
+    }
+    tiledPins = onMap;
+    show(list);
+    options.onTiledPinsShown?.();
+    // Markers of pins gone from the map are made afresh if they come back (Leaflet remakes the element anyway).
+    for (const id of markers.keys()) if (!onMap.has(id)) markers.delete(id);
+    options.onShown?.(collisionBoxes(found.filter((group) => group.kind === 'cluster' || onMap.has(group.pin.id)).map(asPinGroup), onMap, styleOf));
+    setLoading(false);
+  }
+
+  /** Shows these groups' markers (keeping those already shown), on the world copy in view. */
+  function show(groups: ShownGroup[]) {
+    const centerLng = map.getCenter().lng;
+    const next = new Map<string, L.Marker>();
+    for (const group of groups) {
+      if (group.kind === 'cluster') {
+        const marker = shown.get(group.key) ?? clusterMarker(group.count, group.lngLat, group.expansionZoom);
+        marker.setLatLng([group.lngLat[1], nearestCopy(group.lngLat[0], centerLng)]);
+        next.set(group.key, marker);
+      } else {
+        const { pin } = group;
+        const marker = pinMarker(pin);
+        marker.setLatLng([pin.lngLat[1], nearestCopy(pin.lngLat[0], centerLng)]);
+        next.set(group.key, marker);
+      }
+    }
+    for (const [key, marker] of shown) if (!next.has(key)) layer.removeLayer(marker);
+    for (const [key, marker] of next) if (!shown.has(key)) layer.addLayer(marker);
+    shown = next;
+    const ordered: OrderedMarker[] = [];
+    for (const marker of next.values()) {
+      const element = marker.getElement();
+      const at = marker.getLatLng();
+      if (element) ordered.push({ element, lngLat: [at.lng, at.lat] });
+    }
+    orderForKeyboard(ordered, Math.floor(mapLibreZoom(map.getZoom())));
+  }
+
+  map.on('zoomend moveend', render);
+  // A pin or bubble reached by Tab beyond the view's edge is panned into it.
+  const releaseFocus = keepFocusedPinsInView(map.getContainer(), (dx, dy) => map.panBy([dx, dy], { animate: false }));
+
+  function clear() {
+    popup.close();
+    layer.clearLayers();
+    markers.clear();
+    shown = new Map();
+    if (clusters instanceof IndexedPinClusters) clusters.destroy();
+    clusters = undefined;
+    archive = undefined;
+    tiles = undefined;
+    tiledPins = new Map();
+    found = undefined;
+    groupsRequest++;
+    regrouped = false;
+    setLoading(false);
+    options.onShown?.([]);
+  }
+
+  return {
+    get attribution() {
+      return pins.size > 0 || archive ? attribution : undefined;
+    },
+    async setPins(set) {
+      clear();
+      pins = new PinsById(set.pins);
+      pinList = set.pins;
+      pinStyles = set.pinStyles;
+      categories = set.archive?.categories;
+      styles = new SharedStyles();
+      icons = new Map();
+      attribution = set.attribution;
+      if (set.archive) {
+        archive = set.archive;
+        found = pinLookup(set.archive);
+        tiles = new PinArchiveTiles(set.archive, options.transformRequest, options.onArchiveUnreadable);
+        await renderTiled(tiles);
+        return;
+      }
+      if (set.pins.length === 0) return;
+      group();
+      await render();
+    },
+    open(id, openOptions) {
+      // Pre-tiled pins: the popup opens when the pin index answers.
+      return openFound(id, (pin) => openPin(pin, undefined, openOptions?.byKeyboard ?? false, openOptions?.pan ?? true, openOptions?.returnFocus));
+    },
+    get pins() {
+      return pinList;
+    },
+    get pinStyles() {
+      return pinStyles;
+    },
+    get categories() {
+      return categories;
+    },
+    shownPins: () => (archive ? [...tiledPins.values()] : undefined),
+    setHidden(categories) {
+      const next = new Set(categories);
+      if (next.size === hidden.size && [...next].every((c) => hidden.has(c))) return;
+      hidden = next;
+      const openId = popup.openId();
+      const open = openId === undefined ? undefined : findPin(openId);
+      if (open && !isShown(open, hidden)) popup.close();
+      // Pre-tiled pins: the pins of hidden categories leave the map (the tiles' bubbles keep their counts).
+      if (tiles) return void render();
+      if (pinList.length === 0) return;
+      group();
+      // The markers shown stay until the new groups come (at once, or from the pin index's worker).
+      regrouped = true;
+      render();
+    },
+    async viewOf(id) {
+      const zoom = mapLibreZoom(map.getZoom());
+      if (archive) {
+        // The archive's pin index knows the pin and the zooms where it stands alone.
+        const entry = await found?.lookUp(id);
+        return entry && { center: entry.pin.lngLat, zoom: Math.max(zoom, revealZoomOf(entry.aloneMask, zoom)) };
+      }
+      const pin = pins.get(id);
+      if (!pin || !clusters) return undefined;
+      // An index destroyed meanwhile (the pins were set again) leaves the zoom as it is.
+      const reveal = await Promise.resolve(clusters.revealZoom(id, zoom)).catch(() => zoom);
+      return { center: pin.lngLat, zoom: Math.max(zoom, reveal) };
+    },
+    close: () => popup.close(),
+    destroy() {
+      map.off('zoomend moveend', render);
+      releaseFocus();
+      clear();
+      popup.destroy();
+      layer.remove();
+    },
+  };
+}
+
+/** An archive's group as the label collision takes it (see `collisionBoxes`). */
+function asPinGroup(group: TiledGroup): PinGroup {
+  return group.kind === 'cluster' ? { kind: 'cluster', key: group.key, clusterId: 0, count: group.count, lngLat: group.lngLat } : { kind: 'pin', key: group.key, id: group.pin.id };
+}
+
+/** A longitude in -180..180. */
+function wrap(lng: number): number {
+  return ((((lng + 180) % 360) + 360) % 360) - 180;
+}
+
+/** The copy of `lng` (± 360°) nearest to `center`, so a pin shows on the world copy in view. */
+function nearestCopy(lng: number, center: number): number {
+  return lng + 360 * Math.round((center - lng) / 360);
+}
+
+/**
+ * Leaflet's `maxWidth` for a popup: the content's, without the left and right padding around it
+ * (12 and 28 px, `.pinmap-leaflet-popup .leaflet-popup-content-wrapper`) and the pixel Leaflet
+ * adds to the width it measured, so the whole popup is at most `popupMaxWidth` wide, as in the vector view.
+ */
+export const LEAFLET_POPUP_MAX_WIDTH = parseInt(DEFAULTS.popupMaxWidth, 10) - 12 - 28 - 1;
+
+/**
+ * The pins' one popup in Leaflet: the same content as in the vector view, at most 240 px wide,
+ * its tip at the pin's popupAnchor, with a real close button. It closes on that button, Esc and
+ * a click on the map; focus moves into it and goes back to the pin when it closes. Leaflet pans
+ * the map to keep it in view.
+ */
+function createLeafletPopup(map: L.Map, options: HybridPinOptions) {
+  let current: { popup: L.Popup; pinId: string } | undefined;
+  let returnFocus: (() => void) | undefined;
+  const container = map.getContainer();
+
+  const onKeyDown = (event: KeyboardEvent) => {
+    if (event.key !== 'Escape' || !current) return;
+    event.stopPropagation();
+    close();
+  };
+  container.addEventListener('keydown', onKeyDown);
+
+  function close() {
+    if (current) map.closePopup(current.popup);
+  }
+
+  function open(pin: Pin, style: PinStyle, refocus: (() => void) | undefined, byKeyboard: boolean, pan: boolean) {
+    close();
+    returnFocus = refocus;
+    const [ax, ay] = pinDrawing(style).popupAnchor;
+    const content = createPopupContent(pin);
+    const closeButton = document.createElement('button');
+    closeButton.type = 'button';
+    closeButton.className = 'pinmap-popup-close';
+    closeButton.setAttribute('aria-label', options.closeLabel);
+    closeButton.title = options.closeLabel;
+    closeButton.textContent = '×';
+    closeButton.addEventListener('click', (event) => {
+      event.stopPropagation();
+      close();
+    });
+    const popup = L.popup({
+      maxWidth: LEAFLET_POPUP_MAX_WIDTH,
+      className: 'pinmap-popup pinmap-leaflet-popup',
+      closeButton: false,
+      autoPan: pan,
+      autoPanPadding: [10, 10],
+      // Leaflet's popup tip reaches 7 px below its box: the tip's point lands on the anchor.
+      offset: [ax, ay + 7],
+    })
+      .setLatLng([pin.lngLat[1], nearestCopy(pin.lngLat[0], map.getCenter().lng)])
+      .setContent(content);
+    const entry = { popup, pinId: pin.id };
+    popup.on('remove', () => {
+      if (current !== entry) return;
+      current = undefined;
+      returnFocus?.();
+      options.onOpenPinChange(null);
+    });
+    current = entry;
+    popup.openOn(map);
+    const element = popup.getElement()!;
+    element.setAttribute('role', 'dialog');
+    element.setAttribute('aria-label', pin.title);
+    element.dataset.pinId = pin.id;
+    element.querySelector('.leaflet-popup-content-wrapper')?.prepend(closeButton);
+    options.onOpenPinChange(pin.id);
+    const body = element.querySelector<HTMLElement>('.leaflet-popup-content');
+    body?.setAttribute('tabindex', '-1');
+    (byKeyboard ? closeButton : body)?.focus({ preventScroll: true });
+  }
+
+  return {
+    open,
+    close,
+    openId: () => current?.pinId,
+    destroy() {
+      container.removeEventListener('keydown', onKeyDown);
+      close();
+    },
+  };
+}

@@ -1,0 +1,113 @@
+import { CLUSTER_MAX_ZOOM } from '../config/constants.ts';
+import type { PinOptions } from '../config/pin-options.ts';
+
+/**
+ * The pre-tiled pin archive (README, "Pre-tiled pins"): what `pinmap-tile-pins` writes and the
+ * vector view reads. One PMTiles v3 archive of gzipped vector tiles with one layer, `pins`: at
+ * each zoom up to `CLUSTER_MAX_ZOOM` the bubbles and lone pins of the same grouping as inline
+ * pins (`PinGrouping`), and at the zoom above it every pin. The archive's JSON metadata carries
+ * `pinmap` (`PinArchiveMetadata`): what the page needs besides the tiles.
+ *
+ * The tiles are lean: a bubble carries what it draws and where it splits, a pin its id, title
+ * and look (`PinTileProperties`). Each pin's place and popup fields are in the pin index
+ * (`PinIndexInfo`), a section after the tile data that the page reads with range requests, a
+ * few KB per pin looked up (a click, `?pin=`), whatever the archive's size.
+ */
+export const PIN_ARCHIVE = {
+  /** The vector tile layer of the pins and bubbles. */
+  layer: 'pins',
+  /** The version of this format; the page refuses other versions (2: lean tiles and the pin index). */
+  version: 2,
+  /** Tile extent: MapLibre's own (GeoJSON sources are tiled at it), so positions round alike. */
+  extent: 8192,
+  /** Tiles go up to the first zoom at which no pin is in a bubble; MapLibre zooms in on it above. */
+  maxZoom: CLUSTER_MAX_ZOOM + 1,
+  /** About this many pins share one bucket of the pin index (one range request of a few KB). */
+  pinsPerBucket: 64,
+  /** At most this many distinct pin looks (one GL image each). */
+  maxLooks: 1000,
+} as const;
+
+/** One look of pins: a category and the options pins of it have of their own. */
+export interface PinLook {
+  category?: string;
+  pin?: PinOptions;
+}
+
+/**
+ * Where one pin is and what its popup shows: id, longitude, latitude, the zooms at which it
+ * stands alone (bit z for zoom z, up to `CLUSTER_MAX_ZOOM`), title, description, url (or null),
+ * category (or null), look.
+ */
+export type PinIndexEntry = [string, number, number, number, string, string, string | null, string | null, number];
+
+/**
+ * Where the pin index is: right after the tile data (the header's tile data offset + length),
+ * `length` bytes. It starts with `buckets + 1` offsets (little-endian float64, from the index's
+ * start); bucket b spans offsets b to b + 1 and is a gzipped JSON array of the `PinIndexEntry`s
+ * of the pins whose `pinBucket(id, buckets)` is b.
+ */
+export interface PinIndexInfo {
+  buckets: number;
+  length: number;
+}
+
+/** The bucket of the pin index a pin's id is in: FNV-1a of its UTF-16 code units, modulo `buckets`. */
+export function pinBucket(id: string, buckets: number): number {
+  let hash = 0x811c9dc5;
+  for (let i = 0; i < id.length; i++) {
+    hash ^= id.charCodeAt(i);
+    hash = Math.imul(hash, 0x01000193);
+  }
+  return (hash >>> 0) % buckets;
+}
+
+/** The `pinmap` member of the archive's metadata. */
+export interface PinArchiveMetadata {
+  version: number;
+  /** How many pins the archive holds. */
+  count: number;
+  /** The source file's `attribution`. */
+  attribution?: string;
+  /** The source file's `pinStyles`, checked. */
+  pinStyles: Record<string, PinOptions>;
+  /** The distinct looks; each pin feature's `look` is an index into it. */
+  looks: PinLook[];
+  /** Where the pin index is (every pin's place and popup fields, by id). */
+  index: PinIndexInfo;
+  /**
+   * How many pins each category has, as `[category, count]` in the legend's order: the categories
+   * of the file's `pinStyles` in the file's order (those without pins too, with 0), then the other
+   * categories in the order they first appear among the pins (`pinStyles` above is an object, its
+   * keys sorted in the archive). Pins without a category are in none. Optional: archives made
+   * before it lack it, and the legend then lists their categories without counts.
+   */
+  categories?: [category: string, count: number][];
+}
+
+/** Properties of a bubble feature in the `pins` layer (as the inline GPU pins' bubbles, plus where it splits). */
+export interface ClusterTileProperties {
+  cluster: true;
+  cluster_id: number;
+  point_count: number;
+  point_count_abbreviated: string;
+  /** The zoom at which it splits (as `PinGrouping.getClusterExpansionZoom`). */
+  expansion_zoom: number;
+}
+
+/**
+ * Properties of a pin feature in the `pins` layer: what draws it (`look`; its category is the
+ * look's, in the metadata's `looks`) and names it (`title`: the keyboard's and screen readers'
+ * name for it); the rest of its popup (description, url, category) is in the pin index, by id.
+ */
+export interface PinTileProperties {
+  id: string;
+  title: string;
+  look: number;
+}
+
+/** The lowest whole zoom from `fromZoom` up at which a pin with these alone-zoom bits stands alone. */
+export function revealZoomOf(aloneMask: number, fromZoom: number): number {
+  for (let zoom = Math.max(0, Math.floor(fromZoom)); zoom <= CLUSTER_MAX_ZOOM; zoom++) if (aloneMask & (1 << zoom)) return zoom;
+  return CLUSTER_MAX_ZOOM + 1;
+}

@@ -1,0 +1,165 @@
+import Supercluster from 'supercluster';
+import { describe, expect, it } from 'vitest';
+import { CLUSTER_MAX_ZOOM, CLUSTER_RADIUS, CLUSTER_TIERS } from '../../config/constants.ts';
+import { PinGrouping, clusterTiers } from './grouping.ts';
+
+const WORLD: [number, number, number, number] = [-180, -90, 180, 90];
+
+/** `count` pins: crowds around a few cities and a thin spread over the world (deterministic), as longitude, latitude pairs. */
+function points(count: number): Float64Array {
+  let seed = 11;
+  const random = () => ((seed = (seed * 16807) % 2147483647) - 1) / 2147483646;
+  const cities: [number, number][] = [[2.35, 48.85], [-0.13, 51.5], [139.7, 35.7], [-74, 40.7], [151.2, -33.9]];
+  const lngLats = new Float64Array(2 * count);
+  for (let i = 0; i < count; i++) {
+    const [lng, lat] = i % 4 === 0 ? [random() * 360 - 180, random() * 160 - 80] : cities[i % cities.length]!;
+    const spread = i % 4 === 0 ? 0 : 2 * random() ** 3;
+    lngLats[2 * i] = lng + spread * (random() - 0.5);
+    lngLats[2 * i + 1] = lat + spread * (random() - 0.5);
+  }
+  return lngLats;
+}
+
+type Group = { kind: 'pin'; index: number } | { kind: 'bubble'; lng: number; lat: number; count: number; id: number };
+
+/** What the grouping shows at a zoom in a box, in its order. */
+function groupsOf(grouping: PinGrouping, bbox: readonly [number, number, number, number], zoom: number): Group[] {
+  const groups: Group[] = [];
+  grouping.visit(bbox, zoom, { pin: (index) => groups.push({ kind: 'pin', index }), bubble: (lng, lat, count, id) => groups.push({ kind: 'bubble', lng, lat, count, id }) });
+  return groups;
+}
+
+/** Pins shown: lone pins count one, bubbles their count. */
+function shown(groups: Group[]): number {
+  return groups.reduce((sum, g) => sum + (g.kind === 'bubble' ? g.count : 1), 0);
+}
+
+/**
+ * The same pins grouped by supercluster itself, a range of zooms at a time as `PinGrouping`
+ * groups them: what the page showed before it grouped in typed arrays, and the reference here.
+ */
+function superclusterGroups(lngLats: Float64Array, members: number[]) {
+  const features = members.map((i) => ({ type: 'Feature' as const, geometry: { type: 'Point' as const, coordinates: [lngLats[2 * i]!, lngLats[2 * i + 1]!] }, properties: { i } }));
+  const tiers = clusterTiers(features.length).map(([minZoom, maxZoom]) => ({ minZoom, maxZoom, index: new Supercluster<{ i: number }>({ radius: CLUSTER_RADIUS, minZoom, maxZoom }).load(features) }));
+  const tierOf = (zoom: number) => tiers.find((t) => Math.min(zoom, CLUSTER_MAX_ZOOM) >= t.minZoom && Math.min(zoom, CLUSTER_MAX_ZOOM) <= t.maxZoom)!.index;
+  return {
+    groups(bbox: [number, number, number, number], zoom: number): Group[] {
+      return tierOf(zoom)
+        .getClusters(bbox, zoom)
+        .map((feature) => {
+          const properties = feature.properties as Partial<Supercluster.ClusterProperties> & { i?: number };
+          if (!properties.cluster) return { kind: 'pin', index: properties.i! };
+          const [lng, lat] = feature.geometry.coordinates as [number, number];
+          return { kind: 'bubble', lng, lat, count: properties.point_count!, id: properties.cluster_id! };
+        });
+    },
+    expansionZoom(id: number, zoom: number): number {
+      return tierOf(zoom).getClusterExpansionZoom(id);
+    },
+  };
+}
+
+describe('clusterTiers', () => {
+  it('covers every zoom from 0 to the last clustered one exactly once, for small and large sets', () => {
+    for (const count of [0, 10, CLUSTER_TIERS.fromPins, CLUSTER_TIERS.fromPins + 1, 100_000]) {
+      const zooms = clusterTiers(count).flatMap(([from, to]) => Array.from({ length: to - from + 1 }, (_, k) => from + k));
+      expect(zooms).toEqual(Array.from({ length: CLUSTER_MAX_ZOOM + 1 }, (_, z) => z));
+    }
+  });
+
+  it('groups sets up to fromPins at every zoom in one go, larger ones a range at a time', () => {
+    expect(clusterTiers(CLUSTER_TIERS.fromPins)).toEqual([[0, CLUSTER_MAX_ZOOM]]);
+    expect(clusterTiers(CLUSTER_TIERS.fromPins + 1).length).toBeGreaterThan(1);
+  });
+});
+
+describe('PinGrouping of a large set', () => {
+  const set = points(CLUSTER_TIERS.fromPins + 2000);
+
+  it('groups only the range of zooms a view asks for', () => {
+    const grouping = new PinGrouping({ lngLats: set });
+    expect(grouping.grouped).toBe(0);
+    groupsOf(grouping, WORLD, 2);
+    expect(grouping.grouped).toBe(1);
+    groupsOf(grouping, WORLD, 3.7); // the same range
+    expect(grouping.grouped).toBe(1);
+    grouping.prepare(12);
+    expect(grouping.grouped).toBe(2);
+  });
+
+  it('shows every pin exactly once at every zoom, in bubbles or alone', () => {
+    const grouping = new PinGrouping({ lngLats: set });
+    for (let zoom = 0; zoom <= CLUSTER_MAX_ZOOM + 2; zoom++) {
+      const groups = groupsOf(grouping, WORLD, zoom);
+      expect(shown(groups), `zoom ${zoom}`).toBe(grouping.count);
+      if (zoom <= 8) expect(groups.length, `zoom ${zoom}`).toBeLessThan(grouping.count / 2); // the crowds are grouped
+    }
+    expect(groupsOf(grouping, WORLD, CLUSTER_MAX_ZOOM + 1)).toHaveLength(grouping.count); // above the last zoom, nothing is
+  });
+
+  it('splits each bubble at a zoom above its own, at most the first zoom of the next range', () => {
+    const grouping = new PinGrouping({ lngLats: set });
+    for (const [from, to] of clusterTiers(grouping.count)) {
+      for (const zoom of new Set([from, to])) {
+        const bubbles = groupsOf(grouping, WORLD, zoom).filter((g) => g.kind === 'bubble');
+        expect(bubbles.length, `zoom ${zoom}`).toBeGreaterThan(0);
+        for (const bubble of bubbles.slice(0, 20)) {
+          const split = grouping.expansionZoom(bubble.id);
+          expect(split, `a bubble at zoom ${zoom}`).toBeGreaterThan(zoom);
+          expect(split, `a bubble at zoom ${zoom}`).toBeLessThanOrEqual(to + 1);
+        }
+      }
+    }
+  });
+
+  it('names a bubble it does not have', () => {
+    const grouping = new PinGrouping({ lngLats: set });
+    expect(() => grouping.expansionZoom(7)).toThrow('there is no bubble with the id 7');
+    // A bubble's id with a zoom and place that were never made.
+    expect(() => grouping.expansionZoom(grouping.count + (5_000_000 << 5) + 3)).toThrow(`there is no bubble with the id ${grouping.count + (5_000_000 << 5) + 3}`);
+  });
+});
+
+describe('PinGrouping makes the groups supercluster makes', () => {
+  /** Pins that test the edges: the same spot many times, both sides of 180°, near the poles, and a crowd. */
+  function edges(): Float64Array {
+    const pairs: number[] = [];
+    for (let i = 0; i < 40; i++) pairs.push(2.35, 48.85); // one spot
+    for (let i = 0; i < 200; i++) pairs.push(i % 2 ? 179.9 + (i % 7) * 0.01 : -179.95 + (i % 5) * 0.01, -16 + (i % 13) * 0.2); // the 180° meridian
+    for (let i = 0; i < 100; i++) pairs.push(-180 + i * 3.6, i % 2 ? 89.9 : -89.9); // the poles, clamped
+    pairs.push(180, 0, -180, 0, 0, 85.06, 0, -85.06);
+    return Float64Array.from([...pairs, ...points(3000)]);
+  }
+
+  const sets: [string, Float64Array, ((i: number) => boolean) | undefined][] = [
+    ['a crowd grouped a range of zooms at a time', points(CLUSTER_TIERS.fromPins + 2500), undefined],
+    ['the same crowd with a category hidden (every third pin)', points(CLUSTER_TIERS.fromPins + 2500), (i) => i % 3 !== 0],
+    ['a small set with edge cases, grouped at every zoom in one go', edges(), undefined],
+  ];
+  for (const [name, lngLats, keep] of sets) {
+    it(`${name}: the same pins and bubbles (count, id, centre), in the same order, in every zoom and box, and the same splits`, () => {
+      const all = Array.from({ length: lngLats.length / 2 }, (_, i) => i);
+      const members = keep ? all.filter(keep) : all;
+      const grouping = new PinGrouping(keep ? { lngLats, members: Uint32Array.from(members) } : { lngLats });
+      const reference = superclusterGroups(lngLats, members);
+      const boxes: [number, number, number, number][] = [WORLD, [-10, 35, 30, 60], [170, -40, -170, 10], [100, -50, 200, 0], [-200, 20, -100, 70]];
+      let bubbles = 0;
+      for (let zoom = 0; zoom <= PIN_ZOOMS; zoom++) {
+        for (const box of boxes) {
+          const ours = groupsOf(grouping, box, zoom);
+          expect(ours, `zoom ${zoom}, box ${box.join(',')}`).toEqual(reference.groups(box, zoom));
+          if (box !== WORLD) continue;
+          for (const group of ours) {
+            if (group.kind !== 'bubble') continue;
+            bubbles++;
+            expect(grouping.expansionZoom(group.id), `bubble ${group.id} at zoom ${zoom}`).toBe(reference.expansionZoom(group.id, zoom));
+          }
+        }
+      }
+      expect(bubbles).toBeGreaterThan(100);
+    });
+  }
+});
+
+/** Zooms compared: every grouped one and two above. */
+const PIN_ZOOMS = CLUSTER_MAX_ZOOM + 2;

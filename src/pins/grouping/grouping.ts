@@ -1,0 +1,108 @@
+import { CLUSTER_MAX_ZOOM, CLUSTER_RADIUS, CLUSTER_TIERS } from '../../config/constants.ts';
+import { GroupIndex, pinLevel, type GroupInput, type GroupVisitor } from './group-index.ts';
+
+/** Pixels of a tile the radius is measured in, and items in a leaf of the spatial index. */
+const EXTENT = 512;
+const NODE_SIZE = 64;
+
+/** A range of whole zooms grouped together; `index` once it has been grouped. */
+interface Tier {
+  minZoom: number;
+  maxZoom: number;
+  index?: GroupIndex;
+}
+
+/** The zoom ranges a set of `count` pins is grouped in (see `CLUSTER_TIERS`). */
+export function clusterTiers(count: number): (readonly [number, number])[] {
+  return count > CLUSTER_TIERS.fromPins ? [...CLUSTER_TIERS.zooms] : [[0, CLUSTER_MAX_ZOOM]];
+}
+
+/**
+ * The grouping of a pin set at each whole zoom (`GroupIndex`, with the product's radius and
+ * maximum zoom), made a range of zooms at a time when first asked for; the ranges share the
+ * pins' own spatial index. The DOM pins (`PinClusters`), the GPU pins' index
+ * (`index-core.ts`) and the pin tiler all group through it, so they show the same bubbles.
+ * Pins are known by their index in `input.lngLats`.
+ */
+export class PinGrouping {
+  private readonly tiers: Tier[];
+  private pins: ReturnType<typeof pinLevel> | undefined;
+  /** How many pins are grouped. */
+  readonly count: number;
+
+  constructor(private readonly input: GroupInput) {
+    this.count = input.members ? input.members.length : input.lngLats.length / 2;
+    this.tiers = clusterTiers(this.count).map(([minZoom, maxZoom]) => ({ minZoom, maxZoom }));
+  }
+
+  /** Bubbles and lone pins at a zoom (fractional zooms group as the whole zoom below) within `bbox` ([w, s, e, n]), in the index's order. */
+  visit(bbox: readonly [number, number, number, number], zoom: number, visitor: GroupVisitor): void {
+    this.indexAt(zoom).visit(bbox, Math.floor(zoom), visitor);
+  }
+
+  /** The zoom at which a bubble splits: within its range of zooms; at the first zoom of the next range, where the pins are grouped afresh. */
+  expansionZoom(bubbleId: number): number {
+    return this.indexAt(this.zoomOf(bubbleId)).expansionZoom(bubbleId);
+  }
+
+  /**
+   * The lowest whole zoom, from `fromZoom` up, at which the pin (its index) stands alone, not in
+   * a bubble; `CLUSTER_MAX_ZOOM + 1` if it never does below that (a pin sharing its spot with
+   * another). A pin that stands alone is at its own coordinate, so only that spot is looked at:
+   * a little box around it, as the index keeps positions in single precision.
+   */
+  revealZoom(pin: number, fromZoom: number): number {
+    const lng = this.input.lngLats[2 * pin]!;
+    const lat = this.input.lngLats[2 * pin + 1]!;
+    const spot = [lng - 1e-4, lat - 1e-4, lng + 1e-4, lat + 1e-4] as const;
+    for (let zoom = Math.max(0, Math.floor(fromZoom)); zoom <= CLUSTER_MAX_ZOOM; zoom++) {
+      let alone = false;
+      this.visit(spot, zoom, { pin: (index) => (alone ||= index === pin), bubble: () => {} });
+      if (alone) return zoom;
+    }
+    return CLUSTER_MAX_ZOOM + 1;
+  }
+
+  /** Groups, now, the range of zooms `zoom` is in (what a view at that zoom will ask for). */
+  prepare(zoom: number): void {
+    this.indexAt(zoom);
+  }
+
+  /**
+   * Lets go of the grouping of the range of zooms `zoom` is in (it is made again if asked for):
+   * the pin tiler goes through the ranges one after another and keeps one at a time.
+   */
+  forget(zoom: number): void {
+    delete this.tierAt(zoom).index;
+  }
+
+  /** The first and last zoom of the range `zoom` is in. */
+  rangeOf(zoom: number): [number, number] {
+    const tier = this.tierAt(zoom);
+    return [tier.minZoom, tier.maxZoom];
+  }
+
+  /** How many ranges of zooms have been grouped so far. */
+  get grouped(): number {
+    return this.tiers.filter((tier) => tier.index).length;
+  }
+
+  /** The zoom a bubble shows at: its id keeps it (its position, shifted by 5 bits, plus the zoom + 1, plus the number of pins). */
+  private zoomOf(bubbleId: number): number {
+    const zoom = ((bubbleId - this.count) % 32) - 1;
+    if (!Number.isInteger(zoom) || zoom < 0 || zoom > CLUSTER_MAX_ZOOM) throw new Error(`there is no bubble with the id ${bubbleId}`);
+    return zoom;
+  }
+
+  private tierAt(zoom: number): Tier {
+    const whole = Math.max(0, Math.min(Math.floor(zoom), CLUSTER_MAX_ZOOM));
+    return this.tiers.find((t) => whole >= t.minZoom && whole <= t.maxZoom)!;
+  }
+
+  private indexAt(zoom: number): GroupIndex {
+    const tier = this.tierAt(zoom);
+    this.pins ??= pinLevel(this.input, NODE_SIZE);
+    tier.index ??= new GroupIndex(this.input, { radius: CLUSTER_RADIUS, extent: EXTENT, minZoom: tier.minZoom, maxZoom: tier.maxZoom, nodeSize: NODE_SIZE }, this.pins);
+    return tier.index;
+  }
+}

@@ -1,0 +1,112 @@
+import type { PinArchiveMetadata } from './archive-format.ts';
+import type { PinOptions } from '../config/pin-options.ts';
+
+/**
+ * The pin domain's types, in one place: a pin, a pin set and what was skipped from it, a
+ * pre-tiled archive as the page uses it, and the legend's lines. Shared by the browser and the
+ * pin tiler, and free of any map engine.
+ */
+
+/** One pin as the map shows it. */
+export interface Pin {
+  /** Unique within its set; used by `?pin=<id>` and `data-pin-id`. Numeric ids become strings. */
+  id: string;
+  title: string;
+  /** Plain text, '' when the feature has none. */
+  description: string;
+  /** An absolute http(s) URL; any other URL is dropped with a warning. */
+  url?: string;
+  category?: string;
+  /**
+   * Text of the other properties the config's `searchFields` name (numbers as text), for the
+   * search box; absent when it names none or the pin has none of them.
+   */
+  fields?: Record<string, string>;
+  /** [longitude, latitude]; longitude within -180..180 (see `parsePins`). */
+  lngLat: [number, number];
+  /**
+   * The category's style with the pin's own valid options over it (defaults are not filled in).
+   * Pins of one category without options of their own share one frozen object.
+   */
+  options: Readonly<PinOptions>;
+}
+
+/** A feature that did not become a pin. */
+export interface SkippedFeature {
+  /** Position in `features`. */
+  index: number;
+  /** The feature's id, when it had a usable one. */
+  id?: string;
+  /** Names the feature (index and id) and what is wrong, e.g. `feature 12 ("paris"): latitude 95 is outside -90..90`. */
+  reason: string;
+}
+
+/** The result of `parsePins`. */
+export interface PinSet {
+  pins: Pin[];
+  skipped: SkippedFeature[];
+  /** Options and values that were dropped for their default; each names the pin (or style) and the field. */
+  warnings: string[];
+  /** The collection's top-level `attribution`, for the attribution control. */
+  attribution?: string;
+  /** Category → pin options: the file's `pinStyles` with config's over them, per category and field. */
+  pinStyles: Record<string, PinOptions>;
+  /** Pre-tiled pins (`pins: "pmtiles://…"`): the archive they are drawn from; `pins` is then empty. */
+  archive?: PinArchive;
+}
+
+/**
+ * A pre-tiled pin archive as the page uses it (README, "Pre-tiled pins"): its header and metadata
+ * read once with range requests, its looks resolved against the config's `pinStyles`, and its
+ * pins found by id in its pin index (a click on a pin, `?pin=`): two range requests of a few KB.
+ */
+export interface PinArchive {
+  /** The MapLibre source URL: `pmtiles://` and the archive's absolute URL. */
+  url: string;
+  /**
+   * The map's vector source of the pins' tiles, from the header read here: its tile URLs, zooms
+   * and bounds, so the map asks for tiles at once (no TileJSON to fetch and wait for first).
+   */
+  source: ArchiveTileSource;
+  metadata: PinArchiveMetadata;
+  /** Each look's pin options: the file's category style with config's over it, then the pins' own. */
+  looks: Readonly<PinOptions>[];
+  /** The category styles: the file's `pinStyles` (in the metadata) with config's over them, per category and field. */
+  pinStyles: Record<string, PinOptions>;
+  /**
+   * Its categories and how many pins each has (the legend's counts), in the order they first
+   * appear; an archive made before archives kept counts gives its looks' categories, counts unknown.
+   */
+  categories: CategoryCount[];
+  /** The pin with this id and the zooms it stands alone at, from the pin index; undefined when the archive has no such pin. Rejects when the index cannot be read. */
+  find(id: string): Promise<{ pin: Pin; aloneMask: number } | undefined>;
+}
+
+/**
+ * The vector source of an archive's tiles, in the shape a MapLibre style takes
+ * (`VectorSourceSpecification`): `pmtiles://` tile URLs, zooms and bounds.
+ */
+export interface ArchiveTileSource {
+  type: 'vector';
+  tiles: string[];
+  minzoom: number;
+  maxzoom: number;
+  bounds: [number, number, number, number];
+  attribution?: string;
+}
+
+/** One line of the legend: a category, its look and how many pins of the set it has. */
+export interface LegendEntry {
+  category: string;
+  /** The category's pin options (empty: the default pin). */
+  options: Readonly<PinOptions>;
+  /** Undefined when not known: a pre-tiled archive made before archives kept their counts. */
+  count: number | undefined;
+}
+
+/** A category of a pin set counted elsewhere (a pre-tiled archive's metadata), in the legend's order. */
+export interface CategoryCount {
+  category: string;
+  /** Undefined when the archive does not say (made before archives kept their counts). */
+  count: number | undefined;
+}
