@@ -5,7 +5,7 @@
  *
  *   npm run bench                                   # everything, 5 runs (about 8 minutes)
  *   npm run bench -- --runs 1 --counts 1000 --cycles 3   # a quick look
- *   npm run bench -- --update-readme                # also put the report into README.md
+ *   npm run bench -- --update-readme                # also put the targets into README.md's Speed table
  *   npm run bench -- --trace pinmap:100000          # also write a Chrome trace of one load
  *   npm run bench -- --cpu pinmap:0,pinmap:100000 --no-pins --cycles 0   # the CPU time loads cost, by thread
  *   npm run bench:basemap                           # only the basemap row: one archive against loose files
@@ -28,14 +28,14 @@ import { measure, mountCycles, mountPage, withTimeout, type Outcome, type Sample
 import { breakdownOf, type FileBreakdown } from './bench/breakdown.ts';
 import { judgeTargets, renderMarkdown, renderWeight, RENDERER_LABELS, type BenchData, type CycleFigures, type Renderer, type Row, type SizeEntry } from './bench/report.ts';
 import { startStaticServer, type StaticServer } from './bench/server.ts';
-import { replaceBetweenMarkers } from './bench/readme.ts';
+import { updateSpeedTable } from './bench/readme.ts';
 import { summariseTrace, traceCategories } from './bench/trace.ts';
 import { chromiumThreadCpu, cpuBetween, machineCpuMs, renderCpu, type CpuLoads } from './bench/cpu.ts';
-import { measureBasemapArchive, renderBasemapArchive } from './bench/basemap-archive.ts';
+import { basemapArchiveTarget, measureBasemapArchive, renderBasemapArchive } from './bench/basemap-archive.ts';
 import { generatePins } from './synthetic-pins.ts';
 import { createIndexCore } from '../src/pins/grouping/index-core.ts';
 import { abbreviate, clusterDiameter } from '../src/pins/bubble.ts';
-import { existingArchive, measurePretiled, renderPretiled, renderTiling, tileForBench } from './bench/pretiled.ts';
+import { existingArchive, measurePretiled, pretiledTargets, renderPretiled, renderTiling, tileForBench } from './bench/pretiled.ts';
 
 const ROOT = resolve(import.meta.dirname, '..');
 const RESULTS = join(ROOT, 'bench/results');
@@ -56,7 +56,7 @@ function usage(): string {
     '  --cycles         mount/destroy cycles per run of the memory figure (default 20)',
     '  --timeout        seconds a page may take to reach idle (default 20)',
     '  --dom-cap        seconds for the one attempt of a DOM baseline above 10k pins (default 10; 0 skips it)',
-    '  --update-readme  also copy the report into README.md (between the bench markers)',
+    '  --update-readme  also put the targets, judged, into README.md\'s Speed table (between the speed markers); the full report stays in latest.md',
     '  --no-pins        skip the page loads (cold load, pins, size): only the mount/destroy cycles (and --trace, --cpu); writes cycles.md',
     '  --weight         only the weight: one load of the vector, hybrid and bare MapLibre pages, the JavaScript and CSS each loads',
     '                   before its first idle, and the breakdown of the vector view\'s; writes weight.md and weight.json',
@@ -344,12 +344,12 @@ async function main(): Promise<number> {
       server!.put(path, JSON.stringify(config));
       return `${server!.origin}/?config=${encodeURIComponent(path)}`;
     };
-    const pretiledSection = async () => {
+    const pretiledRows = async () => {
       const tiling = options.archive ? existingArchive(options.archive) : await tileForBench(tmp, log);
-      return renderPretiled(await measurePretiled(browser!, appWith, CAMERA, FADE_DURATION, tiling, runs, loadCapMs, log));
+      return measurePretiled(browser!, appWith, CAMERA, FADE_DURATION, tiling, runs, loadCapMs, log);
     };
     if (options.pretiledOnly) {
-      const section = await pretiledSection();
+      const section = renderPretiled(await pretiledRows());
       console.log(`\n${section}\n`);
       mkdirSync(options.outDir, { recursive: true });
       writeFileSync(join(options.outDir, 'pretiled.md'), `${section}\n`);
@@ -507,9 +507,10 @@ async function main(): Promise<number> {
     ];
     const data: BenchData = { rows, runs, ...(size ? { size } : {}), cycles: cycleFigures, cycleFailures, info };
     // The weight alone needs neither the basemap nor the pre-tiled rows (tiling 1M pins takes minutes).
+    const pretiled = !options.weight && options.pageLoads && !options.only ? await pretiledRows() : undefined;
     const markdown = options.weight
       ? renderWeight(data)
-      : [renderMarkdown(data), basemap ? renderBasemapArchive(basemap) : '', options.pageLoads && !options.only ? await pretiledSection() : ''].filter((section) => section !== '').join('\n\n');
+      : [renderMarkdown(data), basemap ? renderBasemapArchive(basemap) : '', pretiled ? renderPretiled(pretiled) : ''].filter((section) => section !== '').join('\n\n');
     console.log(`\n${markdown}\n`);
     mkdirSync(options.outDir, { recursive: true });
     // Without page loads the report holds the mount/destroy cycles alone: it does not replace the full one.
@@ -522,8 +523,10 @@ async function main(): Promise<number> {
     log(`Written: ${join(options.outDir, `${name}.md`)} and ${name}.json`);
     if (options.updateReadme) {
       const readme = join(ROOT, 'README.md');
-      writeFileSync(readme, replaceBetweenMarkers(readFileSync(readme, 'utf8'), 'bench', markdown));
-      log('README.md updated.');
+      const targets = [...judgeTargets(data), ...(basemap ? [basemapArchiveTarget(basemap)] : []), ...(pretiled ? pretiledTargets(pretiled) : [])];
+      const measured = `on ${new Date().toISOString().slice(0, 10)}, ${built.appSource}, medians of ${runs} run${runs === 1 ? '' : 's'}`;
+      writeFileSync(readme, updateSpeedTable(readFileSync(readme, 'utf8'), targets, measured));
+      log('README.md: Speed table updated.');
     }
     log(`Elapsed: ${elapsed.toFixed(0)} s`);
     return findRow0(rows) ? 0 : 1;

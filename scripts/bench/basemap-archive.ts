@@ -22,6 +22,7 @@ import { build } from 'vite';
 import { CHROMIUM_ARGS, findChromium } from '../../tests/chromium.ts';
 import { measure } from './measure.ts';
 import { startStaticServer } from './server.ts';
+import type { Target } from './report.ts';
 import { median } from './stats.ts';
 
 const ROOT = resolve(import.meta.dirname, '../..');
@@ -120,6 +121,16 @@ export async function measureBasemapArchive(browser: Browser, { appDir, runs, lo
     await server.close();
     rmSync(tmp, { recursive: true, force: true });
   }
+}
+
+/** The row's target, judged: the embedded basemap from its one archive against the same tiles as loose files. */
+export function basemapArchiveTarget(figures: BasemapArchiveFigures): Target {
+  const measured = Number.isFinite(figures.ratio);
+  return {
+    name: `Basemap: cold load from its one archive ≤ ${BASEMAP_ARCHIVE_TARGET}× the same tiles as loose files`,
+    figure: measured ? `${figures.ratio.toFixed(2)}×` : 'not measured',
+    met: measured ? figures.ratio <= BASEMAP_ARCHIVE_TARGET : undefined,
+  };
 }
 
 /** The row as the report prints it. */

@@ -135,6 +135,16 @@ export interface Target {
   met: boolean | undefined;
 }
 
+/** How a target's outcome reads in a report: met, **missed** (in bold, to be seen) or not measured. */
+export function verdictOf(met: boolean | undefined): string {
+  return met === undefined ? 'not measured' : met ? 'met' : '**missed**';
+}
+
+/** A Markdown table of targets: each one's name, measured figure and outcome. */
+export function renderTargets(targets: readonly Target[]): string[] {
+  return ['| target | measured | |', '|---|---:|---|', ...targets.map((t) => `| ${t.name} | ${t.figure} | ${verdictOf(t.met)} |`)];
+}
+
 const LARGE = 100_000;
 /** Issue 16: the vector view's initial JavaScript at most this many times bare MapLibre's. */
 export const INITIAL_JS_LIMIT = 1.15;
@@ -281,8 +291,7 @@ export function renderMarkdown(data: BenchData): string {
   const out: string[] = [];
   const row = (renderer: Renderer, count: number) => findRow(rows, renderer, count);
 
-  out.push('#### Targets', '', '| target | measured | |', '|---|---:|---|');
-  for (const t of judgeTargets(data)) out.push(`| ${t.name} | ${t.figure} | ${t.met === undefined ? 'not measured' : t.met ? 'met' : '**missed**'} |`);
+  out.push('#### Targets', '', ...renderTargets(judgeTargets(data)));
   const floor = floorNote(data);
   if (floor) out.push('', floor);
 
@@ -399,7 +408,7 @@ const REACT_PARTS = ['react-dom', 'react', 'scheduler'];
 export function renderWeight(data: BenchData): string {
   const target = judgeTargets(data).find((t) => t.name.startsWith('Initial JS'));
   const lines = ['#### Weight', ''];
-  if (target) lines.push(`${target.name}: ${target.figure}, ${target.met === undefined ? 'not measured' : target.met ? 'met' : '**missed**'}.`);
+  if (target) lines.push(`${target.name}: ${target.figure}, ${verdictOf(target.met)}.`);
   if (data.size) lines.push(...renderSize(data.size));
   lines.push('', ...data.info.map((line) => `- ${line}`));
   return lines.join('\n');
