@@ -30,7 +30,7 @@ export default defineConfig({
     deviceScaleFactor: 1,
     serviceWorkers: 'block',
     // No trace: recording one for every test (a DOM snapshot per action, a screencast) cost about
-    // a tenth of the suite's time, for the few that fail (README, "Test"). To debug a failure:
+    // a tenth of the suite's time, for the few that fail (CONTRIBUTING.md, "Running one test"). To debug a failure:
     // `npx playwright test <file> --trace retain-on-failure`, then `npx playwright show-trace`.
     trace: 'off',
   },
