@@ -136,7 +136,7 @@ export interface Target {
 }
 
 /** How a target's outcome reads in a report: met, **missed** (in bold, to be seen) or not measured. */
-export function verdictOf(met: boolean | undefined): string {
+function verdictOf(met: boolean | undefined): string {
   return met === undefined ? 'not measured' : met ? 'met' : '**missed**';
 }
 
@@ -291,7 +291,8 @@ export function renderMarkdown(data: BenchData): string {
   const out: string[] = [];
   const row = (renderer: Renderer, count: number) => findRow(rows, renderer, count);
 
-  out.push('#### Targets', '', ...renderTargets(judgeTargets(data)));
+  out.push('#### Targets', '', '| target | measured | |', '|---|---:|---|');
+  for (const t of judgeTargets(data)) out.push(`| ${t.name} | ${t.figure} | ${t.met === undefined ? 'not measured' : t.met ? 'met' : '**missed**'} |`);
   const floor = floorNote(data);
   if (floor) out.push('', floor);
 
@@ -408,7 +409,7 @@ const REACT_PARTS = ['react-dom', 'react', 'scheduler'];
 export function renderWeight(data: BenchData): string {
   const target = judgeTargets(data).find((t) => t.name.startsWith('Initial JS'));
   const lines = ['#### Weight', ''];
-  if (target) lines.push(`${target.name}: ${target.figure}, ${verdictOf(target.met)}.`);
+  if (target) lines.push(`${target.name}: ${target.figure}, ${target.met === undefined ? 'not measured' : target.met ? 'met' : '**missed**'}.`);
   if (data.size) lines.push(...renderSize(data.size));
   lines.push('', ...data.info.map((line) => `- ${line}`));
   return lines.join('\n');
