@@ -1,5 +1,5 @@
 import { defineConfig } from '@playwright/test';
-import { CHROMIUM_ARGS, findChromium } from './tests/chromium.ts';
+import { CHROMIUM_ARGS, ensureChromium } from './tests/chromium.ts';
 
 // Overridable so two work trees can run their suites side by side.
 const PORT = Number(process.env.PINMAP_PREVIEW_PORT ?? 4173);
@@ -25,7 +25,7 @@ export default defineConfig({
     baseURL: `http://127.0.0.1:${PORT}`,
     browserName: 'chromium',
     headless: true,
-    launchOptions: { executablePath: findChromium(), args: CHROMIUM_ARGS },
+    launchOptions: { executablePath: ensureChromium(), args: CHROMIUM_ARGS },
     viewport: { width: 800, height: 600 },
     deviceScaleFactor: 1,
     serviceWorkers: 'block',

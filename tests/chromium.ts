@@ -1,4 +1,6 @@
+import { spawnSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
+import { join } from 'node:path';
 import { chromium } from '@playwright/test';
 
 /**
@@ -26,6 +28,30 @@ export function findChromium(): string {
     'No Chromium found for the browser tests. Install the system one (Debian/Ubuntu: `apt-get install -y chromium`), ' +
       'or point PINMAP_CHROMIUM at a Chrome/Chromium binary, or run `npx playwright install chromium` where downloads are allowed.',
   );
+}
+
+/**
+ * The Chromium the browser tests run in (`findChromium`). On a machine with none, and without
+ * `PINMAP_CHROMIUM` naming one, it first gets Playwright's own (`playwright install chromium`,
+ * where downloads are allowed), then looks again; if that fails too, `findChromium`'s message
+ * says what to do. `install` says whether the download succeeded.
+ */
+export function ensureChromium(find: () => string = findChromium, install: () => boolean = installPlaywrightChromium): string {
+  try {
+    return find();
+  } catch (error) {
+    if (process.env.PINMAP_CHROMIUM) throw error; // a path named on purpose is not replaced by a download
+    console.log('No Chromium on this machine: getting Playwright\'s (playwright install chromium)…');
+    if (!install()) throw error;
+    return find();
+  }
+}
+
+/** Downloads Playwright's Chromium; false where it cannot (no network, no write access). */
+function installPlaywrightChromium(): boolean {
+  const bin = join(process.cwd(), 'node_modules', '.bin', process.platform === 'win32' ? 'playwright.cmd' : 'playwright');
+  const result = spawnSync(bin, ['install', 'chromium'], { stdio: 'inherit', timeout: 10 * 60_000 });
+  return result.status === 0;
 }
 
 /**
