@@ -22,6 +22,7 @@ import { cpus, loadavg, tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { chromium, type Browser } from '@playwright/test';
+import react from '@vitejs/plugin-react';
 import { build } from 'vite';
 import { CHROMIUM_ARGS, findChromium } from '../tests/chromium.ts';
 import { measure, mountCycles, mountPage, withTimeout, type Outcome, type Sample } from './bench/measure.ts';
@@ -58,7 +59,7 @@ function usage(): string {
     '  --dom-cap        seconds for the one attempt of a DOM baseline above 10k pins (default 10; 0 skips it)',
     '  --update-readme  also put the targets, judged, into README.md\'s Speed table (between the speed markers); the full report stays in latest.md',
     '  --no-pins        skip the page loads (cold load, pins, size): only the mount/destroy cycles (and --trace, --cpu); writes cycles.md',
-    '  --weight         only the weight: one load of the vector, hybrid and bare MapLibre pages, the JavaScript and CSS each loads',
+    '  --weight         only the weight: one load of the vector, hybrid, bare MapLibre and React + react-map-gl pages, the JavaScript and CSS each loads',
     '                   before its first idle, and the breakdown of the vector view\'s; writes weight.md and weight.json',
     `  --rows           only these pin rows (comma-separated: ${Object.keys(RENDERER_LABELS).join(', ')}), beside the no-pin rows; no basemap or pre-tiled rows; writes rows.md and rows.json`,
     '  --pretiled       only the pre-tiled pin rows: 1M pins tiled by pinmap-tile-pins (time, memory, size), then the map with them (also part of a full run)',
@@ -163,15 +164,17 @@ async function buildAll(tmp: string): Promise<Built> {
   }
   const pagesDir = join(tmp, 'pages');
   log(`Building ${given ? '' : 'the app, the embed library and '}the baseline pages …`);
-  // Each baseline page on its own, so the bare MapLibre page carries nothing of the Leaflet one.
+  // Each baseline page on its own, so the bare MapLibre page carries nothing of the Leaflet one,
+  // nor of React (the react-map-gl page, whose JSX the React plugin compiles, as in a React app).
   // The builds wait on files as much as on the processor: side by side they take less time.
-  const builds = ['maplibre', 'leaflet'].map((page) =>
+  const builds = ['maplibre', 'leaflet', 'react-map-gl'].map((page) =>
     build({
       root: join(ROOT, 'scripts/bench'),
       configFile: false,
       base: './',
       publicDir: false,
       logLevel: 'warn',
+      plugins: page === 'react-map-gl' ? [react()] : [],
       build: {
         outDir: pagesDir,
         emptyOutDir: false,
@@ -253,9 +256,12 @@ function publishInputs(server: StaticServer, counts: number[]): (renderer: Rende
       ...(count > 0 ? { pins: pinsPath(count) } : {}),
       ...(renderer === 'first-view' ? { groups: groupsPath(count) } : {}),
     });
-    return `${server.origin}/__bench/pages/${renderer === 'fa-markers' ? 'leaflet' : 'maplibre'}.html?${params}`;
+    return `${server.origin}/__bench/pages/${PAGE_FILES[renderer] ?? 'maplibre'}.html?${params}`;
   };
 }
+
+/** The baseline pages that are not `maplibre.html`. */
+const PAGE_FILES: Partial<Record<Renderer, string>> = { 'fa-markers': 'leaflet', 'react-map-gl': 'react-map-gl' };
 
 /** The element that takes the keyboard zoom on each page. */
 const focusOf = (renderer: Renderer) => (renderer === 'hybrid' || renderer === 'fa-markers' ? '.leaflet-container' : 'canvas.maplibregl-canvas');
@@ -291,7 +297,7 @@ const isFloor = (renderer: Renderer) => renderer === 'first-pin' || renderer ===
 function planRows(counts: number[], weight: boolean, only?: readonly Renderer[]): Row[] {
   const rows: Row[] = [];
   const add = (renderer: Renderer, count: number) => rows.push({ renderer, count, samples: [], failures: [], timeouts: 0 });
-  for (const renderer of ['pinmap', 'hybrid', 'maplibre'] as const) add(renderer, 0);
+  for (const renderer of ['pinmap', 'hybrid', 'maplibre', 'react-map-gl'] as const) add(renderer, 0);
   if (weight) {
     for (const count of counts) add('pinmap', count);
     return rows;
@@ -306,9 +312,9 @@ function planRows(counts: number[], weight: boolean, only?: readonly Renderer[])
   return rows;
 }
 
-function maplibreVersion(): string {
+function packageVersion(name: string): string {
   try {
-    return (JSON.parse(readFileSync(join(ROOT, 'node_modules/maplibre-gl/package.json'), 'utf8')) as { version: string }).version;
+    return (JSON.parse(readFileSync(join(ROOT, 'node_modules', name, 'package.json'), 'utf8')) as { version: string }).version;
   } catch {
     return 'unknown';
   }
@@ -364,7 +370,7 @@ async function main(): Promise<number> {
 
     // One untimed load of each page first, so no row pays for a cold browser (JIT, caches).
     log('Warming up …');
-    for (const r of options.pageLoads && !options.weight ? (['pinmap', 'hybrid', 'maplibre', 'fa-markers'] as const) : []) await measure(browser, urlOf(r, 0), { loadCapMs, focus: focusOf(r), loadOnly: true });
+    for (const r of options.pageLoads && !options.weight ? (['pinmap', 'hybrid', 'maplibre', 'react-map-gl', 'fa-markers'] as const) : []) await measure(browser, urlOf(r, 0), { loadCapMs, focus: focusOf(r), loadOnly: true });
 
     const measureStart = Date.now();
     for (let run = 0; options.pageLoads && run < runs; run++) {
@@ -404,6 +410,7 @@ async function main(): Promise<number> {
             size ??= { pinmap: [], hybrid: [], maplibre: [], hybridChunksInVector: [] };
             if (row.count > 0) size.pinmapWithPins = { count: row.count, entries: assets };
             else if (row.renderer === 'pinmap' || row.renderer === 'hybrid' || row.renderer === 'maplibre') size[row.renderer] = assets;
+            else if (row.renderer === 'react-map-gl') size.reactMapGl = assets;
             if (row.renderer === 'pinmap' && row.count === 0) size.hybridChunksInVector = (allScripts ?? []).filter((url) => /hybrid|leaflet/i.test(new URL(url).pathname));
           }
         } else {
@@ -500,7 +507,7 @@ async function main(): Promise<number> {
       'Measured in headless Chromium with software WebGL (SwiftShader), no GPU, on a 2-core machine: absolute figures are slow and move with the machine\'s load; compare within one report.',
       `Machine: ${cpu.length} CPU core${cpu.length === 1 ? '' : 's'} (${cpu[0]?.model.trim() ?? 'unknown'}), load average ${loadBefore.map((l) => l.toFixed(2)).join(' ')} before and ${loadAfter.map((l) => l.toFixed(2)).join(' ')} after (1/5/15 min); Node ${process.version}`,
       `Chromium ${chromiumVersion}, headless; WebGL: ${renderer}; viewport 1000×700 at device scale 1`,
-      `App: ${built.appSource}; baselines: scripts/bench/maplibre.html and leaflet.html (maplibre-gl ${maplibreVersion()}, Leaflet 1.9, leaflet-fa-markers 0.1.0)`,
+      `App: ${built.appSource}; baselines: scripts/bench/maplibre.html, react-map-gl.html and leaflet.html (maplibre-gl ${packageVersion('maplibre-gl')}, React ${packageVersion('react')}, react-map-gl ${packageVersion('react-map-gl')}, Leaflet 1.9, leaflet-fa-markers 0.1.0)`,
       `Medians of ${runs} run${runs === 1 ? '' : 's'}; every ratio is taken run by run against the reference row of the same run, then the median of those ratios. ` +
         `Camera [${CAMERA.center.join(', ')}] zoom ${CAMERA.zoom} (Leaflet ${CAMERA.zoom + 1}), fadeDuration ${FADE_DURATION} ms; pins from generatePins(count, ${SEED}).`,
       `Benchmark time: ${elapsed.toFixed(0)} s in all (page loads ${pinsSeconds.toFixed(0)} s, mount/destroy cycles ${cycleSeconds.toFixed(0)} s, the rest building and warming up).`,
