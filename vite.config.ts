@@ -31,21 +31,6 @@ function fontFiles(): Plugin {
 }
 
 /**
- * The app and the self-contained embed build render with Preact's React-compatible layer
- * (preact/compat) instead of React DOM: the same components and hooks, about 55 KB gzip less
- * JavaScript before the map shows (README, "Weight"). The React library (`--mode lib`) keeps
- * the host app's React, and the development server runs React itself, so the browser tests
- * exercise both: the built app on Preact, the React API page and the consumer app on React.
- */
-const PREACT_COMPAT = [
-  { find: /^react-dom\/client$/, replacement: 'preact/compat/client' },
-  { find: /^react-dom$/, replacement: 'preact/compat' },
-  { find: /^react\/jsx-runtime$/, replacement: 'preact/jsx-runtime' },
-  { find: /^react\/jsx-dev-runtime$/, replacement: 'preact/jsx-dev-runtime' },
-  { find: /^react$/, replacement: 'preact/compat' },
-];
-
-/**
  * The names of the code split off the entry, for what it is rather than for its file (several
  * rooms have an `engine.ts` or a `pins.ts`): the hybrid view's engine, the vector view's pins, the
  * pin drawing (the legend's). Others keep their file's name (`pin-source`, `panels`, …).
@@ -62,8 +47,7 @@ function chunkName(chunk: { name: string; facadeModuleId: string | null; moduleI
   return (path && CHUNK_NAMES[`src/${path}`]) || chunk.name;
 }
 
-export default defineConfig(({ command, mode }): UserConfig => {
-  const standalone = command === 'build' && mode !== 'lib' && mode !== 'cli';
+export default defineConfig(({ mode }): UserConfig => {
   const base: UserConfig = {
     plugins: [react()],
     // Relative URLs everywhere: the app and the library work from any folder of any server,
@@ -75,7 +59,6 @@ export default defineConfig(({ command, mode }): UserConfig => {
     preview: { host: '127.0.0.1', port: 4173, strictPort: true, headers: { 'Content-Security-Policy': CONTENT_SECURITY_POLICY } },
     server: { host: '127.0.0.1', port: 5173 },
     build: { sourcemap: true, chunkSizeWarningLimit: 1500, rollupOptions: { output: { chunkFileNames: (chunk) => `assets/${chunkName(chunk)}-[hash].js` } } },
-    ...(standalone ? { resolve: { alias: PREACT_COMPAT } } : {}),
   };
   if (mode === 'cli') {
     return {

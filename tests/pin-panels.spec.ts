@@ -65,7 +65,7 @@ for (const view of ['vector', 'hybrid'] as const) {
       await page.keyboard.press('ArrowDown');
       await page.keyboard.press('ArrowDown');
       const third = (await listedIds(page))[2]!;
-      // Focus moves once the list has rendered the move (Preact renders after the key event).
+      // Focus moves once the list has rendered the move (an effect after the render).
       await expect.poll(() => focused(page)).toBe(third);
 
       // Enter flies there and opens its popup, focus on the popup's close button.

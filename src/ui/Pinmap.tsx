@@ -174,8 +174,9 @@ function PinmapView({ config, viewState, events, className, handleRef }: ViewPro
   const view = chosen.for === mapConfig ? chosen.view : mapConfig.view;
   // The config and view of the map the status is of. Until the effect below has made the map of
   // this config and view (after a view switch, say), the root says the map is loading rather than
-  // what the old one was: renderers that run effects a frame after the render (Preact) would
-  // otherwise show the old map's 'idle' for that frame.
+  // what the old one was: React runs the effect after the render that changes them (a task later
+  // for an update from outside a user event, such as `update()`), and until then the root would
+  // show the old map's 'idle' beside the new view.
   const [statusFor, setStatusFor] = useState<{ config: PinmapConfig; view: ViewName } | undefined>(undefined);
   const shownStatus: MapStatus = statusFor?.config === mapConfig && statusFor.view === view ? status : 'loading';
   // The theme shown (config `theme`, `auto` following the system live). A new map starts in the
