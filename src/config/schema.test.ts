@@ -67,6 +67,20 @@ describe('config defaults', () => {
     expect(controlCorners(parseConfig({ controls: { view: 'bottom-left' } })).view).toBe('bottom-left');
   });
 
+  it('names the known option an unknown key is likely a slip for, and none when nothing is close', () => {
+    expect(problems({ centre: [2.35, 48.85], colour: 'red' })).toEqual([
+      { option: 'centre', message: 'is not a known option; did you mean center?' },
+      { option: 'colour', message: 'is not a known option' },
+    ]);
+    expect(problems({ vectorLayer: { Padding: 0.2 } })).toEqual([{ option: 'vectorLayer.Padding', message: 'is not a known option; did you mean padding?' }]);
+  });
+
+  it('takes the CSV columns, the popup fields and fitPins', () => {
+    expect(parseConfig({})).toMatchObject({ popupFields: [], fitPins: true });
+    expect(parseConfig({}).csv).toBeUndefined();
+    expect(parseConfig({ csv: { lat: 'Breite', lng: 'Länge' }, popupFields: ['address'], fitPins: false })).toMatchObject({ csv: { lat: 'Breite', lng: 'Länge' }, popupFields: ['address'], fitPins: false });
+  });
+
   it('takes locale overrides under MapLibre\'s keys and names an unknown key', () => {
     expect(parseConfig({ locale: { 'NavigationControl.ZoomIn': 'Plus' } }).locale).toEqual({ 'NavigationControl.ZoomIn': 'Plus' });
     expect(problems({ locale: { 'Zoom in': 'Plus' } })).toEqual([{ option: 'locale.Zoom in', message: 'is not a known locale key (the README lists them)' }]);

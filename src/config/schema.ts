@@ -2,7 +2,8 @@ import { z } from './zod.ts';
 import { DEFAULTS, LIMITS } from './constants.ts';
 import { reasonOf } from './errors.ts';
 import { LOCALE_KEYS } from './locale.ts';
-import { finite, pinOptionsSchema } from './pin-options.ts';
+import { closestMatch } from 'leven';
+import { finite, pinOptionsSchema, pinOptionsShape } from './pin-options.ts';
 import type { ControlName, Corner, PinmapConfig } from './types.ts';
 
 export { pinOptionsSchema } from './pin-options.ts';
@@ -158,6 +159,15 @@ const searchField = z
     z.minLength(1, { error: 'must be the name of a pin property, not empty' }),
     z.refine((name) => !['pin', '__proto__'].includes(name), { error: 'must be the name of a text property (not "pin" or "__proto__")' }),
   );
+/** A column of a CSV pin file, by its header name. */
+const csvColumn = z.optional(z.string({ error: 'must be a column name of the CSV header' }).check(z.minLength(1, { error: 'must be a column name, not empty' })));
+
+/** The columns of a CSV pin file that are not found by their usual names (types.ts, `CsvColumns`). */
+const csvColumns = z.strictObject(
+  { lat: csvColumn, lng: csvColumn, id: csvColumn, title: csvColumn, category: csvColumn, description: csvColumn, url: csvColumn },
+  { error: 'must be an object of pin field → CSV column name (lat, lng, id, title, category, description, url)' },
+);
+
 /** The themes a config may ask for; `auto` follows the system. */
 const THEMES = ['light', 'dark', 'auto'] as const;
 /** A theme as shown: `auto` resolved to one of these. */
@@ -211,6 +221,10 @@ const schema = z
       hiddenCategories: z._default(z.array(z.string({ error: 'must be a category name' }), { error: 'must be an array of category names' }), []),
       /** Pin properties the search box looks in besides the title (e.g. `['description']`). */
       searchFields: z._default(z.array(searchField, { error: 'must be an array of pin property names' }), []),
+      /** Pin properties the popup shows below its text, as `name: value` lines. */
+      popupFields: z._default(z.array(searchField, { error: 'must be an array of pin property names' }), []),
+      csv: z.optional(csvColumns),
+      fitPins: z._default(z.boolean({ error: 'must be true or false' }), true),
       controls: z._default(
         z
           .partialRecord(z.enum(CONTROLS, { error: `must name a control: ${CONTROLS.join(', ')}` }), controlPlacement, { error: 'must be an object of control → corner or false' })
@@ -303,21 +317,46 @@ function optionName(path: PropertyKey[]): string {
   return path.map((p, i) => (typeof p === 'number' ? `[${p}]` : `${i === 0 ? '' : '.'}${String(p)}`)).join('') || 'config';
 }
 
-/** What an unknown key under `path` is told. */
-function unknownKeyMessage(path: PropertyKey[]): string {
-  return path[0] === 'locale' ? 'is not a known locale key (the README lists them)' : 'is not a known option';
+/** What an unknown key under `path` is told: that it is unknown, and the known key it is likely a slip for. */
+function unknownKeyMessage(path: PropertyKey[], key: string): string {
+  const unknown = path[0] === 'locale' ? 'is not a known locale key (the README lists them)' : 'is not a known option';
+  const likely = closestKey(key, knownKeysAt(path));
+  return likely === undefined ? unknown : `${unknown}; did you mean ${likely}?`;
+}
+
+/** The keys the config takes at `path` (an object of its), for suggestions. */
+function knownKeysAt(path: PropertyKey[]): readonly string[] {
+  const [first] = path;
+  if (path.length === 0) return Object.keys(schema.shape);
+  if (first === 'vectorLayer') return Object.keys(vectorLayer.shape);
+  if (first === 'rasterLayers') return Object.keys(rasterLayer.shape);
+  if (first === 'csv') return Object.keys(csvColumns.shape);
+  if (first === 'pinStyles') return Object.keys(pinOptionsShape);
+  if (first === 'locale') return LOCALE_KEYS;
+  if (first === 'controls') return CONTROLS;
+  return [];
+}
+
+/**
+ * The known key `key` is most likely a slip for: the closest by edit distance, case aside
+ * (`centre` → `center`, `Zoom` → `zoom`, `min_zoom` → `minZoom`): one edit away for a key of
+ * up to 3 letters, else two, or a third of its length for a longer one.
+ */
+function closestKey(key: string, known: readonly string[]): string | undefined {
+  const folded = known.map((name) => name.toLowerCase());
+  const match = closestMatch(key.toLowerCase(), folded, { maxDistance: key.length <= 3 ? 1 : Math.max(2, Math.floor(key.length / 3)) });
+  return match === undefined ? undefined : known[folded.indexOf(match)];
 }
 
 function toProblems(issues: z.core.$ZodIssue[]): ConfigProblem[] {
   const problems: ConfigProblem[] = [];
   for (const issue of issues) {
     if (issue.code === 'unrecognized_keys') {
-      const message = unknownKeyMessage(issue.path);
       for (const key of issue.keys) {
-        problems.push({ option: optionName([...issue.path, key]), message });
+        problems.push({ option: optionName([...issue.path, key]), message: unknownKeyMessage(issue.path, key) });
       }
     } else if (issue.code === 'invalid_key') {
-      problems.push({ option: optionName(issue.path), message: 'is not a known option' });
+      problems.push({ option: optionName(issue.path), message: unknownKeyMessage(issue.path.slice(0, -1), String(issue.path.at(-1))) });
     } else {
       problems.push({ option: optionName(issue.path), message: tidy(issue.message) });
     }
@@ -347,7 +386,7 @@ function protoKeyProblems(input: unknown): ConfigProblem[] {
   for (const option of RECORD_OPTIONS) {
     const value: unknown = (input as Record<string, unknown>)[option];
     if (typeof value !== 'object' || value === null || !Object.hasOwn(value, '__proto__')) continue;
-    const message = option === 'pinStyles' ? 'cannot be a category name in config' : unknownKeyMessage([option]);
+    const message = option === 'pinStyles' ? 'cannot be a category name in config' : unknownKeyMessage([option], '__proto__');
     problems.push({ option: `${option}.__proto__`, message });
   }
   return problems;

@@ -98,6 +98,28 @@ export interface RasterLayerConfig extends Omit<RasterLayerConfigInput, 'opacity
   placement: 'above' | 'below';
 }
 
+/**
+ * The columns of a CSV pin file (README, "CSV pins"), each a header name matched without regard
+ * to case. A column not named here is found by its usual names: `lat`, `latitude` or `y`; `lng`,
+ * `lon`, `long`, `longitude` or `x`; `id`; `title` or `name`; `category`; `description`; `url`.
+ */
+export interface CsvColumns {
+  /** The latitude column (degrees; a decimal comma is read where the file's delimiter is a semicolon). */
+  lat?: string | undefined;
+  /** The longitude column (degrees; as `lat`). */
+  lng?: string | undefined;
+  /** The id column. Without one, a pin's id is its line number. */
+  id?: string | undefined;
+  /** The title column (the pin's name in its popup, the list and the search). */
+  title?: string | undefined;
+  /** The category column (its legend entry and `pinStyles`). */
+  category?: string | undefined;
+  /** The description column (the popup's text). */
+  description?: string | undefined;
+  /** The link column (an http(s) URL shown as a link in the popup). */
+  url?: string | undefined;
+}
+
 /** The vector layer of the hybrid view (README, "Hybrid view"). */
 export interface VectorLayerConfigInput {
   /** The provider's token for the vector map (sent to the provider's origin only). Default: the config's `accessToken`. */
@@ -181,6 +203,12 @@ export interface PinmapConfigInput {
   hiddenCategories?: string[] | undefined;
   /** Pin properties (besides the title) the search box looks in, such as `'description'`. Default `[]`. */
   searchFields?: string[] | undefined;
+  /** Pin properties (other than title, description and url) the popup shows below its text, as `name: value` lines, in this order. Default `[]`. */
+  popupFields?: string[] | undefined;
+  /** The columns of a CSV pin file, where their names are not the usual ones (README, "CSV pins"). Default: found by their usual names. */
+  csv?: CsvColumns | undefined;
+  /** Open the map on the pins (their bounds, or a pin archive's) when neither the config nor the page address gives a camera (`center` or `zoom`). Default `true`. */
+  fitPins?: boolean | undefined;
   /** `'light'`, `'dark'`, or `'auto'` to follow the system's `prefers-color-scheme` live. Default `'auto'`. */
   theme?: 'light' | 'dark' | 'auto' | undefined;
   /** The basemap in the dark theme when `style` is the site's own (the embedded basemap has its dark look): a style URL or object. Default: none (the site's style keeps its look). */
@@ -200,7 +228,7 @@ export interface PinmapConfigInput {
 }
 
 /** The options that stay optional after validation: those without a default. */
-type OptionalConfigKey = 'style' | 'accessToken' | 'providerOrigin' | 'accessTokenHeader' | 'pixelRatio' | 'pins' | 'openPin' | 'darkStyle';
+type OptionalConfigKey = 'style' | 'accessToken' | 'providerOrigin' | 'accessTokenHeader' | 'pixelRatio' | 'pins' | 'openPin' | 'darkStyle' | 'csv';
 
 /** A config after validation (`parseConfig`), with every default filled in. */
 export interface PinmapConfig
