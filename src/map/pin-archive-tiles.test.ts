@@ -35,7 +35,7 @@ describe('PinArchiveTiles', () => {
     serve();
     const archive = await openPinArchive(`pmtiles://${HOST}/cities.pmtiles`, {}, `${HOST}/`);
     const tiles = new PinArchiveTiles(archive, undefined);
-    const { pins } = parsePins(GEOJSON, {}, []);
+    const { pins } = parsePins(GEOJSON);
     const clusters = new PinClusters(pins);
     const places = new Map(pins.map((pin) => [pin.id, pin.lngLat]));
     // The world up to zoom 5, western Europe up to 10, Paris beyond (a box of a few hundred tiles at most).

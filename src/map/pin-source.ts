@@ -1,9 +1,10 @@
 import type { PinOptions } from '../config/pin-options.ts';
 import { parsePins } from '../pins/data.ts';
-import type { PinSet } from '../pins/types.ts';
+import { isCsvFile, parseCsvPins } from '../pins/csv.ts';
+import type { PinReading, PinSet } from '../pins/types.ts';
 
 export { describePinSet } from '../pins/data.ts';
-import { reasonOf } from '../config/errors.ts';
+import { MESSAGES, httpFailure, isHtmlAnswer, reasonOf } from '../config/errors.ts';
 import { PinArchiveError, isPinArchiveUrl, openPinArchive } from './pin-archive.ts';
 
 /** Pins could not be had at all (the file failed or is not GeoJSON); the map goes on without them. */
@@ -15,8 +16,9 @@ export class PinLoadError extends Error {
 }
 
 /**
- * Fetches (for a URL) and validates a config's pins. A URL is resolved against `baseUrl` (the
- * page); `started` is its fetch when that was started already (`startPinRequest`). Resolves with
+ * Fetches (for a URL) and validates a config's pins: GeoJSON, or CSV (`isCsvFile`). A URL is
+ * resolved against `baseUrl` (the page); `started` is its fetch when that was started already
+ * (`startPinRequest`); `reading` says which fields to keep and a CSV file's columns. Resolves with
  * the pins that can be shown and what was skipped; rejects with a `PinLoadError` whose message
  * names the URL and the reason.
  */
@@ -25,12 +27,13 @@ export async function loadPinSet(
   pinStyles: Record<string, PinOptions>,
   baseUrl: string,
   signal?: AbortSignal,
-  keepFields: readonly string[] = [],
+  reading: PinReading = {},
   started?: Promise<Response>,
 ): Promise<PinSet> {
   if (isPinArchiveUrl(pins)) return loadPinArchive(pins, pinStyles, baseUrl);
   const where = typeof pins === 'string' ? new URL(pins, baseUrl).href : 'the config';
   let data: unknown = pins;
+  let csv: string | undefined;
   if (typeof pins === 'string') {
     let response: Response;
     try {
@@ -38,15 +41,27 @@ export async function loadPinSet(
     } catch (error) {
       throw new PinLoadError(`Could not load the pins from ${where}: ${reasonOf(error)}`);
     }
-    if (!response.ok) throw new PinLoadError(`Could not load the pins from ${where}: HTTP ${response.status}`);
+    if (!response.ok) throw new PinLoadError(`Could not load the pins from ${where}: ${httpFailure(response.status)}`);
+    let text: string;
     try {
-      data = await response.json();
-    } catch {
-      throw new PinLoadError(`Could not load the pins from ${where}: the file is not valid JSON`);
+      text = await response.text();
+    } catch (error) {
+      throw new PinLoadError(`Could not load the pins from ${where}: ${reasonOf(error)}`);
+    }
+    const type = response.headers.get('Content-Type');
+    const isCsv = isCsvFile(where, type, text);
+    if (isHtmlAnswer(type, text)) throw new PinLoadError(`Could not load the pins from ${where}: ${MESSAGES.htmlAnswer(isCsv ? 'CSV' : 'JSON')}`);
+    if (isCsv) csv = text;
+    else {
+      try {
+        data = JSON.parse(text);
+      } catch {
+        throw new PinLoadError(`Could not load the pins from ${where}: the file is not valid JSON`);
+      }
     }
   }
   try {
-    return parsePins(data, pinStyles, keepFields);
+    return csv === undefined ? parsePins(data, pinStyles, reading) : parseCsvPins(csv, pinStyles, reading);
   } catch (error) {
     throw new PinLoadError(`Could not show the pins from ${where}: ${reasonOf(error)}`);
   }

@@ -83,6 +83,12 @@ export interface PinArchiveMetadata {
    * before it lack it, and the legend then lists their categories without counts.
    */
   categories?: [category: string, count: number][];
+  /**
+   * The smallest box around the pins, `[west, south, east, north]`, east past 180 where the box
+   * crosses the antimeridian (`boundsOf`): where the page opens its camera. Optional: archives
+   * made before it lack it, and the header's bounds stand in.
+   */
+  bounds?: [west: number, south: number, east: number, north: number];
 }
 
 /** Properties of a bubble feature in the `pins` layer (as the inline GPU pins' bubbles, plus where it splits). */

@@ -393,7 +393,7 @@ describe('parsePins: fields kept for the search', () => {
   const feature = (properties: Record<string, unknown>) => ({ type: 'Feature', id: 'a', geometry: { type: 'Point', coordinates: [1, 2] }, properties: { title: 'A', ...properties } });
 
   it('keeps the text of the named properties, numbers as text, and nothing else', () => {
-    const set = parsePins({ type: 'FeatureCollection', features: [feature({ address: 'Bahnhofstrasse 1', zip: 8001, note: 'not named', tags: ['x'] })] }, {}, ['address', 'zip', 'tags', 'description']);
+    const set = parsePins({ type: 'FeatureCollection', features: [feature({ address: 'Bahnhofstrasse 1', zip: 8001, note: 'not named', tags: ['x'] })] }, {}, { searchFields: ['address', 'zip', 'tags', 'description'] });
     expect(set.pins[0]!.fields).toEqual({ address: 'Bahnhofstrasse 1', zip: '8001' });
     expect(set.skipped).toEqual([]);
   });

@@ -1,4 +1,4 @@
-import type { Pin, PinSet, SkippedFeature } from './types.ts';
+import type { Pin, PinReading, PinSet, SkippedFeature } from './types.ts';
 import { pinOptionsShape, type PinOptionName, type PinOptions } from '../config/pin-options.ts';
 
 /**
@@ -291,6 +291,10 @@ export class PinChecker {
   private readonly categoryOptions = new Map<string | undefined, PinOptions>();
   /** Other properties each pin keeps as text (`Pin.fields`): the config's `searchFields`. */
   private extraFields: readonly string[] = [];
+  /** Properties each pin's popup shows (`Pin.popupFields`): the config's `popupFields`. */
+  private popupFields: readonly string[] = [];
+  /** How reasons name an item by its index: `feature 12`, or `line 12` for a CSV file. */
+  private label: (index: number) => string = (index) => `feature ${index}`;
 
   /**
    * `styles`: category → pin options (`readCollectionMembers`' `pinStyles`); `ids`: where ids are
@@ -310,6 +314,18 @@ export class PinChecker {
     return this;
   }
 
+  /** Shows these properties in each pin's popup (`Pin.popupFields`), besides its title, description and link. */
+  showFields(names: readonly string[]): this {
+    this.popupFields = names.filter((name) => !POPUP_TEXT_FIELDS.has(name));
+    return this;
+  }
+
+  /** Names items in reasons with `label(index)` instead of `feature <index>` (a CSV file's `line <n>`). */
+  labelled(label: (index: number) => string): this {
+    this.label = label;
+    return this;
+  }
+
   /** Adds warnings (counted, the first `keep` kept). */
   warn(...messages: string[]): void {
     for (const message of messages) {
@@ -318,18 +334,21 @@ export class PinChecker {
     }
   }
 
+  /** Skips the item at `index` for `problem` (counted; its reason kept among the first `keep`). */
+  reject(index: number, problem: string, id?: string): undefined {
+    this.skippedCount++;
+    if (this.skipped.length < this.keep || this.onSkipped) {
+      const record: SkippedFeature[] = [];
+      skip(record, index, this.label(index), problem, id);
+      if (this.skipped.length < this.keep) this.skipped.push(record[0]!);
+      this.onSkipped?.(record[0]!);
+    }
+    return undefined;
+  }
+
   /** The pin the feature at `index` makes, or undefined when it is skipped (its reason is recorded). */
   check(feature: unknown, index: number): CheckedPin | undefined {
-    const problem = (text: string, id?: string): undefined => {
-      this.skippedCount++;
-      if (this.skipped.length < this.keep || this.onSkipped) {
-        const record: SkippedFeature[] = [];
-        skip(record, index, text, id);
-        if (this.skipped.length < this.keep) this.skipped.push(record[0]!);
-        this.onSkipped?.(record[0]!);
-      }
-      return undefined;
-    };
+    const problem = (text: string, id?: string): undefined => this.reject(index, text, id);
     if (!isRecord(feature)) return problem(`must be a GeoJSON Feature object (got ${describeValue(feature)})`);
     const rawProperties = feature.properties;
     const properties = isRecord(rawProperties) ? rawProperties : undefined;
@@ -364,7 +383,7 @@ export class PinChecker {
     }
 
     const first = this.ids.get(id);
-    if (first !== undefined) return problem(`duplicate id ${quote(id)} (feature ${first} has it and is shown)`, id);
+    if (first !== undefined) return problem(`duplicate id ${quote(id)} (${this.label(first)} has it and is shown)`, id);
     this.ids.set(id, index);
 
     const categoryStyle = category === undefined ? undefined : this.styles[category];
@@ -395,6 +414,11 @@ export class PinChecker {
       const value = Object.hasOwn(properties, name) ? properties[name] : undefined;
       if (typeof value === 'string' || (typeof value === 'number' && Number.isFinite(value))) (pin.fields ??= {})[name] = String(value);
     }
+    for (const name of this.popupFields) {
+      const value = Object.hasOwn(properties, name) ? properties[name] : undefined;
+      const text = typeof value === 'string' ? value.trim() : typeof value === 'number' && Number.isFinite(value) ? String(value) : '';
+      if (text !== '') (pin.popupFields ??= []).push([name, text]);
+    }
     return { pin, own };
   }
 }
@@ -418,14 +442,14 @@ export class PinChecker {
  * (string), `pin` (pin options, checked field by field; a bad field is dropped with a warning and
  * the category's style or the default applies). A property of the wrong type skips the feature.
  */
-export function parsePins(input: unknown, pinStyles: Record<string, PinOptions> = {}, keepFields: readonly string[] = []): PinSet {
+export function parsePins(input: unknown, pinStyles: Record<string, PinOptions> = {}, reading: PinReading = {}): PinSet {
   assertFeatureCollection(input);
   const features = input.features;
   if (!Array.isArray(features)) {
     throw new PinDataError(`pins must be a GeoJSON FeatureCollection whose "features" is an array (got ${describeValue(features)})`);
   }
   const members = readCollectionMembers(input, pinStyles);
-  const checker = new PinChecker(members.pinStyles).keepFields(keepFields);
+  const checker = new PinChecker(members.pinStyles).keepFields(reading.searchFields ?? []).showFields(reading.popupFields ?? []);
   checker.warn(...members.warnings);
   const pins: Pin[] = [];
   for (let index = 0; index < features.length; index++) {
@@ -439,11 +463,13 @@ export function parsePins(input: unknown, pinStyles: Record<string, PinOptions> 
 
 /** The properties every pin keeps anyway (a search field naming one needs nothing kept). */
 const PIN_FIELDS = new Set(['title', 'description', 'url', 'category', 'id']);
+/** The properties a popup shows anyway (a popup field naming one is not shown twice). */
+const POPUP_TEXT_FIELDS = new Set(['title', 'description', 'url']);
 
-/** Records a skipped feature; its reason names the feature by index and, when it has one, id. */
-function skip(skipped: SkippedFeature[], index: number, problem: string, id?: string): void {
-  if (id === undefined) skipped.push({ index, reason: `feature ${index}: ${problem}` });
-  else skipped.push({ index, id, reason: `feature ${index} (${quote(id)}): ${problem}` });
+/** Records a skipped feature; its reason names the feature (`label`: by index or line) and, when it has one, id. */
+function skip(skipped: SkippedFeature[], index: number, label: string, problem: string, id?: string): void {
+  if (id === undefined) skipped.push({ index, reason: `${label}: ${problem}` });
+  else skipped.push({ index, id, reason: `${label} (${quote(id)}): ${problem}` });
 }
 
 /** The first `max` lines, and one more saying how many were left out. */

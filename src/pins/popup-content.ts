@@ -1,5 +1,6 @@
 /**
- * What a pin's popup says: its title, its description and, when the pin has one, a link. Every
+ * What a pin's popup says: its title, its description, the config's `popupFields` the pin has
+ * (as `name: value` lines) and, when the pin has one, a link. Every
  * string from the pin data is set as text (`textContent`), never parsed as HTML, so a title such
  * as `<img src=x onerror=alert(1)>` shows those characters and runs nothing. Title and
  * description take their direction from their own text (`dir="auto"`), so an Arabic or Hebrew
@@ -11,6 +12,8 @@ export interface PopupPin {
   title: string;
   description: string;
   url?: string | undefined;
+  /** `[property, text]` lines below the description (`Pin.popupFields`). */
+  popupFields?: readonly (readonly [string, string])[] | undefined;
 }
 
 /** The URL as a link target when it is an absolute http(s) URL; anything else is no link. */
@@ -40,6 +43,7 @@ export function createPopupContent(pin: PopupPin, doc: Document = document): HTM
     description.textContent = pin.description;
     root.append(description);
   }
+  if (pin.popupFields?.length) root.append(fieldList(pin.popupFields, doc));
   const href = linkTarget(pin.url);
   if (href) {
     // The link reads as where it goes (its host), so nobody follows it blind.
@@ -52,4 +56,20 @@ export function createPopupContent(pin: PopupPin, doc: Document = document): HTM
     root.append(link);
   }
   return root;
+}
+
+/** The popup fields as a description list: each property's name, then its text. */
+function fieldList(fields: readonly (readonly [string, string])[], doc: Document): HTMLElement {
+  const list = doc.createElement('dl');
+  list.className = 'pinmap-popup-fields';
+  for (const [name, text] of fields) {
+    const term = doc.createElement('dt');
+    term.dir = 'auto';
+    term.textContent = name;
+    const value = doc.createElement('dd');
+    value.dir = 'auto';
+    value.textContent = text;
+    list.append(term, value);
+  }
+  return list;
 }

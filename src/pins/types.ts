@@ -1,5 +1,6 @@
 import type { PinArchiveMetadata } from './archive-format.ts';
 import type { PinOptions } from '../config/pin-options.ts';
+import type { CsvColumns } from '../config/types.ts';
 
 /**
  * The pin domain's types, in one place: a pin, a pin set and what was skipped from it, a
@@ -22,6 +23,11 @@ export interface Pin {
    * search box; absent when it names none or the pin has none of them.
    */
   fields?: Record<string, string>;
+  /**
+   * The config's `popupFields` this pin has (not blank), in the config's order, as
+   * `[property, text]`: the popup shows them below its description. Absent when it has none.
+   */
+  popupFields?: [name: string, text: string][];
   /** [longitude, latitude]; longitude within -180..180 (see `parsePins`). */
   lngLat: [number, number];
   /**
@@ -31,9 +37,19 @@ export interface Pin {
   options: Readonly<PinOptions>;
 }
 
-/** A feature that did not become a pin. */
+/** What reading a pin file takes from the config besides the pin styles. */
+export interface PinReading {
+  /** Properties the search looks in (`Pin.fields`). */
+  searchFields?: readonly string[];
+  /** Properties the popup shows (`Pin.popupFields`). */
+  popupFields?: readonly string[];
+  /** The columns of a CSV file, where not found by their usual names. */
+  csv?: CsvColumns | undefined;
+}
+
+/** A feature (or a CSV file's row) that did not become a pin. */
 export interface SkippedFeature {
-  /** Position in `features`. */
+  /** Position in `features`; for a CSV file, the row's line number (the header is line 1). */
   index: number;
   /** The feature's id, when it had a usable one. */
   id?: string;

@@ -135,6 +135,35 @@ describe('pin tiler', () => {
     expect(legendEntries([], inPage.pinStyles, counted)).toEqual(legendEntries(inPage.pins, inPage.pinStyles));
   });
 
+  it('reads a CSV file (told from JSON by its first characters) into the same archive as the same pins in GeoJSON, naming bad rows by line', async () => {
+    const rows = [
+      ['a', 'Alpha', '48,85', '2,35', 'cafe'],
+      ['b', 'Beta', '95', '2', ''],
+      ['c', 'Gamma', '45,76', '4,84', ''],
+    ];
+    const text = `\uFEFFid;Name;Lat;Lon;Category\r\n${rows.map((row) => row.join(';')).join('\r\n')}\r\n`;
+    const fromCsv = join(folder, 'from-csv.pmtiles');
+    const result = await tilePins(Readable.from([Buffer.from(text)]), fromCsv, { name: 'same' });
+    expect(result.pins).toBe(2);
+    expect(result.features).toBe(3);
+    expect(result.skipped.map((skipped) => skipped.reason)).toEqual(['line 3 ("b"): latitude 95 is outside -90..90']);
+    const collection = { type: 'FeatureCollection', features: [feature('a', { title: 'Alpha', category: 'cafe' }, { geometry: { type: 'Point', coordinates: [2.35, 48.85] } }), feature('c', { title: 'Gamma' }, { geometry: { type: 'Point', coordinates: [4.84, 45.76] } })] };
+    const fromJson = join(folder, 'from-json.pmtiles');
+    await tilePins(Readable.from([JSON.stringify(collection)]), fromJson, { name: 'same' });
+    expect(readFileSync(fromCsv).equals(readFileSync(fromJson))).toBe(true);
+  });
+
+  it('is an error naming the problem for a CSV file that cannot be pins', async () => {
+    await expect(tilePins(Readable.from(['title,lat\nA,1\n']), join(folder, 'no-lng.pmtiles'))).rejects.toThrow('the CSV file has no longitude column');
+  });
+
+  it('keeps the smallest box around the pins in the metadata, across the antimeridian when narrower', async () => {
+    const at = (id: string, lng: number, lat: number) => feature(id, {}, { geometry: { type: 'Point', coordinates: [lng, lat] } });
+    const { archive } = await tile({ type: 'FeatureCollection', features: [at('fiji', 178, -18), at('samoa', -172, -14), at('tonga', -175, -21)] }, 'pacific');
+    const { pinmap } = (await archive.getMetadata()) as { pinmap: PinArchiveMetadata };
+    expect(pinmap.bounds).toEqual([178, -21, 188, -14]);
+  });
+
   it('is an error naming the problem for input that is not a FeatureCollection', async () => {
     await expect(tile({ type: 'Feature', features: [] }, 'not-a-collection')).rejects.toThrow('pins must be a GeoJSON FeatureCollection (got type "Feature")');
     await expect(tile({ type: 'FeatureCollection', features: { a: 1 } }, 'no-array')).rejects.toThrow('whose "features" is an array (got an object)');

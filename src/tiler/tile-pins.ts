@@ -1,11 +1,14 @@
-import type { Readable } from 'node:stream';
+import { Readable } from 'node:stream';
 import { tileIdToZxy, zxyToTileId } from 'pmtiles';
 import { CLUSTER_MAX_ZOOM } from '../config/constants.ts';
 import { PIN_ARCHIVE, type PinArchiveMetadata, type PinIndexInfo, type PinLook } from '../pins/archive-format.ts';
-import { PinChecker, PinDataError, assertFeatureCollection, readCollectionMembers, type IdRegistry } from '../pins/data.ts';
+import { PinChecker, PinDataError, assertFeatureCollection, readCollectionMembers, type CheckedPin, type IdRegistry } from '../pins/data.ts';
 import type { SkippedFeature } from '../pins/types.ts';
 import { abbreviate } from '../pins/bubble.ts';
 import type { PinOptions } from '../config/pin-options.ts';
+import type { CsvColumns } from '../config/types.ts';
+import { boundsOf } from '../pins/bounds.ts';
+import { CsvPinReader, readCsvStream, withWholeFirstLine } from '../pins/csv.ts';
 import { ByteStore, type ByteStoreColumns } from './byte-store.ts';
 import { Growable } from './growable.ts';
 import { INDEX_PINS_PER_PART, RecordSpill } from './pin-lookup.ts';
@@ -15,11 +18,13 @@ import { readFeatureCollection } from './read-geojson.ts';
 import { GroupsInWorker, NOT_ALONE, tileOf, type Bubbles } from './zoom-groups.ts';
 
 /**
- * The pin tiler (`pinmap-tile-pins`, README "Pre-tiled pins"): a GeoJSON FeatureCollection of any
- * size in, one PMTiles archive of the pins' vector tiles and their pin index out (`PIN_ARCHIVE`).
+ * The pin tiler (`pinmap tile`, README "Pre-tiled pins"): a GeoJSON FeatureCollection or a CSV
+ * file of any size in, one PMTiles archive of the pins' vector tiles and their pin index out
+ * (`PIN_ARCHIVE`).
  *
  * 1. The file is read a feature at a time (`readFeatureCollection`, each cut out of the byte stream
- *    and given to `JSON.parse`); each feature is checked by
+ *    and given to `JSON.parse`), or a CSV file a chunk of rows at a time (`readCsvStream`); each
+ *    feature or row is checked by
  *    the browser's own `PinChecker`; a good pin leaves its coordinates and look in typed arrays,
  *    its id and title as bytes (`IdStore`, which also finds duplicate ids) and its popup fields as one
  *    JSON line in a temporary file (`RecordSpill`): no object or string per pin stays.
@@ -46,6 +51,10 @@ export interface TilePinsOptions {
   keep?: number;
   /** Told of every skipped feature. */
   onSkipped?: (skipped: SkippedFeature) => void;
+  /** The file's format; by default its first characters tell (JSON starts with `{`). */
+  format?: 'geojson' | 'csv';
+  /** A CSV file's columns, where not found by their usual names (config's `csv`). */
+  csv?: CsvColumns;
   /** Told what is being done, for a progress line. */
   onProgress?: (message: string) => void;
   /** About how many pins a part of the pin index holds in memory while it is written (default 250,000); the output is the same. */
@@ -187,20 +196,15 @@ async function tileInto(writer: PmtilesWriter, input: Readable, output: string, 
   let checker: PinChecker | undefined;
 
   progress('reading and checking the pins');
-  const read = await readFeatureCollection(input, (feature, index, members) => {
-    // The file's pinStyles, when they come before the features (as they usually do), give the
-    // pins their category's style in warnings; either way the archive carries them for the page.
-    checker ??= new PinChecker(readCollectionMembers(members).pinStyles, ids, keep, options.onSkipped);
-    const checked = checker.check(feature, index);
-    if (!checked) return;
-    const { pin, own } = checked;
+  /** Keeps a good pin; `where` names it for an error (`feature 12`, `line 12`). */
+  const addPin = ({ pin, own }: CheckedPin, where: string) => {
     const lookKey = JSON.stringify([pin.category ?? null, own ?? null]);
     let look = lookIds.get(lookKey);
     if (look === undefined) {
       look = looks.length;
       if (look >= PIN_ARCHIVE.maxLooks) {
         throw new TilePinsError(
-          `feature ${index}: more than ${PIN_ARCHIVE.maxLooks} distinct pin looks (category and own pin options); give pins of one look a category and its style in pinStyles`,
+          `${where}: more than ${PIN_ARCHIVE.maxLooks} distinct pin looks (category and own pin options); give pins of one look a category and its style in pinStyles`,
         );
       }
       lookIds.set(lookKey, look);
@@ -212,19 +216,40 @@ async function tileInto(writer: PmtilesWriter, input: Readable, output: string, 
     titles.add(pin.title);
     const record: PinRecord = [pin.title, pin.description, pin.url ?? null, pin.category ?? null];
     records.add(JSON.stringify(record));
-  });
+  };
+  const { format, input: file } = options.format ? { format: options.format, input } : await sniffFormat(input);
+  let read: { members: Record<string, unknown>; featureCount: number };
+  if (format === 'csv') {
+    checker = new PinChecker({}, ids, keep, options.onSkipped);
+    const csv = new CsvPinReader(checker, options.csv, (checked, line) => addPin(checked, `line ${line}`));
+    try {
+      await readCsvStream(Readable.from(withWholeFirstLine(file.setEncoding('utf8'))), csv);
+    } catch (error) {
+      if (error instanceof PinDataError) throw new TilePinsError(error.message);
+      throw error;
+    }
+    read = { members: {}, featureCount: csv.rows };
+  } else {
+    const collection = await readFeatureCollection(file, (feature, index, members) => {
+      // The file's pinStyles, when they come before the features (as they usually do), give the
+      // pins their category's style in warnings; either way the archive carries them for the page.
+      checker ??= new PinChecker(readCollectionMembers(members).pinStyles, ids, keep, options.onSkipped);
+      const checked = checker.check(feature, index);
+      if (checked) addPin(checked, `feature ${index}`);
+    });
+    if (collection.topWas !== undefined) throw new TilePinsError(`pins must be a GeoJSON FeatureCollection (got ${collection.topWas})`);
+    try {
+      assertFeatureCollection(collection.members);
+    } catch (error) {
+      throw new TilePinsError((error as Error).message);
+    }
+    if (!collection.hasFeatureArray) {
+      throw new TilePinsError(`pins must be a GeoJSON FeatureCollection whose "features" is an array (got ${collection.featuresWere ?? 'nothing'})`);
+    }
+    read = collection;
+  }
   ids.dropTable();
   titles.trim();
-
-  if (read.topWas !== undefined) throw new TilePinsError(`pins must be a GeoJSON FeatureCollection (got ${read.topWas})`);
-  try {
-    assertFeatureCollection(read.members);
-  } catch (error) {
-    throw new TilePinsError((error as Error).message);
-  }
-  if (!read.hasFeatureArray) {
-    throw new TilePinsError(`pins must be a GeoJSON FeatureCollection whose "features" is an array (got ${read.featuresWere ?? 'nothing'})`);
-  }
   const members = readCollectionMembers(read.members);
   const warnings = [...members.warnings, ...(checker?.warnings ?? [])].slice(0, keep);
   const warningCount = members.warnings.length + (checker?.warningCount ?? 0);
@@ -253,6 +278,13 @@ async function tileInto(writer: PmtilesWriter, input: Readable, output: string, 
     south = Math.min(south, lat);
     north = Math.max(north, lat);
   }
+  // What the page fits its camera to: the smallest box, across the antimeridian when narrower
+  // (the header's bounds stay within -180..180, as a map's source takes them).
+  const box = boundsOf(
+    count,
+    (i) => coordinates[2 * i]!,
+    (i) => coordinates[2 * i + 1]!,
+  );
 
   // Later zooms are grouped in a worker thread while this one's tiles are written; the worker
   // then writes the pin index while the last zooms' tiles are written.
@@ -279,7 +311,7 @@ async function tileInto(writer: PmtilesWriter, input: Readable, output: string, 
   }
 
   progress('writing the archive');
-  const metadata = archiveMetadata(options.name ?? 'pins', count, members, looks, { buckets, length: indexLength }, categoryCounts(members.pinStyles, looks, lookOfPin));
+  const metadata = archiveMetadata(options.name ?? 'pins', count, members, looks, { buckets, length: indexLength }, categoryCounts(members.pinStyles, looks, lookOfPin), box && [...box[0], ...box[1]]);
   const hasPins = count > 0;
   const written = writer.finish(
     output,
@@ -417,8 +449,9 @@ function archiveMetadata(
   looks: PinLook[],
   index: PinIndexInfo,
   categories: [string, number][],
+  bounds: [number, number, number, number] | undefined,
 ): object {
-  const pinmap: PinArchiveMetadata = { version: PIN_ARCHIVE.version, count, pinStyles: members.pinStyles, looks, index, categories };
+  const pinmap: PinArchiveMetadata = { version: PIN_ARCHIVE.version, count, pinStyles: members.pinStyles, looks, index, categories, ...(bounds ? { bounds } : {}) };
   if (members.attribution !== undefined) pinmap.attribution = members.attribution;
   return {
     name,
@@ -444,6 +477,24 @@ function archiveMetadata(
     ],
     pinmap,
   };
+}
+
+/**
+ * The format of a file by its first characters (JSON starts with `{`, after any byte-order mark
+ * and blanks; anything else is taken for CSV), and the stream to read it from, whole.
+ */
+async function sniffFormat(input: Readable): Promise<{ format: 'geojson' | 'csv'; input: Readable }> {
+  const chunks = input[Symbol.asyncIterator]() as AsyncIterator<Buffer | string>;
+  const first = await chunks.next();
+  const head = first.done ? '' : Buffer.from(first.value).toString('utf8', 0, 256);
+  const text = head.replace(/^\uFEFF/, '').trimStart();
+  const format = text === '' || text.startsWith('{') || text.startsWith('[') ? 'geojson' : 'csv';
+  async function* whole() {
+    if (first.done) return;
+    yield Buffer.from(first.value);
+    for (let next = await chunks.next(); !next.done; next = await chunks.next()) yield Buffer.from(next.value);
+  }
+  return { format, input: Readable.from(whole(), { objectMode: false }) };
 }
 
 export { PinDataError };

@@ -5,7 +5,7 @@ import type { Camera, ViewName } from '../config/address.ts';
 import type { LngLatBounds, MapAdapter, MapLibreMap } from '../map/adapter.ts';
 import { configKey, safeParseConfig, type ConfigError, type PinmapConfig, type PinmapConfigInput } from '../config/schema.ts';
 import { createEngine } from '../map/engines.ts';
-import type { PinSet } from '../pins/types.ts';
+import type { PinReading, PinSet } from '../pins/types.ts';
 import { startPinRequest } from '../map/pin-request.ts';
 import { reasonOf } from '../config/errors.ts';
 import { DEFAULT_LOCALE, localeWith } from '../config/locale.ts';
@@ -385,7 +385,7 @@ function PinmapView({ config, viewState, events, className, handleRef }: ViewPro
 }
 
 /** Config keys that a live map takes without being made again. */
-const LIVE_KEYS = ['pins', 'pinStyles', 'searchFields', 'hiddenCategories', 'theme', 'controls', 'units', 'bearingSnap', 'trackUserLocation', 'fitToUserLocation', 'hash'] as const;
+const LIVE_KEYS = ['pins', 'pinStyles', 'searchFields', 'popupFields', 'csv', 'fitPins', 'hiddenCategories', 'theme', 'controls', 'units', 'bearingSnap', 'trackUserLocation', 'fitToUserLocation', 'hash'] as const;
 /** Config keys that only a new map reads: its first camera and popup. */
 const INITIAL_KEYS = ['center', 'zoom', 'bearing', 'pitch', 'openPin'] as const;
 
@@ -420,9 +420,12 @@ function omitKeys(config: PinmapConfig, keys: readonly string[]): Record<string,
  * Retry. Undefined without pins.
  */
 function usePinSource(config: PinmapConfig): PinSource | undefined {
-  const key = useMemo(() => configKey([config.pins, config.pinStyles, config.searchFields]), [config]);
-  // eslint-disable-next-line react-hooks/exhaustive-deps
-  const source = useMemo(() => (config.pins === undefined ? undefined : new PinSource(config.pins, config.pinStyles, config.searchFields)), [key]);
+  const key = useMemo(() => configKey([config.pins, config.pinStyles, config.searchFields, config.popupFields, config.csv]), [config]);
+  const source = useMemo(
+    () => (config.pins === undefined ? undefined : new PinSource(config.pins, config.pinStyles, { searchFields: config.searchFields, popupFields: config.popupFields, csv: config.csv })),
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+    [key],
+  );
   useEffect(() => {
     if (!source) return;
     source.start();
@@ -439,7 +442,7 @@ class PinSource {
   constructor(
     private readonly pins: NonNullable<PinmapConfig['pins']>,
     private readonly styles: PinmapConfig['pinStyles'],
-    private readonly searchFields: PinmapConfig['searchFields'],
+    private readonly fields: PinReading,
   ) {}
 
   /** Starts reading the pins (again, after `stop`). */
@@ -467,7 +470,7 @@ class PinSource {
   private read(): Promise<PinSet> {
     const { signal } = this.request;
     const started = startPinRequest(this.pins, document.baseURI, signal);
-    const pins = loadPinCode().then(({ loadPinSet }) => loadPinSet(this.pins, this.styles, document.baseURI, signal, this.searchFields, started));
+    const pins = loadPinCode().then(({ loadPinSet }) => loadPinSet(this.pins, this.styles, document.baseURI, signal, this.fields, started));
     pins.catch(() => {}); // heard where the pins are placed; a map that could not be made needs no pins
     return pins;
   }
