@@ -60,6 +60,26 @@ export const TILE_RETRY = {
   rasterRetries: 5,
 } as const;
 
+/** Room kept around a fitted box, in px: more above, where the pins stand up from their points (52 px). */
+export interface FitPadding {
+  top: number;
+  right: number;
+  bottom: number;
+  left: number;
+}
+
+/**
+ * How the camera opens on the pins (config `fitPins`) and the pin list's "Show all pins" fits
+ * them: no further in than `maxZoom` (a single pin, or pins in one street, show their
+ * surroundings), with `padding` around them (less on a small map: at most `paddingShare` of its
+ * width or height on each side).
+ */
+export const FIT_PINS = {
+  maxZoom: 14,
+  padding: { top: 64, right: 32, bottom: 24, left: 32 } satisfies FitPadding,
+  paddingShare: 0.2,
+} as const;
+
 /** Where the app serves its embedded offline basemap, relative to the page. */
 export const EMBEDDED_STYLE_PATH = 'basemap/style.json';
 /** The embedded basemap's dark look, beside it (same sources, layers and fonts; other colours). */

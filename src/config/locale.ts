@@ -36,6 +36,7 @@ export const DEFAULT_LOCALE = {
   'PinList.CountOne': '1 pin in view',
   'PinList.Empty': 'No pins in view',
   'PinList.ShownOnly': 'The pins shown on the map: zoom in to list those in bubbles',
+  'PinList.ShowAll': 'Show all pins',
   'Legend.Title': 'Legend',
   'Legend.Show': 'Show the legend',
   'Legend.Count': '{count} pins',

@@ -12,6 +12,7 @@ import {
 } from './constants.ts';
 import { normalizeBearing } from './geo.ts';
 import type { LngLat, LngLatBounds } from './geo.ts';
+import type { FitPadding } from '../config/constants.ts';
 
 /** The kinds of animation the camera runs. */
 export type CameraAnimationKind = 'zoomIn' | 'zoomOut' | 'resetNorth' | 'snapNorth' | 'fitToLocation' | 'flyToPin';
@@ -23,7 +24,7 @@ export type CameraMove =
   | { kind: 'resetNorth' }
   | { kind: 'snapNorth' }
   /** Fit the box, keeping the bearing, no further in than maxZoom. */
-  | { kind: 'fitToLocation'; bounds: LngLatBounds; maxZoom: number }
+  | { kind: 'fitToLocation'; bounds: LngLatBounds; maxZoom: number; padding?: FitPadding | undefined }
   /** Fly to the centre; keep the zoom when none is given. */
   | { kind: 'flyToPin'; center: LngLat; zoom?: number | undefined };
 
@@ -62,7 +63,7 @@ export type CameraEvent =
   | { type: 'camera.zoomOut' }
   | { type: 'camera.resetNorth' }
   /** Fit the camera to a box; maxZoom defaults to the locate maximum (15). */
-  | { type: 'camera.fitTo'; bounds: LngLatBounds; maxZoom?: number | undefined }
+  | { type: 'camera.fitTo'; bounds: LngLatBounds; maxZoom?: number | undefined; padding?: FitPadding | undefined }
   | { type: 'camera.flyTo'; center: LngLat; zoom?: number | undefined }
   /** The reduced-motion preference changed; applies from the next animation on. */
   | { type: 'camera.setReducedMotion'; reduce: boolean }
@@ -194,7 +195,7 @@ export const cameraMachine = cameraSetup
         target: '.animating',
         actions: {
           type: 'beginAnimation',
-          params: ({ event }) => ({ kind: 'fitToLocation', bounds: event.bounds, maxZoom: event.maxZoom ?? LOCATE_MAX_ZOOM }),
+          params: ({ event }) => ({ kind: 'fitToLocation', bounds: event.bounds, maxZoom: event.maxZoom ?? LOCATE_MAX_ZOOM, padding: event.padding }),
         },
       },
       'camera.flyTo': {

@@ -6,6 +6,7 @@ import type { MapStatusEvent } from '../machines/map-status.machine.ts';
 import type { Pin, PinSet, CategoryCount } from '../pins/types.ts';
 import type { PinOptions } from '../config/pin-options.ts';
 import type { Theme } from '../config/schema.ts';
+import type { FitPadding } from '../config/constants.ts';
 
 /** `[[west, south], [east, north]]` in degrees. */
 export type LngLatBounds = [[number, number], [number, number]];
@@ -21,9 +22,10 @@ export interface AnimationOptions {
   duration?: number;
 }
 
-/** What `fitBounds` needs beyond the animation: the zoom it must not exceed. */
+/** What `fitBounds` needs beyond the animation: the zoom it must not exceed, and the room to keep around the box (px; none by default). */
 export interface FitOptions extends AnimationOptions {
   maxZoom: number;
+  padding?: FitPadding | undefined;
 }
 
 /** A user gesture, as the engine recognised it. */
@@ -72,7 +74,10 @@ export interface MapAdapter {
   easeTo(camera: Partial<Camera>, options: AnimationOptions): void;
   /** Flies the camera (zooming out and in on the way) to `camera`: the move to a pin. */
   flyTo(camera: Partial<Camera>, options: AnimationOptions): void;
-  /** Fits `bounds` in the view, keeping the bearing, zooming no further than `options.maxZoom`. */
+  /**
+   * Fits `bounds` in the view, keeping the bearing, zooming no further than `options.maxZoom`, with
+   * `options.padding` around it. East may pass 180 (a box across the antimeridian: 170 to 190).
+   */
   fitBounds(bounds: LngLatBounds, options: FitOptions): void;
   /** Stops whatever animation runs, where it is (it then reports `motion.ended`). */
   stopAnimation(): void;

@@ -16,6 +16,7 @@ import { PinNotice } from './PinNotice.tsx';
 import { useAddressSync, useHiddenAddressSync, useOpenPinAddressSync } from './hooks/use-address-sync.ts';
 import { useTheme } from './hooks/use-theme.ts';
 import { cameraOf, configCameraOf, showsViewState, viewStateOf, type ViewState } from './view-state.ts';
+import { jumpToPins, pinSetBounds } from './fit-pins.ts';
 import './pinmap.css';
 
 /** Told the map's status (`loading`, `idle`, `error`) each time it changes; with the error's text when it fails. */
@@ -121,7 +122,9 @@ export function Pinmap({ config, pins, pinStyles, controls, theme, initialViewSt
   const latestEvents = useLatest(events);
 
   if (!parsed.ok) return <ConfigErrorView error={parsed.error} theme={requestedTheme(input)} events={latestEvents} className={className} />;
-  return <PinmapView config={parsed.config} viewState={viewState} events={latestEvents} className={className} handleRef={ref} />;
+  // The camera opens on the pins only where nothing else says where it opens.
+  const fitPins = parsed.config.fitPins && !givesCamera(input);
+  return <PinmapView config={parsed.config} fitPins={fitPins} viewState={viewState} events={latestEvents} className={className} handleRef={ref} />;
 }
 
 type EventsRef = RefObject<PinmapEvents>;
@@ -145,13 +148,15 @@ function ConfigErrorView({ error, theme: requested, events, className }: { error
 
 interface ViewProps {
   config: PinmapConfig;
+  /** Whether the first pins placed open the camera on them. */
+  fitPins: boolean;
   viewState: ViewState | undefined;
   events: EventsRef;
   className: string | undefined;
   handleRef: Ref<PinmapRef> | undefined;
 }
 
-function PinmapView({ config, viewState, events, className, handleRef }: ViewProps) {
+function PinmapView({ config, fitPins, viewState, events, className, handleRef }: ViewProps) {
   const rootRef = useRef<HTMLDivElement>(null);
   const containerRef = useRef<HTMLDivElement>(null);
   const [adapter, setAdapter] = useState<MapAdapter>();
@@ -196,6 +201,11 @@ function PinmapView({ config, viewState, events, className, handleRef }: ViewPro
   const hidden = hiding.for === configHidden ? hiding.categories : configHidden;
   const hiddenNow = useLatest(hidden);
   const changeHidden = useCallback((categories: string[]) => setHiding({ for: configHidden, categories }), [configHidden]);
+  // The first pins placed open the camera on them (`fitPins`), unless the user moved it first.
+  const fitOnPlace = useRef(fitPins);
+  // The pins on the map, for the pin list's "Show all pins".
+  const [placedSet, setPlacedSet] = useState<PinSet>();
+  const pinsBox = useCallback(() => (placedSet ? pinSetBounds(placedSet, hiddenNow.current) : undefined), [placedSet, hiddenNow]);
 
   const hash = config.hash;
   const switchView = useCallback(
@@ -241,7 +251,15 @@ function PinmapView({ config, viewState, events, className, handleRef }: ViewPro
         if (!live) return made.destroy();
         engine = made;
         retry = statusActor.on('map.retryRequested', () => made.retry());
-        stopWatching = watchPins(made, openPin, events);
+        const stopPinEvents = watchPins(made, openPin, events);
+        // A gesture before the pins come: the user has chosen where to look.
+        const stopFitWatch = made.onMotion((event) => {
+          if (event.type === 'user.gesture') fitOnPlace.current = false;
+        });
+        stopWatching = () => {
+          stopPinEvents();
+          stopFitWatch();
+        };
         // Before the pins come, so a large set is grouped once, without the hidden categories.
         made.setHiddenCategories(hiddenNow.current);
         setAdapter(made);
@@ -303,7 +321,19 @@ function PinmapView({ config, viewState, events, className, handleRef }: ViewPro
           });
         },
       );
-      return adapter.setPins(described.then(({ set }) => set));
+      return adapter.setPins(
+        described.then(({ set }) => {
+          if (!live) return set;
+          setPlacedSet(set);
+          const box = fitOnPlace.current ? pinSetBounds(set, hiddenNow.current) : undefined;
+          // Before the pins are drawn: the map is not idle until they are, so its first idle is on them.
+          if (box && containerRef.current) {
+            fitOnPlace.current = false;
+            jumpToPins(adapter, box, latestConfig.current.maxZoom, containerRef.current);
+          }
+          return set;
+        }),
+      );
     };
     const placed = place(pinSource.latest());
     // A popup open in the other view opens again here, where the camera is; else `?pin=`'s.
@@ -324,7 +354,7 @@ function PinmapView({ config, viewState, events, className, handleRef }: ViewPro
     return () => {
       live = false;
     };
-  }, [adapter, pinSource]);
+  }, [adapter, pinSource, hiddenNow, latestConfig]);
 
   useEffect(() => {
     adapter?.setTheme(theme);
@@ -372,7 +402,9 @@ function PinmapView({ config, viewState, events, className, handleRef }: ViewPro
           )}
         </div>
       )}
-      {adapter && status !== 'error' && <Controls key={adapterKey(adapter)} adapter={adapter} config={config} root={rootRef} pinToOpen={pinToOpen} onSwitchView={switchView} hidden={hidden} onHiddenChange={changeHidden} />}
+      {adapter && status !== 'error' && (
+        <Controls key={adapterKey(adapter)} adapter={adapter} config={config} root={rootRef} pinToOpen={pinToOpen} onSwitchView={switchView} hidden={hidden} onHiddenChange={changeHidden} pinsBox={pinsBox} />
+      )}
       {failure && (
         <ErrorPanel
           title={failure.retryable ? 'The map could not be loaded' : failure.message}
@@ -397,6 +429,13 @@ const EMPTY_PIN_SET: PinSet = { pins: [], skipped: [], warnings: [], pinStyles: 
  * (beside the map's own start), so a map without pins never loads it.
  */
 const loadPinCode = () => import('../map/pin-source.ts');
+
+/** Whether a config (with its props) gives the camera: a `center` or a `zoom` (the app's from `#map=`). */
+function givesCamera(input: unknown): boolean {
+  if (typeof input !== 'object' || input === null) return false;
+  const { center, zoom } = input as { center?: unknown; zoom?: unknown };
+  return center !== undefined || zoom !== undefined;
+}
 
 /** The config with the props that stand for its keys on top, and the camera of the view state. */
 function withProps(config: PinmapConfigInput | undefined, props: PinmapDataProps, view: Partial<ViewState> | undefined): unknown {

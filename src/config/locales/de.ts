@@ -36,6 +36,7 @@ export const pinmapLocaleDe: Locale = {
   'PinList.CountOne': '1 Pin im Kartenausschnitt',
   'PinList.Empty': 'Keine Pins im Kartenausschnitt',
   'PinList.ShownOnly': 'Die Pins auf der Karte: hineinzoomen, um die in Gruppen aufzulisten',
+  'PinList.ShowAll': 'Alle Pins zeigen',
   'Legend.Title': 'Legende',
   'Legend.Show': 'Legende anzeigen',
   'Legend.Count': '{count} Pins',

@@ -230,9 +230,12 @@ export function createHybridEngine(parent: HTMLElement, config: PinmapConfig, ev
         () => map.setView(center, zoom, { animate: false }),
       );
     },
-    fitBounds(bounds, { tag, duration = DEFAULT_EASE, maxZoom }) {
+    fitBounds(bounds, { tag, duration = DEFAULT_EASE, maxZoom, padding }) {
       const box = L.latLngBounds([bounds[0][1], bounds[0][0]], [bounds[1][1], bounds[1][0]]);
-      const options = { maxZoom: toLeaflet(maxZoom) };
+      const options = {
+        maxZoom: toLeaflet(maxZoom),
+        ...(padding ? { paddingTopLeft: L.point(padding.left, padding.top), paddingBottomRight: L.point(padding.right, padding.bottom) } : {}),
+      };
       motion.animate(tag, duration, () => map.flyToBounds(box, { ...options, duration: duration / 1000 }), () => map.fitBounds(box, { ...options, animate: false }));
     },
     stopAnimation: () => motion.stop(),

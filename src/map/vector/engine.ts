@@ -111,9 +111,9 @@ export function createVectorEngine(container: HTMLElement, config: PinmapConfig,
       animations.start(tag, duration);
       map.flyTo({ ...camera, ...(duration === undefined ? {} : { duration }) }, { [TAG]: tag });
     },
-    fitBounds(bounds, { tag, duration = DEFAULT_EASE, maxZoom }) {
+    fitBounds(bounds, { tag, duration = DEFAULT_EASE, maxZoom, padding }) {
       animations.start(tag, duration);
-      map.fitBounds(bounds, { maxZoom, duration, bearing: map.getBearing(), linear: true }, { [TAG]: tag });
+      map.fitBounds(bounds, { maxZoom, duration, bearing: map.getBearing(), linear: true, ...(padding ? { padding } : {}) }, { [TAG]: tag });
     },
     stopAnimation() {
       map.stop();

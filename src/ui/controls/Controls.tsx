@@ -12,6 +12,9 @@ import type { ViewName } from '../../config/address.ts';
 import { useCameraActor } from '../hooks/use-camera-actor.ts';
 import { NARROW_WIDTH } from '../panels/layout.ts';
 import { usePinSetVersion, useShowPin } from '../hooks/use-show-pin.ts';
+import { FIT_PINS } from '../../config/constants.ts';
+import type { PinBounds } from '../../pins/bounds.ts';
+import { fitPadding } from '../fit-pins.ts';
 import './controls.css';
 import '../panels/panels.css';
 
@@ -39,6 +42,8 @@ export interface ControlsProps {
   hidden?: readonly string[];
   /** The legend's checkboxes changed what is hidden. */
   onHiddenChange?: (hidden: string[]) => void;
+  /** The box around the pins shown (hidden categories left out), for the pin list's "Show all pins"; undefined without pins. */
+  pinsBox?: () => PinBounds | undefined;
 }
 
 /** The panels that open from a control. */
@@ -60,7 +65,7 @@ export interface PinToOpen {
  * The four corners (`data-corner`) and the controls config puts in them. One camera machine per
  * map runs every timed camera animation; the controls send it commands.
  */
-export function Controls({ adapter, config, root, pinToOpen, onSwitchView, hidden = NONE, onHiddenChange = ignore }: ControlsProps) {
+export function Controls({ adapter, config, root, pinToOpen, onSwitchView, hidden = NONE, onHiddenChange = ignore, pinsBox }: ControlsProps) {
   const locale = useMemo(() => localeWith(config.locale), [config.locale]);
   const placement = useMemo(() => controlCorners(config), [config]);
   const camera = useCameraActor(adapter, config.bearingSnap);
@@ -146,6 +151,12 @@ export function Controls({ adapter, config, root, pinToOpen, onSwitchView, hidde
             showPin={showPin}
             pinsVersion={pinsVersion}
             root={root}
+            onShowAll={() => {
+              const bounds = pinsBox?.();
+              const frame = root.current;
+              if (!bounds || !frame) return;
+              camera.send({ type: 'camera.fitTo', bounds, maxZoom: Math.min(config.maxZoom, FIT_PINS.maxZoom), padding: fitPadding(frame.clientWidth, frame.clientHeight) });
+            }}
           />,
         );
       case 'legend':

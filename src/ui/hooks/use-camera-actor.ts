@@ -23,7 +23,7 @@ function runOn(adapter: MapAdapter, animation: CameraAnimation): void {
     case 'snapNorth':
       return adapter.easeTo({ bearing: 0 }, options);
     case 'fitToLocation':
-      return adapter.fitBounds(animation.bounds, { ...options, maxZoom: animation.maxZoom });
+      return adapter.fitBounds(animation.bounds, { ...options, maxZoom: animation.maxZoom, padding: animation.padding });
     case 'flyToPin':
       return adapter.flyTo({ center: animation.center, ...(animation.zoom === undefined ? {} : { zoom: animation.zoom }) }, options);
   }

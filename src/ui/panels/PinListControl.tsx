@@ -28,6 +28,8 @@ export interface PinListControlProps {
   pinsVersion: number;
   /** The Pinmap root: the panel is as tall as the room below it allows; a narrow map closes it on a pick. */
   root: RefObject<HTMLElement | null>;
+  /** "Show all pins": the camera fits every pin shown (hidden categories left out). */
+  onShowAll: () => void;
 }
 
 /** Whether two lists show the same entries: the same pins (or, pre-tiled, pins read again with the same id and text) in the same order. */
@@ -46,12 +48,12 @@ function sameEntries(a: readonly Pin[], b: readonly Pin[]): boolean {
  * the popup's first line) in a stable order, following the view once it rests. Each entry is a
  * button; Enter or a click flies to the pin and opens its popup. The arrows, Home and End move
  * between entries (one Tab stop for the list); Escape closes the panel and focus goes back to
- * the button. A polite status says how many pins are in view. Nothing is computed while it is
+ * the button. "Show all pins" fits the camera to every pin shown, in view or not. A polite status says how many pins are in view. Nothing is computed while it is
  * closed, and only the entries in its scrolled view are in the DOM (virtualised). Pre-tiled pins
  * (not all on the page): the pins the map draws in view (`MapAdapter.getShownPins`), read again
  * whenever it has drawn a new view, with a line saying those in bubbles are not listed.
  */
-export function PinListControl({ adapter, locale, hidden, open, onOpenChange, showPin, pinsVersion, root }: PinListControlProps) {
+export function PinListControl({ adapter, locale, hidden, open, onOpenChange, showPin, pinsVersion, root, onShowAll }: PinListControlProps) {
   const panelId = useId();
   const button = useRef<HTMLButtonElement>(null);
   const scroller = useRef<HTMLDivElement>(null);
@@ -210,9 +212,14 @@ export function PinListControl({ adapter, locale, hidden, open, onOpenChange, sh
           }}
         >
           <h2 className="pinmap-panel-title">{title}</h2>
-          <p className="pinmap-list-count" role="status" aria-live="polite" data-count={pins.length}>
-            {pins.length === 0 ? locale['PinList.Empty'] : count}
-          </p>
+          <div className="pinmap-list-header">
+            <p className="pinmap-list-count" role="status" aria-live="polite" data-count={pins.length}>
+              {pins.length === 0 ? locale['PinList.Empty'] : count}
+            </p>
+            <button type="button" className="pinmap-list-show-all" onClick={onShowAll}>
+              {locale['PinList.ShowAll']}
+            </button>
+          </div>
           {shownOnly && <p className="pinmap-list-note">{locale['PinList.ShownOnly']}</p>}
           <div ref={scroller} className="pinmap-list-scroll" style={{ height, maxHeight }}>
             <ul className="pinmap-list-items" aria-label={title} style={{ height: virtualizer.getTotalSize() }} onKeyDown={onListKey}>
