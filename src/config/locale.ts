@@ -41,6 +41,8 @@ export const DEFAULT_LOCALE = {
   'Legend.Show': 'Show the legend',
   'Legend.Count': '{count} pins',
   'Legend.CountOne': '1 pin',
+  'Legend.AllPins': 'Pins',
+  'Legend.Uncategorised': 'Other pins',
   'Search.Label': 'Search the pins',
   'Search.Placeholder': 'Search pins',
   'Search.Results': '{count} pins found',

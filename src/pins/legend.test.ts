@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { Pin } from './types.ts';
-import { legendEntries } from './legend.ts';
+import { legendEntries, uncategorisedCount } from './legend.ts';
 
 const pin = (id: string, category?: string): Pin => ({ id, title: id, description: '', lngLat: [0, 0], options: {}, ...(category ? { category } : {}) });
 
@@ -33,5 +33,11 @@ describe('legendEntries', () => {
 
   it('is empty for pins without categories', () => {
     expect(legendEntries([pin('a')], {})).toEqual([]);
+  });
+
+  it('counts the pins without a category, for their own line; none known for an archive', () => {
+    expect(uncategorisedCount([pin('a'), pin('b', 'city'), pin('c')])).toBe(2);
+    expect(uncategorisedCount([pin('b', 'city')])).toBe(0);
+    expect(uncategorisedCount([], [{ category: 'city', count: 3 }])).toBeUndefined();
   });
 });

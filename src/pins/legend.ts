@@ -15,3 +15,15 @@ export function legendEntries(pins: readonly Pin[], pinStyles: Readonly<Record<s
   if (!counted) for (const pin of pins) if (pin.category !== undefined) counts.set(pin.category, (counts.get(pin.category) ?? 0) + 1);
   return [...counts].map(([category, count]) => ({ category, options: Object.hasOwn(pinStyles, category) ? pinStyles[category]! : {}, count }));
 }
+
+/**
+ * How many pins have no category (the legend's "Pins" line, or "Other pins" below the
+ * categories): counted among `pins`; undefined for a set counted elsewhere (`counted`, a
+ * pre-tiled archive, which keeps no such count).
+ */
+export function uncategorisedCount(pins: readonly Pin[], counted?: readonly CategoryCount[]): number | undefined {
+  if (counted) return undefined;
+  let count = 0;
+  for (const pin of pins) if (pin.category === undefined) count++;
+  return count;
+}

@@ -1,7 +1,7 @@
 import { useEffect, useMemo, useState } from 'react';
 import { parseHidden, parseMapHash, parseView } from '../config/address.ts';
 import { LIMITS } from '../config/constants.ts';
-import { MESSAGES, reasonOf } from '../config/errors.ts';
+import { MESSAGES, httpFailure, isHtmlAnswer, reasonOf } from '../config/errors.ts';
 import { ErrorPanel } from './ErrorPanel.tsx';
 import { DEFAULT_APP_CONFIG } from './default-config.ts';
 import { Pinmap } from './Pinmap.tsx';
@@ -47,10 +47,12 @@ export function App() {
 
 async function loadConfig(url: string, signal: AbortSignal): Promise<ConfigSource> {
   const response = await fetch(url, { signal });
-  if (!response.ok) throw new Error(`HTTP ${response.status}`);
+  if (!response.ok) throw new Error(httpFailure(response.status));
+  const text = await response.text();
+  if (isHtmlAnswer(response.headers.get('Content-Type'), text)) throw new Error(MESSAGES.htmlAnswer('JSON'));
   let body: unknown;
   try {
-    body = await response.json();
+    body = JSON.parse(text);
   } catch {
     throw new Error('the file is not valid JSON');
   }

@@ -40,6 +40,8 @@ export const pinmapLocaleDe: Locale = {
   'Legend.Title': 'Legende',
   'Legend.Show': 'Legende anzeigen',
   'Legend.Count': '{count} Pins',
+  'Legend.AllPins': 'Alle Pins',
+  'Legend.Uncategorised': 'Weitere Pins',
   'Legend.CountOne': '1 Pin',
   'Search.Label': 'Pins durchsuchen',
   'Search.Placeholder': 'Pins suchen',

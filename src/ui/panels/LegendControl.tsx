@@ -1,7 +1,7 @@
 import { useEffect, useId, useMemo, useRef } from 'react';
 import type { MapAdapter } from '../../map/adapter.ts';
 import type { Locale } from '../../config/locale.ts';
-import { legendEntries } from '../../pins/legend.ts';
+import { legendEntries, uncategorisedCount } from '../../pins/legend.ts';
 import { createPinElement, resolvePinStyle } from '../../pins/icon.ts';
 import type { PinOptions } from '../../config/pin-options.ts';
 import { countText } from './locale-count.ts';
@@ -22,14 +22,17 @@ export interface LegendControlProps {
  * The legend: a button that shows or hides a panel of the pin set's categories, each with its
  * pin (drawn by the same function as the map's), its name and how many pins it has, and a
  * checkbox that shows or hides its pins on the map. Escape closes the panel and focus goes back
- * to the button. Shown only when the pins have categories.
+ * to the button. Pins without a category have a line of their own, without a checkbox ("Pins" in
+ * a set without categories, "Other pins" below the categories). Shown once the map has pins.
  */
 export function LegendControl({ adapter, locale, hidden, onHiddenChange, open, onOpenChange, pinsVersion }: LegendControlProps) {
   const panelId = useId();
   const button = useRef<HTMLButtonElement>(null);
   // eslint-disable-next-line react-hooks/exhaustive-deps -- read again for each new pin set
   const entries = useMemo(() => legendEntries(adapter.getPins(), adapter.getPinStyles(), adapter.getCategoryCounts()), [adapter, pinsVersion]);
-  if (entries.length === 0) return null;
+  // eslint-disable-next-line react-hooks/exhaustive-deps -- read again for each new pin set
+  const others = useMemo(() => uncategorisedCount(adapter.getPins(), adapter.getCategoryCounts()), [adapter, pinsVersion]);
+  if (entries.length === 0 && !others) return null;
 
   const toggle = (category: string, shown: boolean) => {
     onHiddenChange(shown ? hidden.filter((c) => c !== category) : [...hidden, category]);
@@ -85,12 +88,29 @@ export function LegendControl({ adapter, locale, hidden, onHiddenChange, open, o
                 </li>
               );
             })}
+            {others ? (
+              // Pins without a category: no filter hides them, so no checkbox.
+              <li>
+                <span className="pinmap-legend-entry" data-uncategorised="">
+                  <span className="pinmap-legend-nocheck" aria-hidden="true" />
+                  <PinSwatch options={NO_OPTIONS} />
+                  <span className="pinmap-legend-name">{locale[entries.length === 0 ? 'Legend.AllPins' : 'Legend.Uncategorised']}</span>
+                  <span className="pinmap-legend-count" aria-hidden="true">
+                    {others.toLocaleString('en-US')}
+                  </span>
+                  <span className="pinmap-visually-hidden">{countText(locale, others, 'Legend.Count', 'Legend.CountOne')}</span>
+                </span>
+              </li>
+            ) : null}
           </ul>
         </fieldset>
       )}
     </div>
   );
 }
+
+/** The default pin's options: pins without a category are drawn so. */
+const NO_OPTIONS: Readonly<PinOptions> = {};
 
 /** A category's pin, drawn small by the function that draws the map's pins. */
 function PinSwatch({ options }: { options: Readonly<PinOptions> }) {
