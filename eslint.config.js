@@ -55,13 +55,19 @@ export default tseslint.config(
   {
     files: ['src/tiler/**/*.ts'],
     rules: {
-      'no-restricted-imports': ['error', { patterns: [{ group: ['react', 'react-dom', ...ENGINES, ...room('map', 'ui', 'machines')], message: 'The tiler runs in Node: it imports src/pins and src/config only.' }] }],
+      'no-restricted-imports': ['error', { patterns: [{ group: ['react', 'react-dom', ...ENGINES, ...room('map', 'ui', 'machines', 'cli')], message: 'The tiler runs in Node: it imports src/pins and src/config only.' }] }],
+    },
+  },
+  {
+    files: ['src/cli/**/*.ts'],
+    rules: {
+      'no-restricted-imports': ['error', { patterns: [{ group: ['react', 'react-dom', ...ENGINES, ...room('map', 'ui', 'machines')], message: 'The command line runs in Node: it imports src/tiler, src/pins and src/config only.' }] }],
     },
   },
   {
     files: ['src/map/**/*.ts'],
     rules: {
-      'no-restricted-imports': ['error', { patterns: [{ group: ['react', 'react-dom', ...room('ui', 'tiler')], message: 'src/map is driven by src/ui through the MapAdapter contract; it never imports the UI or the tiler.' }] }],
+      'no-restricted-imports': ['error', { patterns: [{ group: ['react', 'react-dom', ...room('ui', 'tiler', 'cli')], message: 'src/map is driven by src/ui through the MapAdapter contract; it never imports the UI, the tiler or the command line.' }] }],
     },
   },
   {
@@ -74,7 +80,7 @@ export default tseslint.config(
     files: ['src/ui/**/*.{ts,tsx}'],
     rules: {
       // Only src/map touches the map engines.
-      'no-restricted-imports': ['error', { paths: ENGINES.filter((e) => !e.includes('*')), patterns: [{ group: ['maplibre-gl/*', ...room('tiler')], message: 'Only src/map touches the map engines; the UI never imports the tiler.' }] }],
+      'no-restricted-imports': ['error', { paths: ENGINES.filter((e) => !e.includes('*')), patterns: [{ group: ['maplibre-gl/*', ...room('tiler', 'cli')], message: 'Only src/map touches the map engines; the UI never imports the tiler or the command line.' }] }],
     },
   },
   {

@@ -8,8 +8,9 @@ import { CONTENT_SECURITY_POLICY } from './src/config/csp.ts';
  *   fixtures/ served and copied as static files;
  * - `--mode lib`: dist/lib/pinmap.js, the library for React apps (React stays the host's);
  * - `--mode embed`: dist/lib/pinmap-embed.js, self-contained for any page (`createPinmap`);
- * - `--mode cli`: dist/cli/pinmap-tile-pins.js, the pin tiler for Node (the package's bin), with
- *   its grouping's worker thread and their shared chunk beside it, its dependencies bundled in.
+ * - `--mode cli`: dist/cli/pinmap.js (`pinmap serve`, `pinmap tile`) and dist/cli/pinmap-tile-pins.js
+ *   (the tiler alone), the package's bins for Node, with the grouping's worker thread and their
+ *   shared chunks beside them, their dependencies bundled in.
  */
 /**
  * Vite's library builds inline every asset as a `data:` URL, whatever `assetsInlineLimit` says,
@@ -74,8 +75,8 @@ export default defineConfig(({ mode }): UserConfig => {
         target: 'node20',
         minify: false,
         rollupOptions: {
-          input: { 'pinmap-tile-pins': 'src/tiler/bin.ts', 'zoom-groups-worker': 'src/tiler/zoom-groups-worker.ts' },
-          output: { entryFileNames: '[name].js', chunkFileNames: '[name]-[hash].js', banner: (chunk) => (chunk.name === 'pinmap-tile-pins' ? '#!/usr/bin/env node' : '') },
+          input: { pinmap: 'src/cli/bin.ts', 'pinmap-tile-pins': 'src/tiler/bin.ts', 'zoom-groups-worker': 'src/tiler/zoom-groups-worker.ts' },
+          output: { entryFileNames: '[name].js', chunkFileNames: '[name]-[hash].js', banner: (chunk) => (chunk.name === 'pinmap' || chunk.name === 'pinmap-tile-pins' ? '#!/usr/bin/env node' : '') },
         },
       },
     };

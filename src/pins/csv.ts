@@ -63,6 +63,14 @@ const DECIMAL = /^[+-]?(?:\d+(?:\.\d*)?|\.\d+)(?:[eE][+-]?\d+)?$/;
 /** The same with a decimal comma. */
 const DECIMAL_COMMA = /^[+-]?\d+,\d+$/;
 
+/** A CSV row as the GeoJSON feature it is checked as. */
+export interface CsvFeature {
+  type: 'Feature';
+  id: string;
+  geometry: { type: 'Point'; coordinates: [number, number] };
+  properties: Record<string, unknown>;
+}
+
 /** Properties a column may not become (they are the pin's own, or not plain keys). */
 const RESERVED = new Set(['pin', '__proto__', 'constructor', 'prototype']);
 
@@ -85,8 +93,8 @@ export class CsvPinReader {
   constructor(
     private readonly checker: PinChecker,
     private readonly named: CsvColumns = {},
-    /** Told each good row's pin and line. */
-    private readonly onPin: (checked: CheckedPin, line: number) => void = () => {},
+    /** Told each good row's pin, line, and the GeoJSON feature it was checked as. */
+    private readonly onPin: (checked: CheckedPin, line: number, feature: CsvFeature) => void = () => {},
   ) {
     checker.labelled((line) => `line ${line}`);
   }
@@ -129,8 +137,8 @@ export class CsvPinReader {
         this.checker.reject(line, problem);
         continue;
       }
-      const checked = this.row(cells, line);
-      if (checked) this.onPin(checked, line);
+      const feature = this.row(cells, line);
+      if (feature) this.onPin(feature.checked, line, feature.feature);
     }
   }
 
@@ -160,8 +168,8 @@ export class CsvPinReader {
     this.decimalComma = semicolons;
   }
 
-  /** The pin a row makes, or undefined when it is skipped (the checker has its reason). */
-  private row(cells: string[], line: number): CheckedPin | undefined {
+  /** The pin a row makes and the feature it was checked as, or undefined when it is skipped (the checker has its reason). */
+  private row(cells: string[], line: number): { checked: CheckedPin; feature: CsvFeature } | undefined {
     const cell = (field: Field) => {
       const at = this.column[field];
       return at === undefined ? undefined : (cells[at] ?? '').trim();
@@ -183,7 +191,9 @@ export class CsvPinReader {
       const value = cells[at]?.trim();
       if (value && !Object.hasOwn(properties, name)) properties[name] = value;
     }
-    return this.checker.check({ type: 'Feature', id, geometry: { type: 'Point', coordinates: [lng, lat] }, properties }, line);
+    const feature: CsvFeature = { type: 'Feature', id, geometry: { type: 'Point', coordinates: [lng, lat] }, properties };
+    const checked = this.checker.check(feature, line);
+    return checked && { checked, feature };
   }
 
   /** A coordinate's number, or why its cell is not one. */

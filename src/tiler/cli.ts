@@ -1,30 +1,34 @@
-import { createReadStream, createWriteStream, existsSync, type WriteStream } from 'node:fs';
+import { createReadStream, createWriteStream, existsSync, readFileSync, type WriteStream } from 'node:fs';
+import { parseConfig } from '../config/schema.ts';
+import type { CsvColumns } from '../config/types.ts';
 import { basename, dirname, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { tilePins, type TilePinsResult } from './tile-pins.ts';
 
 /**
- * `pinmap-tile-pins pins.geojson -o pins.pmtiles` (also `npm run tile-pins -- …`): the pin
- * tiler's command line. Prints what it did, the first reasons for skipped features (each with
+ * `pinmap tile pins.geojson -o pins.pmtiles` (also `pinmap-tile-pins …`, `npm run tile-pins -- …`):
+ * the pin tiler's command line, for GeoJSON or CSV. Prints what it did, the first reasons for skipped features (each with
  * the feature's index) and the first warnings; `--skipped <file>` writes every reason, one JSON
  * line per feature. Exits with 1 when nothing could be written, 2 for a usage mistake.
  */
 
-const USAGE = `Usage: pinmap-tile-pins <pins.geojson | -> -o <pins.pmtiles> [options]
+const usage = (program: string) => `Usage: ${program} <pins.geojson | pins.csv | -> -o <pins.pmtiles> [options]
 
-Reads a GeoJSON FeatureCollection of pins (a file, or - for standard input) as a stream, checks
-every pin as the map does, groups them per zoom as the map does, and writes one PMTiles archive
-of vector tiles for \`pins: "pmtiles://…/pins.pmtiles"\`.
+Reads a GeoJSON FeatureCollection or a CSV file of pins (a file, or - for standard input) as a
+stream, checks every pin as the map does, groups them per zoom as the map does, and writes one
+PMTiles archive of vector tiles for \`pins: "pmtiles://…/pins.pmtiles"\`.
 
 Options:
   -o, --output <file>    the archive to write (required)
+      --config <file>    a Pinmap config (JSON) whose csv names the CSV file's columns
       --name <text>      the archive's name in its metadata (default: the output file's name)
       --skipped <file>   write every skipped feature's index and reason there, one JSON line each
       --quiet            print only problems
   -h, --help             this text`;
 
 /** Runs the command with `args` (without node and the script); resolves with the exit code. */
-export async function main(args: string[], out: (line: string) => void = console.log, err: (line: string) => void = console.error): Promise<number> {
+export async function main(args: string[], out: (line: string) => void = console.log, err: (line: string) => void = console.error, program = 'pinmap-tile-pins'): Promise<number> {
+  const USAGE = usage(program);
   let parsed;
   try {
     parsed = parseArgs({
@@ -32,6 +36,7 @@ export async function main(args: string[], out: (line: string) => void = console
       allowPositionals: true,
       options: {
         output: { type: 'string', short: 'o' },
+        config: { type: 'string' },
         name: { type: 'string' },
         skipped: { type: 'string' },
         quiet: { type: 'boolean' },
@@ -39,7 +44,7 @@ export async function main(args: string[], out: (line: string) => void = console
       },
     });
   } catch (error) {
-    err(`pinmap-tile-pins: ${(error as Error).message}\n\n${USAGE}`);
+    err(`${program}: ${(error as Error).message}\n\n${USAGE}`);
     return 2;
   }
   const { values, positionals } = parsed;
@@ -48,7 +53,7 @@ export async function main(args: string[], out: (line: string) => void = console
     return 0;
   }
   if (positionals.length !== 1 || !values.output) {
-    err(`pinmap-tile-pins: ${positionals.length !== 1 ? 'give one GeoJSON file (or -)' : 'give the archive to write with -o'}\n\n${USAGE}`);
+    err(`${program}: ${positionals.length !== 1 ? 'give one GeoJSON or CSV file (or -)' : 'give the archive to write with -o'}\n\n${USAGE}`);
     return 2;
   }
   const inputPath = positionals[0]!;
@@ -56,8 +61,17 @@ export async function main(args: string[], out: (line: string) => void = console
   // Known before the pins are read, not after a long tiling.
   const outputFolder = dirname(resolve(output));
   if (!existsSync(outputFolder)) {
-    err(`pinmap-tile-pins: ${output}: the folder ${outputFolder} does not exist`);
+    err(`${program}: ${output}: the folder ${outputFolder} does not exist`);
     return 1;
+  }
+  let csv: CsvColumns | undefined;
+  if (values.config) {
+    try {
+      csv = parseConfig(JSON.parse(readFileSync(values.config, 'utf8'))).csv;
+    } catch (error) {
+      err(`${program}: ${values.config}: ${(error as Error).message}`);
+      return 1;
+    }
   }
   const started = performance.now();
   let skippedFile: WriteStream | undefined;
@@ -66,13 +80,14 @@ export async function main(args: string[], out: (line: string) => void = console
     const input = inputPath === '-' ? process.stdin : createReadStream(inputPath, { highWaterMark: 1024 * 1024 });
     const result = await tilePins(input, output, {
       name: values.name ?? basename(output).replace(/\.pmtiles$/i, ''),
+      ...(csv ? { csv } : {}),
       ...(skippedFile ? { onSkipped: (skipped) => skippedFile!.write(`${JSON.stringify(skipped)}\n`) } : {}),
       ...(values.quiet ? {} : { onProgress: (message: string) => out(`  ${message}`) }),
     });
     report(result, output, (performance.now() - started) / 1000, values.quiet ? () => {} : out, err);
     return 0;
   } catch (error) {
-    err(`pinmap-tile-pins: ${inputPath}: ${(error as Error).message}`);
+    err(`${program}: ${inputPath}: ${(error as Error).message}`);
     return 1;
   } finally {
     await new Promise<void>((resolve) => (skippedFile ? skippedFile.end(resolve) : resolve()));
