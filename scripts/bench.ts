@@ -33,10 +33,11 @@ import { updateSpeedTable } from './bench/readme.ts';
 import { summariseTrace, traceCategories } from './bench/trace.ts';
 import { chromiumThreadCpu, cpuBetween, machineCpuMs, renderCpu, type CpuLoads } from './bench/cpu.ts';
 import { basemapArchiveTarget, measureBasemapArchive, renderBasemapArchive } from './bench/basemap-archive.ts';
-import { generatePins } from './synthetic-pins.ts';
+import { CSV_HEADER, csvLine, generatePins } from './synthetic-pins.ts';
+import { PIN_CATEGORY_STYLES } from './pin-categories.ts';
 import { createIndexCore } from '../src/pins/grouping/index-core.ts';
 import { abbreviate, clusterDiameter } from '../src/pins/bubble.ts';
-import { existingArchive, measurePretiled, pretiledTargets, renderPretiled, renderTiling, tileForBench } from './bench/pretiled.ts';
+import { existingArchive, measurePretiled, pretiledTargets, renderCsvTiling, renderPretiled, renderTiling, tileForBench } from './bench/pretiled.ts';
 
 const ROOT = resolve(import.meta.dirname, '..');
 const RESULTS = join(ROOT, 'bench/results');
@@ -64,7 +65,8 @@ function usage(): string {
     `  --rows           only these pin rows (comma-separated: ${Object.keys(RENDERER_LABELS).join(', ')}), beside the no-pin rows; no basemap or pre-tiled rows; writes rows.md and rows.json`,
     '  --pretiled       only the pre-tiled pin rows: 1M pins tiled by pinmap-tile-pins (time, memory, size), then the map with them (also part of a full run)',
     '  --archive <file> with --pretiled: measure the map with this pin archive (made by pinmap-tile-pins) instead of tiling 1M pins first; no tiling figures',
-    '  --tiling <n>     only the tiling: n synthetic pins written as GeoJSON and tiled by pinmap-tile-pins (wall and CPU time, peak memory, size); no build, no browser',
+    '  --tiling <n>     only the tiling: n synthetic pins written as GeoJSON and tiled by pinmap tile (wall and CPU time, peak memory, size); no build, no browser',
+    '  --csv            with --tiling: the same pins written as CSV and tiled, against the CSV targets',
     `  --trace          also record a Chrome trace of one load of a row (${Object.keys(RENDERER_LABELS).join(', ')}) and print where the time went`,
     '  --cpu            also load these rows --runs times each, in turn, and report the CPU time the browser\'s threads spent until idle',
     '                   (Linux /proc: every Chromium process on the machine) and how busy the machine\'s cores were; writes cpu.md',
@@ -86,6 +88,7 @@ function parseCli() {
       pretiled: { type: 'boolean', default: false },
       rows: { type: 'string' },
       tiling: { type: 'string' },
+      csv: { type: 'boolean', default: false },
       archive: { type: 'string' },
       trace: { type: 'string' },
       cpu: { type: 'string' },
@@ -128,6 +131,7 @@ function parseCli() {
     pretiledOnly: values.pretiled,
     archive: values.archive === undefined ? undefined : resolve(values.archive),
     tilingOnly: values.tiling === undefined ? undefined : whole('tiling', values.tiling, 1),
+    csv: values.csv,
     trace: values.trace === undefined ? undefined : rowOf('trace', values.trace),
     cpuRows,
     outDir: resolve(values['out-dir']),
@@ -202,7 +206,11 @@ function gitDescription(): string {
 }
 
 const pinsPath = (count: number) => `/__bench/data/pins-${count}.json`;
+const csvPinsPath = (count: number) => `/__bench/data/pins-${count}.csv`;
 const groupsPath = (count: number) => `/__bench/data/groups-${count}.json`;
+
+/** The same pins as a CSV file (its categories' styles go in the row's config, as a CSV file has none). */
+const pinsAsCsv = (pins: ReturnType<typeof generatePins>) => `${CSV_HEADER}\n${pins.features.map(csvLine).join('\n')}\n`;
 
 /**
  * The bubbles and lone pins the app shows at whole zoom `zoom` over the world (the view at the
@@ -237,14 +245,17 @@ function publishInputs(server: StaticServer, counts: number[]): (renderer: Rende
     const pins = generatePins(count, SEED);
     server.put(pinsPath(count), JSON.stringify(pins));
     if (count === most) server.put(groupsPath(count), JSON.stringify(viewGroups(pins, CAMERA.zoom)));
+    if (count === most) server.put(csvPinsPath(count), pinsAsCsv(pins));
   }
   const config = (count: number, view: 'vector' | 'hybrid') => ({ ...CAMERA, fadeDuration: FADE_DURATION, view, ...(count > 0 ? { pins: pinsPath(count) } : {}) });
   for (const count of [0, ...counts]) server.put(`/__bench/data/config-${count}.json`, JSON.stringify(config(count, 'vector')));
+  server.put(`/__bench/data/config-csv-${most}.json`, JSON.stringify({ ...config(most, 'vector'), pins: csvPinsPath(most), pinStyles: PIN_CATEGORY_STYLES }));
   server.put('/__bench/data/config-hybrid-0.json', JSON.stringify(config(0, 'hybrid')));
   // At the root, as an embedding page would be: the map's default style is the page's basemap/style.json.
   server.put('/bench-mount.html', mountPage('/lib'));
   return (renderer, count) => {
     if (renderer === 'pinmap') return `${server.origin}/?config=${encodeURIComponent(`/__bench/data/config-${count}.json`)}`;
+    if (renderer === 'pinmap-csv') return `${server.origin}/?config=${encodeURIComponent(`/__bench/data/config-csv-${count}.json`)}`;
     if (renderer === 'hybrid') return `${server.origin}/?config=${encodeURIComponent('/__bench/data/config-hybrid-0.json')}`;
     const mode = renderer === 'maplibre' ? 'bare' : renderer;
     const params = new URLSearchParams({
@@ -291,8 +302,8 @@ const fmtCount = (n: number) => (n === 0 ? 'no' : n.toLocaleString('en-US'));
 /** The pins of the weight's page with pins (`--weight`): GPU pins, the usual renderer of a pin set. */
 const WEIGHT_PINS = 1000;
 
-/** The floor pages: time to idle only, with the most pins only. */
-const isFloor = (renderer: Renderer) => renderer === 'first-pin' || renderer === 'first-view';
+/** The floor pages and the CSV row: time to idle only, with the most pins only. */
+const isFloor = (renderer: Renderer) => renderer === 'first-pin' || renderer === 'first-view' || renderer === 'pinmap-csv';
 
 function planRows(counts: number[], weight: boolean, only?: readonly Renderer[]): Row[] {
   const rows: Row[] = [];
@@ -305,7 +316,7 @@ function planRows(counts: number[], weight: boolean, only?: readonly Renderer[])
   // The floor page (time to idle only) where the targets need it: with the most pins.
   const most = Math.max(...counts);
   for (const count of counts) {
-    for (const renderer of ['pinmap', 'first-pin', 'first-view', 'cluster', 'markers', 'fa-markers'] as const) {
+    for (const renderer of ['pinmap', 'pinmap-csv', 'first-pin', 'first-view', 'cluster', 'markers', 'fa-markers'] as const) {
       if ((!isFloor(renderer) || count === most) && (!only || only.includes(renderer))) add(renderer, count);
     }
   }
@@ -325,8 +336,8 @@ async function main(): Promise<number> {
   if (options.tilingOnly !== undefined) {
     const tmp = mkdtempSync(join(tmpdir(), 'pinmap-bench-tiling-'));
     try {
-      const { figures } = await tileForBench(tmp, log, options.tilingOnly);
-      console.log(renderTiling(figures));
+      const { figures } = await tileForBench(tmp, log, options.tilingOnly, options.csv ? 'csv' : 'geojson');
+      console.log(options.csv ? renderCsvTiling(figures) : renderTiling(figures));
       return 0;
     } finally {
       rmSync(tmp, { recursive: true, force: true });
@@ -352,7 +363,9 @@ async function main(): Promise<number> {
     };
     const pretiledRows = async () => {
       const tiling = options.archive ? existingArchive(options.archive) : await tileForBench(tmp, log);
-      return measurePretiled(browser!, appWith, CAMERA, FADE_DURATION, tiling, runs, loadCapMs, log);
+      const figures = await measurePretiled(browser!, appWith, CAMERA, FADE_DURATION, tiling, runs, loadCapMs, log);
+      // The same pins from a CSV file, tiled too (issue 34's targets).
+      return options.archive ? figures : { ...figures, csvTiling: (await tileForBench(tmp, log, undefined, 'csv')).figures };
     };
     if (options.pretiledOnly) {
       const section = renderPretiled(await pretiledRows());

@@ -69,6 +69,17 @@ export function* syntheticPins(count: number, seed = 1): Generator<Feature<Point
   }
 }
 
+/** The header of synthetic pins as CSV (`csvLine`). */
+export const CSV_HEADER = 'id,title,lat,lng,category,description,url';
+
+/** One synthetic pin as a line of CSV under `CSV_HEADER` (the same pin a CSV file of the set holds). */
+export function csvLine(feature: Feature<Point, SyntheticPinProperties>): string {
+  const cell = (value: string) => (/[",\r\n]/.test(value) ? `"${value.replace(/"/g, '""')}"` : value);
+  const { title, category, description, url } = feature.properties;
+  const [lng, lat] = feature.geometry.coordinates;
+  return [String(feature.id), title, String(lat), String(lng), category, description, url].map(cell).join(',');
+}
+
 function checkCount(count: number): void {
   if (!Number.isInteger(count) || count < 0) throw new RangeError(`count must be a whole number of 0 or more (got ${count})`);
 }

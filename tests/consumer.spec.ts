@@ -1,6 +1,6 @@
 import { expect, test, type Page } from '@playwright/test';
-import { execFile } from 'node:child_process';
-import { createReadStream, existsSync, mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs';
+import { execFile, spawn } from 'node:child_process';
+import { createReadStream, existsSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -193,6 +193,40 @@ test.describe('the published package, in an app that installs it', () => {
     expect(console.errors).toEqual([]);
     expect(csp.violations).toEqual([]);
     expect(csp.messages).toEqual([]);
+  });
+
+  test('the installed pinmap serve shows a CSV file on the map, from the app the package ships, under the Content Security Policy', async ({ page }) => {
+    const folder = mkdtempSync(path.join(tmpdir(), 'pinmap-installed-serve-'));
+    const csv = path.join(folder, 'places.csv');
+    writeFileSync(csv, 'id;Name;Lat;Lon\nparis;Paris;48,8566;2,3522\nberlin;Berlin;52,52;13,405\nnowhere;Nowhere;;\n');
+    // As a user runs it: the bin npm linked, from the app's folder.
+    const child = spawn(path.join(CONSUMER, 'node_modules/.bin/pinmap'), ['serve', csv, '--port', '0'], { cwd: CONSUMER, stdio: ['ignore', 'pipe', 'pipe'] });
+    try {
+      let output = '';
+      const address = await new Promise<string>((resolve, reject) => {
+        const read = (chunk: Buffer) => {
+          output += chunk.toString();
+          const found = /Pinmap: (http:\/\/\S+)/.exec(output);
+          if (found) resolve(found[1]!);
+        };
+        child.stdout.on('data', read);
+        child.stderr.on('data', read);
+        child.on('exit', (code) => reject(new Error(`pinmap serve exited with ${code}:\n${output}`)));
+      });
+      expect(output).toContain(`${csv}: 2 pins, 1 skipped:`);
+      expect(output).toContain('line 4 ("nowhere"): has no latitude (its "Lat" column is empty)');
+      const console = watchConsole(page);
+      const csp = await watchCsp(page);
+      await page.goto(address);
+      await waitForMapState(page, 'idle', 45_000);
+      await expect(page.locator('.pinmap-pin')).toHaveCount(2);
+      await expect(page.locator('[data-corner="bottom-right"]')).toContainText('Natural Earth');
+      expect(console.errors).toEqual([]);
+      expect(csp.violations).toEqual([]);
+    } finally {
+      child.kill();
+      rmSync(folder, { recursive: true, force: true });
+    }
   });
 
   test('a page with no bundler shows the same map from the installed package’s embed build', async ({ page }) => {

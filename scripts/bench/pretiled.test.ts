@@ -1,9 +1,9 @@
 import { describe, expect, it } from 'vitest';
-import { pretiledTargets, renderPretiled, type PretiledFigures, type TilingFigures } from './pretiled.ts';
+import { csvTilingTargets, pretiledTargets, renderPretiled, type PretiledFigures, type TilingFigures } from './pretiled.ts';
 
 const MB = 2 ** 20;
 const run = (idleMs: number, panP95: number, bytes = 1.5 * MB, archiveBytes = 0) => ({ idleMs, panP95, bytes, archiveBytes });
-const TILING: TilingFigures = { seconds: 31.4, cpuSeconds: 43.7, peakBytes: 540 * MB, archiveBytes: 590 * MB, inputBytes: 247 * MB, count: 1_000_000, loadAverage: 2.7 };
+const TILING: TilingFigures = { seconds: 31.4, cpuSeconds: 43.7, peakBytes: 540 * MB, archiveBytes: 590 * MB, inputBytes: 247 * MB, count: 1_000_000, format: 'geojson', loadAverage: 2.7 };
 
 function figures(extra: Partial<PretiledFigures> = {}): PretiledFigures {
   return {
@@ -40,5 +40,18 @@ describe('the pre-tiled pin targets', () => {
     const section = renderPretiled(figures());
     expect(section).toContain('| 1M pre-tiled pins: time to idle ≤ 1.2× the no-pin map | 1.25× | **missed** |');
     expect(section).toContain('| Tiling 1M pins: peak memory < 2 GB | 540.00 MB | met |');
+  });
+});
+
+describe('the CSV tiling targets', () => {
+  it('judge 1M CSV rows against 60 s and 1 GB, and join the pre-tiled targets when the run tiled a CSV file', () => {
+    const csv: TilingFigures = { ...TILING, format: 'csv', seconds: 45.2, peakBytes: 600 * MB };
+    expect(csvTilingTargets(csv).map((t) => [t.name, t.met])).toEqual([
+      ['1,000,000 CSV rows tiled in < 60 s', true],
+      ['1,000,000 CSV rows: peak memory < 1 GB', true],
+    ]);
+    expect(csvTilingTargets({ ...csv, seconds: 61, peakBytes: 1.5 * 1024 * MB }).map((t) => t.met)).toEqual([false, false]);
+    expect(pretiledTargets(figures({ csvTiling: csv })).map((t) => t.name)).toContain('1,000,000 CSV rows tiled in < 60 s');
+    expect(pretiledTargets(figures()).map((t) => t.name)).not.toContain('1,000,000 CSV rows tiled in < 60 s');
   });
 });

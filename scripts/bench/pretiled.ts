@@ -6,7 +6,7 @@ import { basename, join, resolve } from 'node:path';
 import type { Browser, BrowserContext } from '@playwright/test';
 import { availableParallelism, loadavg } from 'node:os';
 import { PIN_CATEGORY_STYLES } from '../pin-categories.ts';
-import { syntheticPins } from '../synthetic-pins.ts';
+import { CSV_HEADER, csvLine, syntheticPins } from '../synthetic-pins.ts';
 import { measure, VIEWPORT } from './measure.ts';
 import { renderTargets, type Target } from './report.ts';
 import { median } from './stats.ts';
@@ -33,6 +33,8 @@ export interface TilingFigures {
   inputBytes: number;
   /** How many pins were tiled. */
   count: number;
+  /** The file tiled: GeoJSON, or the same pins as CSV. */
+  format: 'geojson' | 'csv';
   /** The machine's load average over the last minute when the tiling ended (others' work slows the wall time). */
   loadAverage: number;
 }
@@ -41,44 +43,45 @@ export interface TilingFigures {
 export function renderTiling(t: TilingFigures): string {
   const mb = (bytes: number) => `${(bytes / 2 ** 20).toFixed(1)} MB`;
   return (
-    `Tiling ${t.count.toLocaleString('en-US')} pins (${mb(t.inputBytes)} of GeoJSON, generatePins(${t.count}, 1)) with \`pinmap-tile-pins\`: ` +
+    `Tiling ${t.count.toLocaleString('en-US')} pins (${mb(t.inputBytes)} of ${t.format === 'csv' ? 'CSV' : 'GeoJSON'}, generatePins(${t.count}, 1)) with \`pinmap tile\`: ` +
     `${t.seconds.toFixed(1)} s wall${t.cpuSeconds === undefined ? '' : `, ${t.cpuSeconds.toFixed(1)} s of CPU`}` +
     `${t.peakBytes === undefined ? '' : `, peak resident memory ${mb(t.peakBytes)}`}, archive ${mb(t.archiveBytes)}; load average ${t.loadAverage.toFixed(1)} on ${availableParallelism()} cores at the end.`
   );
 }
 
-/** Writes `count` synthetic pins (generatePins, seed 1) as a GeoJSON file, a feature at a time (none held). */
-export async function writePins(path: string, count: number): Promise<void> {
+/** Writes `count` synthetic pins (generatePins, seed 1) as a GeoJSON or CSV file, a feature at a time (none held). */
+export async function writePins(path: string, count: number, format: 'geojson' | 'csv' = 'geojson'): Promise<void> {
   const out = createWriteStream(path);
   const write = (text: string) => (out.write(text) ? Promise.resolve() : new Promise<void>((done) => out.once('drain', () => done())));
-  await write(`{"type":"FeatureCollection","pinStyles":${JSON.stringify(PIN_CATEGORY_STYLES)},"features":[\n`);
+  const csv = format === 'csv';
+  await write(csv ? `${CSV_HEADER}\n` : `{"type":"FeatureCollection","pinStyles":${JSON.stringify(PIN_CATEGORY_STYLES)},"features":[\n`);
   let chunk = '';
   let i = 0;
   for (const feature of syntheticPins(count, 1)) {
-    chunk += `${i++ ? ',\n' : ''}${JSON.stringify(feature)}`;
+    chunk += csv ? `${csvLine(feature)}\n` : `${i++ ? ',\n' : ''}${JSON.stringify(feature)}`;
     if (chunk.length > 1 << 20) {
       await write(chunk);
       chunk = '';
     }
   }
-  await write(`${chunk}]}\n`);
+  await write(csv ? chunk : `${chunk}]}\n`);
   await new Promise<void>((done) => out.end(() => done()));
 }
 
-/** Tiles the pins with the command (`pinmap-tile-pins`, run from source), under /usr/bin/time -v where there is one. */
-export async function tileForBench(tmp: string, log: (message: string) => void, count = PRETILED_COUNT): Promise<{ archive: string; figures: TilingFigures }> {
-  const input = join(tmp, `pins-${count}.geojson`);
-  const archive = join(tmp, 'pins-1m.pmtiles');
-  log(`Writing ${count.toLocaleString('en-US')} pins as GeoJSON …`);
-  await writePins(input, count);
-  log('Tiling them with pinmap-tile-pins …');
-  const command = [process.execPath, '--import', 'tsx', join(ROOT, 'src/tiler/bin.ts'), input, '-o', archive, '--quiet'];
+/** Tiles the pins, as GeoJSON or as CSV, with the command (`pinmap tile`, run from source), under /usr/bin/time -v where there is one. */
+export async function tileForBench(tmp: string, log: (message: string) => void, count = PRETILED_COUNT, format: 'geojson' | 'csv' = 'geojson'): Promise<{ archive: string; figures: TilingFigures }> {
+  const input = join(tmp, `pins-${count}.${format}`);
+  const archive = join(tmp, format === 'csv' ? 'pins-1m-csv.pmtiles' : 'pins-1m.pmtiles');
+  log(`Writing ${count.toLocaleString('en-US')} pins as ${format === 'csv' ? 'CSV' : 'GeoJSON'} …`);
+  await writePins(input, count, format);
+  log('Tiling them with pinmap tile …');
+  const command = [process.execPath, '--import', 'tsx', join(ROOT, 'src/cli/bin.ts'), 'tile', input, '-o', archive, '--quiet'];
   const timed = existsSync('/usr/bin/time');
   const started = Date.now();
   const run = spawnSync(timed ? '/usr/bin/time' : command[0]!, timed ? ['-v', ...command] : command.slice(1), { cwd: ROOT, encoding: 'utf8', maxBuffer: 64 * 1024 * 1024 });
   const seconds = (Date.now() - started) / 1000;
-  if (run.status !== 0) throw new Error(`pinmap-tile-pins failed: ${run.stderr.slice(-2000)}`);
-  const figures: TilingFigures = { seconds, archiveBytes: statSync(archive).size, inputBytes: statSync(input).size, count, loadAverage: loadavg()[0]! };
+  if (run.status !== 0) throw new Error(`pinmap tile failed: ${run.stderr.slice(-2000)}`);
+  const figures: TilingFigures = { seconds, archiveBytes: statSync(archive).size, inputBytes: statSync(input).size, count, format, loadAverage: loadavg()[0]! };
   const rss = /Maximum resident set size \(kbytes\): (\d+)/.exec(run.stderr);
   if (rss) figures.peakBytes = Number(rss[1]) * 1024;
   const user = /User time \(seconds\): ([\d.]+)/.exec(run.stderr);
@@ -168,6 +171,8 @@ async function measureWithBytes(browser: Browser, url: string, archiveUrl: strin
 export interface PretiledFigures {
   /** Undefined when an existing archive was measured (`--archive`). */
   tiling: TilingFigures | undefined;
+  /** The same pins tiled from a CSV file (issue 34's targets); undefined with `--archive`. */
+  csvTiling?: TilingFigures | undefined;
   /** The archive's file. */
   archive: string;
   runs: number;
@@ -246,6 +251,7 @@ export function pretiledTargets(figures: PretiledFigures): Target[] {
       ...judged(archiveBytes, `${mb(archiveBytes)} (the whole page: ${mb(totalBytes)})`, archiveBytes <= TARGETS.firstIdleBytes),
     },
   ];
+  if (figures.csvTiling) targets.push(...csvTilingTargets(figures.csvTiling));
   const t = figures.tiling;
   if (!t) return targets;
   targets.push({
@@ -279,8 +285,34 @@ export function renderPretiled(figures: PretiledFigures): string {
       ? `Tiling: ${(t.inputBytes / 2 ** 20).toFixed(0)} MB of GeoJSON (generatePins(${PRETILED_COUNT}, 1)) into a ${mb(t.archiveBytes)} archive with \`pinmap-tile-pins\` in ${t.seconds.toFixed(1)} s` +
         `${t.peakBytes === undefined ? '' : `, peak resident memory ${mb(t.peakBytes)}`}.`
       : `The archive \`${basename(figures.archive)}\` (${mb(statSync(figures.archive).size)}) was made before (\`--archive\`): no tiling figures.`) +
+      `${figures.csvTiling ? ` ${renderTiling(figures.csvTiling)}` : ''}` +
       ` Medians of ${figures.runs} runs, ratios taken run by run; viewport ${VIEWPORT.width}×${VIEWPORT.height}.` +
       `${figures.failures.length ? ` Failures: ${figures.failures.join('; ')}.` : ''}`,
   ];
   return lines.join('\n');
+}
+
+/** The CSV targets (issue 34): 1M rows tiled in under 60 s with under 1 GB of peak memory. */
+const CSV_TARGETS = { seconds: 60, peakBytes: 1024 ** 3 };
+
+/** The targets of the tiling of pins from a CSV file, judged. */
+export function csvTilingTargets(t: TilingFigures): Target[] {
+  const rows = t.count.toLocaleString('en-US');
+  return [
+    {
+      name: `${rows} CSV rows tiled in < ${CSV_TARGETS.seconds} s`,
+      figure: `${t.seconds.toFixed(1)} s${t.cpuSeconds === undefined ? '' : ` (${t.cpuSeconds.toFixed(1)} s of CPU; load average ${t.loadAverage.toFixed(1)} on ${availableParallelism()} cores)`}`,
+      met: t.seconds < CSV_TARGETS.seconds,
+    },
+    {
+      name: `${rows} CSV rows: peak memory < 1 GB`,
+      figure: t.peakBytes === undefined ? 'not measured (no /usr/bin/time)' : mb(t.peakBytes),
+      met: t.peakBytes === undefined ? undefined : t.peakBytes < CSV_TARGETS.peakBytes,
+    },
+  ];
+}
+
+/** The tiling of pins from a CSV file: its targets and figures (`--tiling <n> --csv`, and in the pre-tiled section). */
+export function renderCsvTiling(t: TilingFigures): string {
+  return [`#### Tiling ${t.count.toLocaleString('en-US')} pins from a CSV file`, '', ...renderTargets(csvTilingTargets(t)), '', renderTiling(t)].join('\n');
 }

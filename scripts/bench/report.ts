@@ -8,10 +8,11 @@ import { median } from './stats.ts';
  * minute of each other) and the median of those ratios is shown.
  */
 
-export type Renderer = 'pinmap' | 'hybrid' | 'maplibre' | 'react-map-gl' | 'markers' | 'fa-markers' | 'cluster' | 'first-pin' | 'first-view';
+export type Renderer = 'pinmap' | 'pinmap-csv' | 'hybrid' | 'maplibre' | 'react-map-gl' | 'markers' | 'fa-markers' | 'cluster' | 'first-pin' | 'first-view';
 
 export const RENDERER_LABELS: Record<Renderer, string> = {
   pinmap: 'Pinmap, vector view',
+  'pinmap-csv': 'Pinmap, vector view, the same pins as CSV',
   hybrid: 'Pinmap, hybrid view',
   maplibre: 'bare MapLibre',
   'react-map-gl': 'React 19 + react-map-gl 8 + MapLibre',
@@ -207,6 +208,7 @@ export function judgeTargets(data: BenchData): Target[] {
   targets.push(limit('100k pins: pan p95 ≤ 1.5× the no-pin map', sameRunRatio(large, noPins, METRICS.panP95), 1.5));
   targets.push(limit('100k pins: time to idle ≤ 2× the no-pin map', sameRunRatio(large, noPins, METRICS.idle), 2));
   targets.push(limit('100k pins: time to idle ≤ 1.2× the floor page', sameRunRatio(large, row('first-pin', LARGE), METRICS.idle), 1.2));
+  targets.push(limit('100k pins from a CSV file: time to idle ≤ 1.1× the same pins as GeoJSON', sameRunRatio(row('pinmap-csv', LARGE), large, METRICS.idle), 1.1));
   for (const [metric, label] of [
     [METRICS.panP95, 'pan p95'],
     [METRICS.idle, 'time to idle'],
