@@ -575,7 +575,7 @@ test.describe('pin data faults', () => {
     const pinsUrl = `${baseURL}/__faults/pins.geojson`;
     type PinFault = { name: string; reason: string; inject: (route: Route) => Promise<void> };
     const faults: PinFault[] = [
-      { name: 'HTTP 404', reason: 'HTTP 404', inject: (route) => route.fulfill({ status: 404, body: 'not found' }) },
+      { name: 'HTTP 404', reason: 'not found (HTTP 404)', inject: (route) => route.fulfill({ status: 404, body: 'not found' }) },
       { name: 'HTTP 500', reason: 'HTTP 500', inject: (route) => route.fulfill({ status: 500, body: 'server error' }) },
       { name: 'invalid JSON', reason: 'the file is not valid JSON', inject: (route) => route.fulfill({ contentType: 'application/geo+json', body: '{"type": "FeatureCollection", "features": [' }) },
       { name: 'a refused connection', reason: 'Failed to fetch', inject: (route) => route.abort('connectionrefused') },

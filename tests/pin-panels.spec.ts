@@ -58,7 +58,9 @@ for (const view of ['vector', 'hybrid'] as const) {
       expect(titles).toEqual([...titles].sort((a, b) => a.localeCompare(b, 'en', { sensitivity: 'base', numeric: true })));
       expect(await listedIds(page)).toContain('paris-fr');
 
-      // One Tab stop: Tab goes to the first entry, the arrows to the next ones.
+      // "Show all pins" beside the count, then one Tab stop for the list: Tab goes to the first entry, the arrows to the next ones.
+      await page.keyboard.press('Tab');
+      await expect(page.getByRole('button', { name: 'Show all pins' })).toBeFocused();
       await page.keyboard.press('Tab');
       const firstId = (await listedIds(page))[0];
       await expect.poll(() => focused(page)).toBe(firstId);
