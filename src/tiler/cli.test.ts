@@ -39,6 +39,17 @@ describe('pinmap-tile-pins', () => {
     expect(readFileSync(join(folder, 'pins.pmtiles')).subarray(0, 7).toString()).toBe('PMTiles');
   });
 
+  it('tiles a CSV file whose columns a config names, reporting a bad row by its line', async () => {
+    const input = join(folder, 'places.csv');
+    writeFileSync(input, 'Ort;Breite;Länge\nBern;46,95;7,45\nNirgends;95;7\n');
+    const config = join(folder, 'config.json');
+    writeFileSync(config, JSON.stringify({ csv: { title: 'Ort', lat: 'Breite', lng: 'Länge' } }));
+    const result = await run([input, '-o', join(folder, 'places.pmtiles'), '--config', config, '--quiet']);
+    expect(result.code).toBe(0);
+    expect(result.err).toContain('1 feature was skipped:');
+    expect(result.err).toContain('line 3 ("3"): latitude 95 is outside -90..90');
+  });
+
   it('exits with 1 and names the file and the problem when the input is not a FeatureCollection, not JSON or missing, or the output has no folder; with 2 for a usage mistake', async () => {
     const input = join(folder, 'feature.geojson');
     writeFileSync(input, JSON.stringify({ type: 'Feature', geometry: null, properties: {} }));
@@ -60,6 +71,6 @@ describe('pinmap-tile-pins', () => {
     expect((await run([input, '-o', 'x.pmtiles', '--bogus'])).code).toBe(2);
     const help = await run(['--help']);
     expect(help.code).toBe(0);
-    expect(help.out).toContain('Usage: pinmap-tile-pins <pins.geojson | -> -o <pins.pmtiles>');
+    expect(help.out).toContain('Usage: pinmap-tile-pins <pins.geojson | pins.csv | -> -o <pins.pmtiles>');
   });
 });
