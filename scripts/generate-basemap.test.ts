@@ -5,7 +5,7 @@ import { PbfReader } from 'pbf';
 import { PMTiles, type RangeResponse, type Source } from 'pmtiles';
 import { describe, expect, it } from 'vitest';
 import { compareWithRegenerated, listFiles } from './fixture-files.ts';
-import { ARCHIVE_FILE, DEFAULT_OUT_DIR, LAYER_NAMES, MAX_ZOOM, MIN_ZOOM, generateBasemap } from './generate-basemap.ts';
+import { ARCHIVE_FILE, DEFAULT_OUT_DIR, LAYER_NAMES, MAX_ZOOM, MIN_ZOOM, PLACES_MAX_ZOOM, PLACES_MIN_ZOOM, generateBasemap } from './generate-basemap.ts';
 
 /** The committed archive, read with the `pmtiles` reader as the map reads it (ranges of the file). */
 const archive = new PMTiles(
@@ -27,6 +27,9 @@ const readTile = async (z: number, x: number, y: number): Promise<VectorTile> =>
 
 const featureCount = (tile: VectorTile, layer: string): number => tile.layers[layer]?.length ?? 0;
 
+/** The properties of every place in a tile. */
+const placesOf = (tile: VectorTile) => Array.from({ length: featureCount(tile, 'places') }, (_, i) => tile.layers.places!.feature(i).properties);
+
 describe('embedded basemap (fixtures/basemap)', () => {
   it(
     'is up to date: regenerating it gives byte-identical files (else run `npm run fixtures`)',
@@ -43,12 +46,13 @@ describe('embedded basemap (fixtures/basemap)', () => {
     expect(bytes).toBeLessThan(15 * 1024 * 1024);
   });
 
-  it('is one PMTiles archive (no loose tiles) with every tile of the pyramid, and metadata naming its layers', async () => {
+  it('is one PMTiles archive (no loose tiles) with every tile of the pyramid, places-only tiles past it, and metadata naming its layers', async () => {
     expect(listFiles(DEFAULT_OUT_DIR).filter((file) => file.endsWith('.pbf'))).toEqual([]);
     const header = await archive.getHeader();
-    let expected = 0;
-    for (let z = MIN_ZOOM; z <= MAX_ZOOM; z++) expected += 4 ** z;
-    expect(header).toMatchObject({ specVersion: 3, tileType: 1, tileCompression: 2, minZoom: MIN_ZOOM, maxZoom: MAX_ZOOM, numAddressedTiles: expected });
+    let pyramid = 0;
+    for (let z = MIN_ZOOM; z <= MAX_ZOOM; z++) pyramid += 4 ** z;
+    expect(header).toMatchObject({ specVersion: 3, tileType: 1, tileCompression: 2, minZoom: MIN_ZOOM, maxZoom: PLACES_MAX_ZOOM });
+    expect(header.numAddressedTiles).toBeGreaterThan(pyramid);
     for (let z = MIN_ZOOM; z <= MAX_ZOOM; z++) {
       const last = 2 ** z - 1;
       for (const [x, y] of [[0, 0], [last, 0], [0, last], [last, last]] as const) expect(await archive.getZxy(z, x, y), `${z}/${x}/${y}`).toBeDefined();
@@ -70,18 +74,34 @@ describe('embedded basemap (fixtures/basemap)', () => {
     expect(featureCount(world, 'places')).toBeLessThan(featureCount(europe, 'places'));
     expect(featureCount(europe, 'places')).toBeGreaterThanOrEqual(5);
 
-    const names: string[] = [];
-    const places = europe.layers.places;
-    for (let i = 0; i < (places?.length ?? 0); i++) {
-      const properties = places?.feature(i).properties ?? {};
-      names.push(String(properties.name));
-      expect(typeof properties.population).toBe('number');
-      expect(typeof properties.capital).toBe('boolean');
+    const places = placesOf(europe);
+    for (const properties of places) {
+      expect(properties.capital === undefined || properties.capital === true, `capital of ${properties.name}`).toBe(true);
       expect(Number(properties.minzoom)).toBeLessThanOrEqual(5);
       expect(Number(properties.rank)).toBeGreaterThanOrEqual(1);
-      expect(Number(properties.rank)).toBeLessThanOrEqual(6);
+      expect(Number(properties.rank)).toBeLessThanOrEqual(8);
     }
-    expect(names).toContain('Hamburg');
+    expect(places.map((p) => p.name)).toContain('Hamburg');
+  });
+
+  it('names towns and villages down to city zoom: the tiles past the pyramid hold places only, every one of them at the last zoom', async () => {
+    // Haarlem and the coast west of Amsterdam, in the tiles of the last zoom with every layer and past it.
+    const [lon, lat] = [4.6, 52.38];
+    const tileAt = (z: number): [number, number, number] => {
+      const n = 2 ** z;
+      const y = Math.floor(((1 - Math.log(Math.tan(Math.PI / 4 + (lat * Math.PI) / 360)) / Math.PI) / 2) * n);
+      return [z, Math.floor(((lon + 180) / 360) * n), y];
+    };
+    const last = await readTile(...tileAt(MAX_ZOOM));
+    expect(featureCount(last, 'coastline'), 'the coast in the last zoom with every layer').toBeGreaterThan(0);
+    for (let z = PLACES_MIN_ZOOM; z <= PLACES_MAX_ZOOM; z++) {
+      const tile = await readTile(...tileAt(z));
+      expect(Object.keys(tile.layers), `zoom ${z}`).toEqual(['places']);
+      for (const place of placesOf(tile)) expect(Number(place.minzoom), `${place.name} at zoom ${z}`).toBeLessThanOrEqual(z === PLACES_MAX_ZOOM ? Infinity : z);
+    }
+    const names = placesOf(await readTile(...tileAt(PLACES_MAX_ZOOM))).map((place) => place.name);
+    // Haarlem (a city), Zandvoort (a town) and Overveen (a village of about 5,000 people).
+    expect(names).toEqual(expect.arrayContaining(['Haarlem', 'Zandvoort', 'Overveen']));
   });
 
   it('has a style whose font faces and archive point into the folder', () => {
@@ -96,6 +116,7 @@ describe('embedded basemap (fixtures/basemap)', () => {
     expect(style.sprite).toBeUndefined();
     const files = new Set(listFiles(DEFAULT_OUT_DIR));
     expect(style.sources.basemap?.tiles).toEqual([`pmtiles://${ARCHIVE_FILE}/{z}/{x}/{y}`]);
+    expect(style.sources.places?.tiles).toEqual([`pmtiles://${ARCHIVE_FILE}/{z}/{x}/{y}`]);
     expect(files.has(ARCHIVE_FILE)).toBe(true);
     for (const faces of Object.values(style['font-faces'])) {
       for (const face of faces) expect(files.has(face.url)).toBe(true);

