@@ -84,6 +84,12 @@ export const FIT_PINS = {
 export const EMBEDDED_STYLE_PATH = 'basemap/style.json';
 /** The embedded basemap's dark look, beside it (same sources, layers and fonts; other colours). */
 export const EMBEDDED_DARK_STYLE_PATH = 'basemap/style-dark.json';
+/**
+ * The zoom past the embedded basemap's detail (its coasts end at zoom 7 and its village names by
+ * 9, and it has no streets): from here on the map says once that a street map style shows more
+ * (locale `Basemap.NoStreets`).
+ */
+export const EMBEDDED_BASEMAP_DETAIL_ZOOM = 11;
 
 /**
  * Pixels (at MapLibre's 512 px tiles) within which pins merge into a cluster, and the zoom above

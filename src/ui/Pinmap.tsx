@@ -13,6 +13,8 @@ import { Controls, type PinToOpen } from './controls/Controls.tsx';
 import { ErrorPanel } from './ErrorPanel.tsx';
 import { inspectOptions } from './inspect.ts';
 import { PinNotice } from './PinNotice.tsx';
+import { BasemapNote } from './BasemapNote.tsx';
+import { useBasemapNote } from './hooks/use-basemap-note.ts';
 import { useAddressSync, useHiddenAddressSync, useOpenPinAddressSync } from './hooks/use-address-sync.ts';
 import { useTheme } from './hooks/use-theme.ts';
 import { cameraOf, configCameraOf, showsViewState, viewStateOf, type ViewState } from './view-state.ts';
@@ -382,13 +384,15 @@ function PinmapView({ config, fitPins, viewState, events, className, handleRef }
     events.current.onLoad?.({ target: pinmapRefOf(adapter, latestConfig) });
   }, [status, adapter, events, latestConfig]);
 
+  const basemapNote = useBasemapNote(adapter, config.style === undefined && status !== 'error', status === 'idle');
+
   const locale = localeWith(config.locale);
   const dismissLabel = locale['PinLayer.Dismiss'];
   return (
     // A landmark of its own, so the controls around the map's canvas are inside one for screen readers.
     <div className={rootClass(className)} ref={rootRef} role="region" aria-label={regionLabel(config)} data-map-state={shownStatus} data-view={view} data-theme={theme}>
       <div className="pinmap-map" ref={containerRef} />
-      {(engineNotice || notice) && (
+      {(engineNotice || notice || basemapNote.state !== 'hidden') && (
         <div className="pinmap-notices">
           {engineNotice && <PinNotice text={engineNotice} dismissLabel={dismissLabel} onDismiss={() => setEngineNotice(undefined)} alert />}
           {notice && (
@@ -399,6 +403,9 @@ function PinmapView({ config, fitPins, viewState, events, className, handleRef }
               alert={notice.retry !== undefined}
               {...(notice.retry ? { retryLabel: locale['PinLayer.Retry'], onRetry: notice.retry } : {})}
             />
+          )}
+          {basemapNote.state !== 'hidden' && (
+            <BasemapNote text={locale['Basemap.NoStreets']} dismissLabel={dismissLabel} fading={basemapNote.state === 'fading'} onDone={basemapNote.hide} />
           )}
         </div>
       )}

@@ -30,6 +30,7 @@ export const pinmapLocaleDe: Locale = {
   'PinLayer.Cluster': '{count} Pins: hineinzoomen',
   'PinLayer.Dismiss': 'Schließen',
   'PinLayer.Retry': 'Erneut versuchen',
+  'Basemap.NoStreets': 'Diese Offline-Karte hat keine Straßen: Für Straßen der Karte einen Straßenkartenstil geben.',
   'PinList.Open': 'Pins im Kartenausschnitt auflisten',
   'PinList.Title': 'Pins im Kartenausschnitt',
   'PinList.Count': '{count} Pins im Kartenausschnitt',

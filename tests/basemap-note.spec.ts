@@ -1,0 +1,78 @@
+import { expect, test, type Page } from '@playwright/test';
+import { DEFAULT_LOCALE } from '../src/config/locale.ts';
+import { pinmapLocaleDe } from '../src/config/locales/de.ts';
+import { serveJson, waitForMapState, watchConsole } from './helpers.ts';
+
+/**
+ * Past the embedded basemap's detail (zoom 11) the map says once, quietly, that this offline
+ * basemap has no streets and how to get them: a note that fades out by itself or is closed,
+ * in both views, only on the embedded basemap, and only once per page.
+ */
+
+const NOTE = '.pinmap-basemap-note';
+const TEXT = DEFAULT_LOCALE['Basemap.NoStreets'];
+const controls = { geolocate: false, scale: false, fullscreen: false } as const;
+
+async function open(page: Page, config: Record<string, unknown>): Promise<void> {
+  await serveJson(page, '/__note/config.json', { controls, ...config });
+  await page.goto('/?config=/__note/config.json');
+  await waitForMapState(page, 'idle');
+}
+
+/** Runs the note's fade-out to its end at once, as if its seconds had passed. */
+async function finishFade(page: Page): Promise<void> {
+  await page.locator(NOTE).evaluate((note) => {
+    for (const animation of note.getAnimations()) animation.finish();
+  });
+}
+
+test.describe('the note that the embedded basemap has no streets', () => {
+  test('vector view: opened at city zoom, the note says so once; closed, it does not come back on zooming out and in again', async ({ page }) => {
+    const console = watchConsole(page);
+    await open(page, { center: [4.6, 52.38], zoom: 12 });
+    const note = page.locator(NOTE);
+    await expect(note.locator('.pinmap-notice-text')).toHaveText(TEXT);
+    await expect(note).toHaveRole('status');
+    await note.getByRole('button', { name: DEFAULT_LOCALE['PinLayer.Dismiss'] }).click();
+    await expect(note).toHaveCount(0);
+
+    await page.evaluate(() => (location.hash = '#map=8/52.38/4.6'));
+    await waitForMapState(page, 'idle');
+    await page.evaluate(() => (location.hash = '#map=13/52.38/4.6'));
+    await waitForMapState(page, 'idle');
+    await expect(page).toHaveURL(/#map=13\//);
+    await expect(note).toHaveCount(0);
+    expect(console.errors).toEqual([]);
+    expect(console.warnings).toEqual([]);
+  });
+
+  test('hybrid view: not there at zoom 10, said when the user zooms in to 11, and gone by itself when its fade has run', async ({ page }) => {
+    await open(page, { view: 'hybrid', center: [10.5, 51.2], zoom: 10 });
+    const note = page.locator(NOTE);
+    await expect(note).toHaveCount(0);
+    await page.getByRole('button', { name: 'Zoom in' }).click();
+    await expect(page).toHaveURL(/#map=11\//);
+    await expect(note.locator('.pinmap-notice-text')).toHaveText(TEXT);
+    // Once the map is drawn it fades out by itself: a CSS animation of opacity, after a few seconds.
+    await waitForMapState(page, 'idle');
+    await expect(note).toHaveAttribute('data-fading');
+    expect(await note.evaluate((element) => getComputedStyle(element).animationName)).not.toBe('none');
+    await finishFade(page);
+    await expect(note).toHaveCount(0);
+  });
+
+  test('in the locale of the config (German)', async ({ page }) => {
+    await open(page, { center: [4.6, 52.38], zoom: 12, locale: pinmapLocaleDe });
+    await expect(page.locator(`${NOTE} .pinmap-notice-text`)).toHaveText(pinmapLocaleDe['Basemap.NoStreets']);
+    await expect(page.locator(NOTE).getByRole('button')).toHaveAccessibleName(pinmapLocaleDe['PinLayer.Dismiss']);
+  });
+
+  test('never on a basemap of the site\'s own, however far in', async ({ page }) => {
+    const style = { version: 8, sources: {}, layers: [{ id: 'paper', type: 'background', paint: { 'background-color': '#ffffff' } }] };
+    await open(page, { style, center: [4.6, 52.38], zoom: 15 });
+    await page.getByRole('button', { name: 'Zoom in' }).click();
+    await waitForMapState(page, 'idle');
+    await expect(page.locator('.pinmap')).toHaveAttribute('data-map-state', 'idle');
+    await expect(page.locator(NOTE)).toHaveCount(0);
+  });
+});
