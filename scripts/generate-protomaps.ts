@@ -25,11 +25,12 @@ import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import type { Feature, FeatureCollection, Point } from 'geojson';
 import { GeoJSONVT } from '@maplibre/geojson-vt';
-import type { GeoJSONVTFeature, GeoJSONVTOptions, GeoJSONVTTile } from '@maplibre/geojson-vt';
+import type { GeoJSONVTOptions, GeoJSONVTTile } from '@maplibre/geojson-vt';
 import { fromGeojsonVt } from '@maplibre/vt-pbf';
 import { layers, namedFlavor } from '@protomaps/basemaps';
 import { PNG } from 'pngjs';
 import { MAX_LAT, loadSources, type Properties } from './generate-basemap.ts';
+import { oceanOf, tileOf } from './ocean-tile.ts';
 import { writePmtiles, type PmtilesTile } from './pmtiles-writer.ts';
 
 const require = createRequire(import.meta.url);
@@ -90,44 +91,6 @@ export interface GenerateResult {
 const collection = (features: Feature[]): FeatureCollection => ({ type: 'FeatureCollection', features });
 
 const tileOptions = (buffer: number): GeoJSONVTOptions => ({ maxZoom: MAX_ZOOM, indexMaxZoom: MAX_ZOOM, tolerance: TOLERANCE, extent: EXTENT, buffer });
-
-/** Twice the signed area of a ring in tile coordinates (positive: clockwise on screen, y down). */
-const signedArea = (ring: [number, number][]): number => {
-  let sum = 0;
-  for (let i = 0, j = ring.length - 1; i < ring.length; j = i++) sum += (ring[j]![0] - ring[i]![0]) * (ring[i]![1] + ring[j]![1]);
-  return sum;
-};
-const oriented = (ring: [number, number][], clockwise: boolean): [number, number][] => (signedArea(ring) > 0 === clockwise ? ring : [...ring].reverse());
-
-/**
- * The ocean of one tile: the tile (with its buffer) less its land. The land's outer rings are holes
- * in the tile's square, and the land's own holes (inland seas) are water again. Outer rings wind
- * one way and holes the other, which is how a map reads them.
- */
-function oceanOf(land: GeoJSONVTFeature[]): GeoJSONVTFeature {
-  const square: [number, number][] = [
-    [-BUFFER, -BUFFER],
-    [EXTENT + BUFFER, -BUFFER],
-    [EXTENT + BUFFER, EXTENT + BUFFER],
-    [-BUFFER, EXTENT + BUFFER],
-    [-BUFFER, -BUFFER],
-  ];
-  const polygons: [number, number][][][] = [[oriented(square, true)]];
-  for (const feature of land) {
-    if (feature.type !== 3) continue;
-    const rings = feature.geometry;
-    // The land's outer rings wind like its biggest ring.
-    const outerSign = Math.sign(signedArea(rings.reduce((a, b) => (Math.abs(signedArea(b)) > Math.abs(signedArea(a)) ? b : a))));
-    for (const ring of rings) {
-      if (Math.sign(signedArea(ring)) === outerSign) polygons[0]!.push(oriented(ring, false));
-      else polygons.push([oriented(ring, true)]);
-    }
-  }
-  return { type: 3, tags: { kind: 'ocean' }, geometry: polygons.flat() };
-}
-
-const tileOf = (z: number, x: number, y: number, features: GeoJSONVTFeature[]): GeoJSONVTTile =>
-  ({ transformed: true, features, source: null, z, x, y }) as unknown as GeoJSONVTTile;
 
 /** The source features in the schema's layers. */
 function schemaFeatures() {
@@ -272,7 +235,7 @@ export async function generateProtomaps(outDir: string = DEFAULT_OUT_DIR): Promi
         const land = earthIndex.getTile(z, x, y)?.features ?? [];
         const layersOfTile: Record<string, GeoJSONVTTile> = {};
         if (land.length > 0) layersOfTile.earth = tileOf(z, x, y, land);
-        layersOfTile.water = tileOf(z, x, y, [oceanOf(land)]);
+        layersOfTile.water = tileOf(z, x, y, [oceanOf(land, { kind: 'ocean' }, EXTENT, BUFFER)]);
         const borders = boundaryIndex.getTile(z, x, y)?.features ?? [];
         if (borders.length > 0) layersOfTile.boundaries = tileOf(z, x, y, borders);
         const placed = placeIndexes[z]?.getTile(z, x, y)?.features ?? [];

@@ -1,6 +1,7 @@
 import { expect, test, type Page, type Route } from '@playwright/test';
 import { namedFlavor } from '@protomaps/basemaps';
 import { PNG } from 'pngjs';
+import { COLOURS as OPENMAPTILES_COLOURS } from '../scripts/generate-openmaptiles.ts';
 import { writePmtiles, type PmtilesTile } from '../scripts/pmtiles-writer.ts';
 import { BASEMAP_ARCHIVE as ARCHIVE, basemapReader as reader } from './basemap-tiles.ts';
 import { blockExternalNetwork, serveJson, waitForMapState, watchConsole } from './helpers.ts';
@@ -283,6 +284,42 @@ test.describe('bring your own basemap: Protomaps layers over a PMTiles extract',
       expect(share(colours.earth), `earth ${colours.earth}`).toBeGreaterThan(0.3);
       expect(share(colours.water), `water ${colours.water}`).toBeGreaterThan(0.1);
       await expect(page.locator('.pinmap-attrib')).toContainText('Protomaps');
+    });
+  }
+});
+
+test.describe('a hosted street map in the OpenMapTiles schema (a fixture archive and style, offline)', () => {
+  for (const view of ['vector', 'hybrid'] as const) {
+    test(`${view} view: the style draws land, water and borders from the archive's schema layers and labels countries and cities, with its fonts and no console message`, async ({ page }) => {
+      const blocked = await blockExternalNetwork(page);
+      const console = watchConsole(page);
+      const requests: string[] = [];
+      page.on('requestfinished', (request) => requests.push(new URL(request.url()).pathname));
+      await serveJson(page, '/__pmtiles/openmaptiles.json', { style: 'openmaptiles/style.json', view, center: [10, 48], zoom: 4, controls: { navigation: false, geolocate: false, scale: false, fullscreen: false } });
+      await page.goto('/?config=/__pmtiles/openmaptiles.json');
+      await waitForMapState(page, 'idle');
+      expect(blocked, 'requests that tried to leave the machine').toEqual([]);
+      expect(console.errors).toEqual([]);
+      expect(console.warnings).toEqual([]);
+      expect(requests).toContain('/openmaptiles/openmaptiles.pmtiles');
+      expect(requests.filter((p) => /^\/openmaptiles\/fonts\/noto-sans-latin-(400-normal|700-normal)\.woff2$/.test(p)).length, 'Regular and Bold').toBe(2);
+
+      const png = PNG.sync.read(await page.locator('.pinmap-map').screenshot());
+      const share = (hex: string, tolerance = 6) => {
+        const [r, g, b] = [1, 3, 5].map((i) => parseInt(hex.slice(i, i + 2), 16));
+        let n = 0;
+        for (let i = 0; i < png.data.length; i += 4) if (Math.abs(png.data[i]! - r!) + Math.abs(png.data[i + 1]! - g!) + Math.abs(png.data[i + 2]! - b!) <= tolerance) n++;
+        return n / (png.data.length / 4);
+      };
+      expect(share(OPENMAPTILES_COLOURS.land), `land (the background) ${OPENMAPTILES_COLOURS.land}`).toBeGreaterThan(0.3);
+      expect(share(OPENMAPTILES_COLOURS.water), `water ${OPENMAPTILES_COLOURS.water}`).toBeGreaterThan(0.1);
+      expect(share(OPENMAPTILES_COLOURS.boundary, 30), `borders ${OPENMAPTILES_COLOURS.boundary}`).toBeGreaterThan(0.002);
+      // Labels: the country names' colour, which nothing else draws, and dark text ink in all.
+      expect(share(OPENMAPTILES_COLOURS.country, 30), `country names ${OPENMAPTILES_COLOURS.country}`).toBeGreaterThan(0.001);
+      let ink = 0;
+      for (let i = 0; i < png.data.length; i += 4) if (png.data[i]! + png.data[i + 1]! + png.data[i + 2]! < 300) ink++;
+      expect(ink / (png.data.length / 4), 'dark label ink (countries and cities)').toBeGreaterThan(0.005);
+      await expect(page.locator('.pinmap-attrib')).toContainText('OpenMapTiles');
     });
   }
 });
