@@ -142,6 +142,7 @@ export const scenes: Scene[] = [
     deviceScaleFactor: 2,
     capture: 'map',
   },
+  ...cityZoomScenes(),
   {
     name: 'basemap-keyboard',
     description: 'Keyboard use of the map: focus it, zoom in with + and pan with the arrow keys.',
@@ -458,6 +459,28 @@ function labelScenes(): Scene[] {
     { name: 'labels-under-pins-hybrid-1x', description: `${what} Leaflet pins, hybrid view.`, config: config('dom', { view: 'hybrid' }), viewport: small, deviceScaleFactor: 1, capture: 'map' },
     { name: 'labels-under-pins-dark-narrow', description: `${what} GPU pins, dark theme, narrow.`, config: config('gl', { theme: 'dark' }), viewport: { width: 360, height: 360 }, deviceScaleFactor: 1, capture: 'map' },
   ];
+}
+
+/**
+ * The embedded basemap past its world zooms, light and dark: the Dutch coast at zoom 8 (1:10m
+ * coasts, towns between the cities, the default pins over their names) and Haarlem at zoom 12
+ * (the town and the villages around it, the coast; the no-streets note has faded).
+ */
+function cityZoomScenes(): Scene[] {
+  const places = [
+    { at: 'z8', center: [5, 52.2] as [number, number], zoom: 8, pins: 'pins/cities.geojson', what: 'The Dutch coast at zoom 8: the 1:10m coastline, towns thinned so their names keep apart, the default pins over the city names' },
+    { at: 'z12', center: [4.6, 52.375] as [number, number], zoom: 12, what: 'Haarlem at zoom 12: the town, Zandvoort and the villages around it, the coast' },
+  ];
+  return places.flatMap(({ at, center, zoom, pins, what }) =>
+    (['light', 'dark'] as const).map((theme): Scene => ({
+      name: `${theme === 'dark' ? 'dark-' : ''}basemap-${at}`,
+      description: `${what}${theme === 'dark' ? ', in the dark look' : ''}.`,
+      config: { theme, center, zoom, controls: basemapOnly, ...(pins ? { pins } : {}) },
+      viewport: desktop,
+      deviceScaleFactor: 1,
+      capture: 'map',
+    })),
+  );
 }
 
 /** The dark theme: the embedded basemap's dark look, the controls, a popup, in both views. */
