@@ -30,7 +30,7 @@ export const DEFAULT_LOCALE = {
   'PinLayer.Dismiss': 'Dismiss',
   'PinLayer.Retry': 'Retry',
   // Said once, past the embedded basemap's detail (zoom 11).
-  'Basemap.NoStreets': "This offline map has no streets: give the map a street map style to see them.",
+  'Basemap.NoStreets': 'This offline map has no streets: give the map a street map style to see them.',
   // The pin panels: the list of the pins in view, the legend and the search box.
   'PinList.Open': 'List the pins in view',
   'PinList.Title': 'Pins in view',
