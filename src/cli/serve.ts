@@ -103,8 +103,7 @@ export interface Serving {
 
 /** Checks the files, reads them for the summary, and starts the server. */
 export async function serve(options: ServeOptions): Promise<Serving> {
-  const appDir = options.appDir ?? findAppDir();
-  if (!appDir) throw new ServeError('the app is not built: run `npm run build` first (the package ships it built)');
+  // The user's own mistakes first: they are named whether or not the app is built.
   if (options.files.length === 0) throw new ServeError('give one or more pin files (GeoJSON, CSV, or a .pmtiles archive)');
   for (const file of options.files) {
     if (!existsSync(file) || !statSync(file).isFile()) throw new ServeError(`${file}: no such file`);
@@ -141,6 +140,8 @@ export async function serve(options: ServeOptions): Promise<Serving> {
   if (!checked.ok) throw new ServeError(`the config has errors:\n${checked.error.problems.map((p) => `  ${p.option}: ${p.message}`).join('\n')}`);
   const configJson = JSON.stringify(config);
   const policy = servedPolicy(options.style);
+  const appDir = options.appDir ?? findAppDir();
+  if (!appDir) throw new ServeError('the app is not built: run `npm run build` first (the package ships it built)');
 
   const server = createServer((request, response) => {
     response.setHeader('Content-Security-Policy', policy);
