@@ -26,7 +26,21 @@ export const PIN_ARCHIVE = {
   pinsPerBucket: 64,
   /** At most this many distinct pin looks (one GL image each). */
   maxLooks: 1000,
+  /**
+   * The most characters of a title the tiles carry (the pin's name for the keyboard, screen
+   * readers and the pin list): a tile holds a pin at every zoom it stands alone at, so a long
+   * title would be stored a dozen times. The whole title is in the pin index, once (the popup).
+   */
+  tileTitleLength: 200,
 } as const;
+
+/** A title as the tiles carry it: whole up to `tileTitleLength` characters, else cut with an ellipsis. */
+export function tileTitle(title: string): string {
+  if (title.length <= PIN_ARCHIVE.tileTitleLength) return title;
+  const cut = title.slice(0, PIN_ARCHIVE.tileTitleLength - 1);
+  // Not half of a character written as a surrogate pair.
+  return `${/[\uD800-\uDBFF]$/.test(cut) ? cut.slice(0, -1) : cut}…`;
+}
 
 /** One look of pins: a category and the options pins of it have of their own. */
 export interface PinLook {

@@ -262,3 +262,26 @@ describe('pin tiler', () => {
     expect(index.map((entry) => entry[0]).sort()).toEqual(Array.from({ length: 3000 }, (_, i) => `p${i}`).sort());
   });
 });
+
+describe('long text', () => {
+  it('is stored once: 8 pins with 200 kB titles make an archive of about their size, not one per zoom', async () => {
+    const long = (i: number) => `${i} ${'Lorem ipsum dolor sit amet, '.repeat(200_000 / 28)}`;
+    const features = Array.from({ length: 8 }, (_, i) => feature(`long-${i}`, { title: long(i) }, { geometry: { type: 'Point', coordinates: [i * 20 - 70, i * 8 - 30] } }));
+    const { bytes, archive } = await tile({ type: 'FeatureCollection', features }, 'long-titles');
+    const text = 8 * long(0).length;
+    // The pin index holds each whole title once (gzipped); the tiles hold a short name per zoom.
+    expect(bytes.length, `archive of ${bytes.length} bytes for ${text} characters of titles`).toBeLessThan(text / 4);
+    const lone = (await featuresOf(archive, 15, ...tileOf(-70, -30, 15))).map((f) => f.properties.title as string);
+    expect(lone[0]!.length).toBeLessThanOrEqual(PIN_ARCHIVE.tileTitleLength);
+    expect(lone[0]!.endsWith('…')).toBe(true);
+    const entries = await indexOf(archive, bytes);
+    expect(entries.find((entry) => entry[0] === 'long-0')?.[4]).toBe(long(0));
+  });
+});
+
+/** The x and y of the tile at zoom `z` that holds `[lng, lat]`. */
+function tileOf(lng: number, lat: number, z: number): [number, number] {
+  const n = 2 ** z;
+  const rad = (lat * Math.PI) / 180;
+  return [Math.floor(((lng + 180) / 360) * n), Math.floor(((1 - Math.log(Math.tan(rad) + 1 / Math.cos(rad)) / Math.PI) / 2) * n)];
+}

@@ -1,7 +1,7 @@
 import { Readable } from 'node:stream';
 import { tileIdToZxy, zxyToTileId } from 'pmtiles';
 import { CLUSTER_MAX_ZOOM } from '../config/constants.ts';
-import { PIN_ARCHIVE, type PinArchiveMetadata, type PinIndexInfo, type PinLook } from '../pins/archive-format.ts';
+import { PIN_ARCHIVE, tileTitle, type PinArchiveMetadata, type PinIndexInfo, type PinLook } from '../pins/archive-format.ts';
 import { PinChecker, PinDataError, assertFeatureCollection, readCollectionMembers, type CheckedPin, type IdRegistry } from '../pins/data.ts';
 import type { SkippedFeature } from '../pins/types.ts';
 import { abbreviate } from '../pins/bubble.ts';
@@ -188,7 +188,7 @@ async function tileInto(writer: PmtilesWriter, input: Readable, output: string, 
   const lngLats = new Growable((n) => new Float64Array(n));
   const lookOf = new Growable((n) => new Uint16Array(n));
   const ids = new IdStore();
-  /** Each pin's title (its name for the keyboard and screen readers, in the tiles). */
+  /** Each pin's title as the tiles carry it (its name for the keyboard and screen readers; `tileTitle`). */
   const titles = new ByteStore();
   const records = new RecordSpill(writer.scratchPath('records.jsonl'));
   const lookIds = new Map<string, number>();
@@ -213,7 +213,7 @@ async function tileInto(writer: PmtilesWriter, input: Readable, output: string, 
     lngLats.push(pin.lngLat[0]);
     lngLats.push(pin.lngLat[1]);
     lookOf.push(look);
-    titles.add(pin.title);
+    titles.add(tileTitle(pin.title));
     const record: PinRecord = [pin.title, pin.description, pin.url ?? null, pin.category ?? null];
     records.add(JSON.stringify(record));
   };
