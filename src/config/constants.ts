@@ -45,6 +45,16 @@ export const DEFAULTS = {
    * time is a style that could not be loaded (the error panel, with Retry), not a blank map.
    */
   styleTimeout: 8000,
+  /**
+   * How long, in ms, a pin file (or the app's `?config=`) may take to start arriving, and may then
+   * stall: a server that does not answer in time is a notice with Retry, not a map loading for ever.
+   */
+  pinsTimeout: 10_000,
+  /**
+   * The most bytes a pin file may have once decompressed (counted as it arrives): 100k pins of
+   * GeoJSON are about 25 MB; a file that inflates without end stops here.
+   */
+  maxPinBytes: 200_000_000,
 } as const;
 
 /**

@@ -52,10 +52,12 @@ const pinsUrl = z
   .string({ error: 'must be a URL string' })
   .check(
     z.minLength(1, { error: 'must be a URL string, not empty' }),
-    z.refine((value) => (value.startsWith('pmtiles://') ? isFetchableUrl(value.slice('pmtiles://'.length)) : isFetchableUrl(value)), {
-      error: 'must be an http(s) URL or a path relative to the page',
+    z.refine((value) => (value.startsWith('pmtiles://') ? value !== 'pmtiles://' && isFetchableUrl(value.slice('pmtiles://'.length)) : isFetchableUrl(value)), {
+      // `pmtiles://` alone would resolve to the page itself.
+      error: (issue) => (issue.input === 'pmtiles://' ? 'must name the archive after pmtiles:// (an http(s) URL or a path relative to the page)' : 'must be an http(s) URL or a path relative to the page'),
     }),
   );
+
 
 /** Any http(s) page: a relative path resolves to http(s) against every one of them. */
 const PAGE_BASE = 'https://page.invalid/';
@@ -94,6 +96,14 @@ const origin = z
       { error: 'must be an origin such as https://tiles.example.com (scheme, host and port only)' },
     ),
   );
+
+/**
+ * Which `?pins=<url>` the app takes from its address: `'same-origin'` (a file on the page's own
+ * origin), `'any'`, or a list of the origins allowed besides the page's own.
+ */
+const addressPins = z.union([z.enum(['same-origin', 'any']), z.array(origin, { error: 'must be a list of origins' })], {
+  error: 'must be "same-origin", "any" or a list of origins such as ["https://data.example.com"]',
+});
 
 /** A MapLibre style given inline: only its outline is checked here, MapLibre validates the rest. */
 const styleObject = z.looseObject({
@@ -205,10 +215,13 @@ const schema = z
       clickTolerance: z._default(finite('px').check(z.gte(0, { error: 'must be 0 or more (px)' })), DEFAULTS.clickTolerance),
       fadeDuration: z._default(finite('ms').check(z.gte(0, { error: 'must be 0 or more (ms)' })), DEFAULTS.fadeDuration),
       styleTimeout: z._default(finite('ms').check(z.positive({ error: 'must be more than 0 (ms)' })), DEFAULTS.styleTimeout),
+      pinsTimeout: z._default(finite('ms').check(z.positive({ error: 'must be more than 0 (ms)' })), DEFAULTS.pinsTimeout),
+      maxPinBytes: z._default(z.int({ error: 'must be a whole number of bytes' }).check(z.positive({ error: 'must be more than 0 (bytes)' })), DEFAULTS.maxPinBytes),
       pixelRatio: z.optional(finite('device pixels per CSS pixel').check(z.positive({ error: 'must be more than 0' }), z.lte(4, { error: 'must be at most 4' }))),
       preserveDrawingBuffer: z._default(z.boolean({ error: 'must be true or false' }), false),
       hash: z._default(z.boolean({ error: 'must be true or false' }), false),
       pins: z.optional(z.union([pinsUrl, featureCollection], { error: 'must be a GeoJSON URL or a GeoJSON FeatureCollection' })),
+      addressPins: z._default(addressPins, 'same-origin'),
       pinStyles: z._default(z.record(z.string(), pinOptionsSchema, { error: 'must be an object of category → pin options' }), {}),
       domPinLimit: z._default(
         z

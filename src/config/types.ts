@@ -178,6 +178,10 @@ export interface PinmapConfigInput {
   fadeDuration?: number | undefined;
   /** How long, in ms, the style document may take to arrive before it is an error (with Retry). Default `8000`. */
   styleTimeout?: number | undefined;
+  /** How long, in ms, a pin file (and the app's `?config=`) may take to start arriving, or stall while it comes, before it is an error (with Retry). Default `10000`. */
+  pinsTimeout?: number | undefined;
+  /** The most bytes a pin file may have once decompressed, counted as it arrives (a whole number). Default `200000000` (200 MB). */
+  maxPinBytes?: number | undefined;
   /** Device pixels per CSS pixel for the canvas, above 0 and at most 4. Default: the screen's. */
   pixelRatio?: number | undefined;
   /** Keep the canvas readable (screenshots). Default `false`. */
@@ -186,6 +190,12 @@ export interface PinmapConfigInput {
   hash?: boolean | undefined;
   /** The pins: a GeoJSON URL or FeatureCollection (README, "Pins"). Default: none. */
   pins?: string | PinCollectionInput | undefined;
+  /**
+   * Which `?pins=<url>` in the app's address replaces `pins`: `'same-origin'` (files on the page's
+   * own origin only), `'any'`, or a list of the origins allowed besides the page's own. A refused
+   * one is a notice, and the config's pins stay. Default `'same-origin'`.
+   */
+  addressPins?: 'same-origin' | 'any' | string[] | undefined;
   /** Pin look per category (a pin's `properties.category`); wins over the pin file's own `pinStyles` field by field. Default `{}`. */
   pinStyles?: Record<string, PinOptionsInput> | undefined;
   /** Pin sets up to this size (a whole number, 0 to 2000) are DOM elements, larger ones a clustered GPU layer (in the hybrid view, Leaflet markers grouped in a worker). Default `500`. */
