@@ -119,15 +119,19 @@ test.describe('the policy in force', () => {
     globalThis.console.log(`CSP: 4 refusals injected, ${csp.violations.length} violations reported, ${csp.messages.length} console messages`);
   });
 
-  test('a style on a plain-http origin is refused: the map says it could not load the style, naming it', async ({ page }) => {
-    const csp = await watchCsp(page);
-    const style = 'http://localhost:9/style.json';
-    await serveJson(page, '/__test/http-style.json', { style });
-    await page.goto('/?config=/__test/http-style.json');
-    await waitForMapState(page, 'error');
-    await expect(page.getByRole('alert')).toContainText(`Could not load the map style from ${style}`);
-    await expect.poll(() => csp.violations.map((v) => `${v.directive} ${v.blocked}`)).toEqual([`connect-src ${style}`]);
-  });
+  for (const view of ['vector', 'hybrid'] as const) {
+    test(`${view} view: a style on a plain-http origin is refused: the map names the style, the policy, its directive and the origin to add`, async ({ page }) => {
+      const csp = await watchCsp(page);
+      const style = 'http://localhost:9/style.json';
+      await serveJson(page, '/__test/http-style.json', { style, view });
+      await page.goto('/?config=/__test/http-style.json');
+      await waitForMapState(page, 'error');
+      const panel = page.getByRole('alert');
+      await expect(panel).toContainText(`Could not load the map style from ${style}`);
+      await expect(panel).toContainText("the page's Content Security Policy does not allow it (connect-src): add http://localhost:9 to connect-src");
+      await expect.poll(() => csp.violations.map((v) => `${v.directive} ${v.blocked}`)).toEqual([`connect-src ${style}`]);
+    });
+  }
 });
 
 /** Clicks the pin `id`, sees its popup, closes it with Esc and sees it go. */

@@ -11,9 +11,23 @@ export const MESSAGES = {
   archiveFailed: (url: string, reason: string) => `Could not read the map tiles archive ${url}: ${reason}`,
   /** A file (pins, config) that the server answered with a web page: a wrong path under a server that answers every path with its app. */
   htmlAnswer: (expected: string) => `the server answered an HTML page, not ${expected}: is the path right?`,
+  // Why a request failed (request-path.ts); the callers above name what was asked for.
+  requestRedirected:
+    'the server answered with a redirect, which is not followed for a request that carries the access token in a header (it could take the token to another origin): serve the file without a redirect, or send the token as the access_token parameter',
+  requestTimedOut: (ms: number) => `the server did not answer within ${ms / 1000} s`,
+  requestStalled: (ms: number) => `the download stalled (nothing came for ${ms / 1000} s)`,
+  requestTooLarge: (limit: number, option: string | undefined) => `the file is larger than ${formatBytes(limit)} once decompressed${option ? ` (the ${option} limit)` : ''}`,
+  blockedByPolicy: (directive: string, origin: string) => `the page's Content Security Policy does not allow it (${directive}): add ${origin} to ${directive}`,
   stylesheetMissing: (library: string, file: string) =>
     `Pinmap: the ${library} style sheet (${file}) is not on the page; the map may look broken. Include it, or import 'pinmap/style.css'.`,
 } as const;
+
+/** A byte count as people read it: `512 bytes`, `1.5 MB`, `200 MB` (decimal units). */
+export function formatBytes(bytes: number): string {
+  if (bytes < 1000) return `${bytes} bytes`;
+  const [value, unit] = bytes < 1e6 ? [bytes / 1e3, 'kB'] : bytes < 1e9 ? [bytes / 1e6, 'MB'] : [bytes / 1e9, 'GB'];
+  return `${Number(value.toPrecision(3))} ${unit}`;
+}
 
 /** Reads a useful reason out of whatever was thrown or fired. */
 export function reasonOf(error: unknown): string {

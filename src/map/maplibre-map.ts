@@ -7,7 +7,8 @@ import { EMBEDDED_DARK_STYLE_PATH, EMBEDDED_STYLE_PATH, TILE_RETRY } from '../co
 import { MESSAGES, reasonOf } from '../config/errors.ts';
 import { localeWith } from '../config/locale.ts';
 import { archiveFailure, prefetchArchives, registerPmtilesProtocol } from './pmtiles.ts';
-import { accessTokenOf, providerOriginOf, redactToken, tokenTransform } from './request-transform.ts';
+import { accessTokenOf, redactToken, tokenRuleOf } from './request-transform.ts';
+import { mapRequestTransform } from './map-requests.ts';
 import { resolveStyleUrls } from './style-urls.ts';
 import { carryPinmapParts } from './style-carry.ts';
 
@@ -97,8 +98,9 @@ export function showTheme(map: MapLibreMap, config: PinmapConfig, theme: Theme):
 export function sharedMapOptions(config: PinmapConfig): Omit<MapOptions, 'container'> {
   registerPmtilesProtocol();
   const styleUrl = styleUrlOf(config);
-  // The token reaches the provider's origin only, and never a message or a log.
-  const transformRequest = tokenTransform(accessTokenOf(config), providerOriginOf(config, document.baseURI), config.accessTokenHeader);
+  // The token reaches the provider's origin only, and never a message or a log; every request
+  // goes through the request path (map-requests.ts).
+  const transformRequest = mapRequestTransform(tokenRuleOf(config, document.baseURI));
   return {
     style: styleInputOf(config),
     transformStyle: (_previous, next) => {
@@ -107,7 +109,7 @@ export function sharedMapOptions(config: PinmapConfig): Omit<MapOptions, 'contai
       prefetchArchives(style, transformRequest);
       return style;
     },
-    ...(transformRequest ? { transformRequest } : {}),
+    transformRequest,
     minZoom: config.minZoom,
     maxZoom: config.maxZoom,
     clickTolerance: config.clickTolerance,

@@ -1,5 +1,7 @@
-import { addProtocol, type AddProtocolAction, type RequestParameters, type RequestTransformFunction, type ResourceType } from 'maplibre-gl';
+import { addProtocol, type AddProtocolAction, type RequestTransformFunction, type ResourceType } from 'maplibre-gl';
 import { PMTiles, TileType, bytesToHeader, type RangeResponse, type Source } from 'pmtiles';
+import { headersOf } from './map-requests.ts';
+import { openRequest, readBody, RequestError } from './request-path.ts';
 
 /**
  * PMTiles archives as MapLibre sources: any style source (vector or raster) may name its `url`
@@ -68,6 +70,16 @@ export function archiveFailure(url: string): string | undefined {
   return failures.get(failureKey(url));
 }
 
+/**
+ * What went wrong reading an archive, as an {@link ArchiveError} where the archive is at fault:
+ * an error of the reader's own (a directory or metadata it cannot parse) means the archive is
+ * damaged. The request path's own failures (a network fault, an abort) stay as they are.
+ */
+export function archiveProblem(error: unknown): unknown {
+  if (error instanceof ArchiveError || error instanceof RequestError || (error instanceof Error && error.name === 'AbortError')) return error;
+  return new ArchiveError(`its directory or metadata is damaged (${error instanceof Error ? error.message : String(error)})`);
+}
+
 /** Files or clears the archive's failure after a request for it. */
 function noteOutcome(url: string, error: unknown): void {
   if (error === undefined) failures.delete(failureKey(url));
@@ -92,6 +104,11 @@ async function decompress(data: ArrayBuffer, compression: number): Promise<Array
   }
 }
 
+/** The bytes as an ArrayBuffer of their own. */
+function toArrayBuffer(bytes: Uint8Array): ArrayBuffer {
+  return bytes.byteOffset === 0 && bytes.byteLength === bytes.buffer.byteLength ? (bytes.buffer as ArrayBuffer) : (bytes.slice().buffer as ArrayBuffer);
+}
+
 /** The total size out of a `Content-Range` header (`bytes a-b/total`, or a star for the range). */
 function totalSizeOf(response: Response): number | undefined {
   const match = /\/(\d+)\s*$/.exec(response.headers.get('Content-Range') ?? '');
@@ -111,6 +128,8 @@ export class ArchiveSource implements Source {
    * out as the format recommends, the metadata): later requests inside them cost no round trip.
    */
   private first: ArrayBuffer | undefined;
+  /** The file's size, once a server said it (a range's `Content-Range`, or the whole file). */
+  private size: number | undefined;
 
   constructor(
     private readonly url: string,
@@ -124,6 +143,10 @@ export class ArchiveSource implements Source {
 
   async getBytes(offset: number, length: number, signal?: AbortSignal): Promise<RangeResponse> {
     if (this.first && offset > 0 && offset + length <= this.first.byteLength) return { data: this.first.slice(offset, offset + length) };
+    // Only a damaged directory points outside the file (or at no whole byte).
+    if (offset > 0 && (!Number.isSafeInteger(offset) || !Number.isSafeInteger(length) || length < 0 || (this.size !== undefined && offset + length > this.size))) {
+      throw new ArchiveError(`its directory is damaged: it points to bytes ${offset}–${offset + length - 1}${this.size === undefined ? '' : `, past the end of the file (${this.size} bytes)`}`);
+    }
     const data = this.whole ? (await this.whole).slice(offset, offset + length) : await this.fetchRange(offset, length, signal);
     if (offset === 0) {
       this.checkHeader(data);
@@ -136,8 +159,15 @@ export class ArchiveSource implements Source {
   }
 
   private async fetchRange(offset: number, length: number, signal?: AbortSignal): Promise<ArrayBuffer> {
-    const request = (from: number, to: number) =>
-      fetch(this.url, { headers: { ...this.headers, Range: `bytes=${from}-${to}` }, ...(signal ? { signal } : {}) });
+    const request = async (from: number, to: number) => {
+      try {
+        return await openRequest(this.url, { headers: { ...this.headers, Range: `bytes=${from}-${to}` }, signal });
+      } catch (error) {
+        // A redirect refused or a request the page's policy blocks will not pass by itself.
+        if (error instanceof RequestError && (error.failure === 'redirect' || error.failure === 'policy')) throw new ArchiveError(error.message);
+        throw error;
+      }
+    };
     let response = await request(offset, offset + length - 1);
     // The reader asks for the first 16 KiB at once; a smaller file is asked for again, whole.
     const total = response.status === 416 ? totalSizeOf(response) : undefined;
@@ -146,18 +176,23 @@ export class ArchiveSource implements Source {
     if (!response.ok) throw new ArchiveError(`the server answered HTTP ${response.status}${response.statusText ? ` ${response.statusText}` : ''}`, response.status >= 500);
     if (response.status === 206) {
       const size = totalSizeOf(response);
-      const data = await response.arrayBuffer();
+      this.size ??= size;
+      const data = toArrayBuffer(await readBody(response, { maxBytes: WHOLE_FILE_LIMIT }));
       if (offset === 0 && size !== undefined) this.checkSize(data, size);
       return data;
     }
     // 200: the server ignored Range and is sending the whole file.
+    const tooBig = (size: string) => new ArchiveError(`the server ignores Range requests and the archive (${size}) is too big to read whole; serve it from a host that answers Range`);
     const announced = Number(response.headers.get('Content-Length') ?? NaN);
     if (announced > WHOLE_FILE_LIMIT) {
       await response.body?.cancel();
-      throw new ArchiveError(`the server ignores Range requests and the archive (${announced} bytes) is too big to read whole; serve it from a host that answers Range`);
+      throw tooBig(`${announced} bytes`);
     }
-    this.whole = response.arrayBuffer();
+    this.whole = readBody(response, { maxBytes: WHOLE_FILE_LIMIT }).then(toArrayBuffer, (error: unknown) => {
+      throw error instanceof RequestError && error.failure === 'too-large' ? tooBig(`over ${WHOLE_FILE_LIMIT} bytes`) : error;
+    });
     const whole = await this.whole;
+    this.size = whole.byteLength;
     this.onWholeFile(whole.byteLength);
     if (offset === 0) this.checkSize(whole, whole.byteLength);
     return whole.slice(offset, offset + length);
@@ -209,18 +244,18 @@ function archiveFor(url: string, headers: Record<string, string>): PMTiles {
 }
 
 /**
- * The reader of the archive at `url` that the map's `pmtiles://` tiles of it use when no token
- * applies to them (no headers): a page that reads the archive's header and metadata itself (a
- * pre-tiled pin archive) shares it, so they are read once. `forgetArchiveReader` after a failure,
+ * The reader of the archive at `url` with `headers` (the token rule applied to both, as the map's
+ * `pmtiles://` tiles of it are read): a page that reads the archive's header and metadata itself
+ * (a pre-tiled pin archive) shares it, so they are read once. `forgetArchiveReader` after a failure,
  * so the next read starts afresh.
  */
-export function archiveReader(url: string): PMTiles {
-  return archiveFor(url, {});
+export function archiveReader(url: string, headers: Record<string, string> = {}): PMTiles {
+  return archiveFor(url, headers);
 }
 
-/** Drops the reader `archiveReader` gave for `url`, and with it what it had read. */
-export function forgetArchiveReader(url: string): void {
-  archives.delete(archiveKey(url, {}));
+/** Drops the reader `archiveReader` gave for `url` and `headers`, and with it what it had read. */
+export function forgetArchiveReader(url: string, headers: Record<string, string> = {}): void {
+  archives.delete(archiveKey(url, headers));
 }
 
 /** The `/z/x/y` (and extension) of a tile URL template, after the archive's URL. */
@@ -254,14 +289,6 @@ export function prefetchArchives(style: { sources?: Record<string, unknown> }, t
   }
 }
 
-/** Header values as a plain record (MapLibre passes what the request transform returned). */
-function headersOf(params: RequestParameters): Record<string, string> {
-  const headers: unknown = params.headers;
-  if (!headers || typeof headers !== 'object') return {};
-  if (headers instanceof Headers) return Object.fromEntries(headers.entries());
-  return Object.fromEntries(Object.entries(headers as Record<string, unknown>).map(([name, value]) => [name, String(value)]));
-}
-
 const TILE_URL = /^pmtiles:\/\/(.+)\/(\d+)\/(\d+)\/(\d+)(?:\.[a-z]+)?$/i;
 
 /**
@@ -285,8 +312,9 @@ export const loadFromArchive: AddProtocolAction = async (params, abortController
       abortController.signal.throwIfAborted();
       noteOutcome(archiveUrl, undefined);
       return { data: tileJson as object };
-    } catch (error) {
+    } catch (caught) {
       abortController.signal.throwIfAborted();
+      const error = archiveProblem(caught);
       archives.delete(archiveKey(archiveUrl, headers));
       noteOutcome(archiveUrl, error);
       console.warn(`Pinmap: the archive ${shownUrl(archiveUrl)} could not be read (${error instanceof Error ? error.message : String(error)}); its tiles are tried one by one.`);
@@ -301,7 +329,8 @@ export const loadFromArchive: AddProtocolAction = async (params, abortController
   try {
     tile = await archive.getZxy(Number(z), Number(x), Number(y), abortController.signal);
     noteOutcome(archiveUrl, undefined);
-  } catch (error) {
+  } catch (caught) {
+    const error = archiveProblem(caught);
     if (!abortController.signal.aborted) {
       archives.delete(archiveKey(archiveUrl, headers));
       noteOutcome(archiveUrl, error);

@@ -16,6 +16,21 @@ export function accessTokenOf(config: Pick<PinmapConfig, 'accessToken' | 'vector
   return config.vectorLayer.accessToken || config.accessToken;
 }
 
+/** Who gets the token, and how: what `tokenTransform` applies to each request. */
+export interface TokenRule {
+  /** The token; none: no request carries one. */
+  token?: string | undefined;
+  /** The only origin whose requests carry it. */
+  providerOrigin?: string | undefined;
+  /** The header that carries it; none: the `access_token` query parameter. */
+  header?: string | undefined;
+}
+
+/** A config's token rule (`base`: the page, for a relative style URL). */
+export function tokenRuleOf(config: Pick<PinmapConfig, 'accessToken' | 'vectorLayer' | 'providerOrigin' | 'style' | 'accessTokenHeader'>, base: string): TokenRule {
+  return { token: accessTokenOf(config), providerOrigin: providerOriginOf(config, base), header: config.accessTokenHeader };
+}
+
 /**
  * Attaches the access token to requests for the provider's own origin and to no other request:
  * as the `access_token` query parameter, or, when `header` names one, as that request header
@@ -51,6 +66,13 @@ export function tokenTransform(token: string | undefined, providerOrigin: string
 }
 
 const PMTILES_SCHEME = 'pmtiles://';
+
+/** The URL and headers a request of Pinmap's own (not MapLibre's) is made with under `rule`. */
+export function withToken(url: string, rule: TokenRule | undefined): { url: string; headers: Record<string, string> } {
+  const params = rule ? tokenTransform(rule.token, rule.providerOrigin, rule.header)?.(url) : undefined;
+  if (!params || params instanceof Promise) return { url, headers: {} };
+  return { url: params.url, headers: (params.headers as Record<string, string> | undefined) ?? {} };
+}
 /** The `/z/x/y` (and extension) a PMTiles tile URL ends with. */
 const PMTILES_TILE_SUFFIX = /\/\d+\/\d+\/\d+(?:\.[a-z]+)?$/i;
 
