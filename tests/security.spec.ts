@@ -112,6 +112,27 @@ test.describe('finding 1: a redirect never carries the token to another origin',
   });
 });
 
+test.describe('finding 3: the token in every spelling is blanked', () => {
+  for (const token of ["tok~en!x'y(z)", 'tok en*1']) {
+    test(`a style that fails shows its URL with the token ${JSON.stringify(token)} blanked, in the panel and the console`, async ({ page, servers }) => {
+      servers.on('provider', (_request, response, url) => {
+        if (url.pathname !== '/style.json') return false;
+        response.writeHead(500, { ...CORS, 'content-type': 'text/plain' });
+        response.end('down');
+      });
+      const messages: string[] = [];
+      page.on('console', (message) => messages.push(message.text()));
+      await openApp(page, { style: `${servers.provider}/style.json`, accessToken: token });
+      await waitForMapState(page, 'error');
+      const panel = page.getByRole('alert');
+      await expect(panel).toContainText(`Could not load the map style from ${servers.provider}/style.json`);
+      const spellings = [token, encodeURIComponent(token), new URLSearchParams({ t: token }).toString().slice(2), new URL(`https://x/?t=${token}`).search.slice(3)];
+      const texts = [await page.locator('.pinmap').innerText(), await page.content(), ...messages];
+      for (const text of texts) for (const spelled of spellings) expect(text, `the page or console shows ${spelled}`).not.toContain(spelled);
+    });
+  }
+});
+
 /**
  * The archive with its root directory replaced by a well-formed gzip of one entry that points a
  * terabyte past the end of the file: a good header, a corrupt directory.

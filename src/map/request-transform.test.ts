@@ -1,5 +1,7 @@
 import type { ResourceType } from 'maplibre-gl';
+import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
+import { fuzzParameters, fuzzTimeout } from '../testing/fuzz.testing.ts';
 import { accessTokenOf, providerOriginOf, redactToken, tokenTransform } from './request-transform.ts';
 
 const page = 'https://maps.example.org/app/';
@@ -83,3 +85,49 @@ describe('redactToken', () => {
     expect(redactToken('nothing here', undefined)).toBe('nothing here');
   });
 });
+
+describe('redactToken, every spelling', () => {
+  /** The ways a token gets written into a URL or a message. */
+  const spellings: Record<string, (token: string) => string> = {
+    raw: (token) => token,
+    encodeURIComponent: (token) => encodeURIComponent(token),
+    'form-encoded (URLSearchParams)': (token) => new URLSearchParams({ t: token }).toString().slice(2),
+    'URL parser (a query set by href)': (token) => new URL(`https://t.example/?access_token=${token}`).search.slice('?access_token='.length),
+    'every byte percent-encoded, lower case': (token) => [...new TextEncoder().encode(token)].map((b) => `%${b.toString(16).padStart(2, '0')}`).join(''),
+    'every byte percent-encoded, upper case': (token) => [...new TextEncoder().encode(token)].map((b) => `%${b.toString(16).padStart(2, '0').toUpperCase()}`).join(''),
+  };
+  const around = ['GET https://tiles.example.com/a.pbf?access_token=', ' failed (HTTP 500)'] as const;
+
+  it("blanks the tokens URLs encode: tok~en!x'y(z) and tok en*1, as the error panel once showed them", () => {
+    for (const token of ["tok~en!x'y(z)", 'tok en*1']) {
+      for (const [name, spell] of Object.entries(spellings)) {
+        expect(redactToken(`${around[0]}${spell(token)}${around[1]}`, token), `${token}, ${name}`).toBe(`${around[0]}[token]${around[1]}`);
+      }
+    }
+  });
+
+  it('blanks every spelling of any token (property)', () => {
+    const wellFormed = fc.string({ unit: 'binary', minLength: 1, maxLength: 24 }).filter((token) => isWellFormed(token) && !/^[\u0000-\u0020]|[\u0000-\u0020]$/.test(token));
+    fc.assert(
+      fc.property(wellFormed, fc.constantFrom(...Object.keys(spellings)), (token, name) => {
+        const spelled = spellings[name]!(token);
+        // Cases where the fixed text or the marker itself holds the token are left out.
+        fc.pre(!Object.values(spellings).some((spell) => `${around[0]}[token]${around[1]}`.includes(spell(token))));
+        const redacted = redactToken(`${around[0]}${spelled}${around[1]}`, token);
+        expect(redacted).toBe(`${around[0]}[token]${around[1]}`);
+        for (const spell of Object.values(spellings)) expect(redacted.includes(spell(token))).toBe(false);
+      }),
+      fuzzParameters(300),
+    );
+  }, fuzzTimeout(20_000));
+});
+
+/** Whether `text` has no lone surrogate (so that it can be percent-encoded). */
+function isWellFormed(text: string): boolean {
+  try {
+    encodeURIComponent(text);
+    return true;
+  } catch {
+    return false;
+  }
+}

@@ -76,8 +76,40 @@ export function withToken(url: string, rule: TokenRule | undefined): { url: stri
 /** The `/z/x/y` (and extension) a PMTiles tile URL ends with. */
 const PMTILES_TILE_SUFFIX = /\/\d+\/\d+\/\d+(?:\.[a-z]+)?$/i;
 
-/** Text with every occurrence of the token blanked, for messages and logs. */
+/**
+ * Text with every spelling of the token blanked, for messages and logs: as it is, percent-encoded
+ * (any character of it, in upper or lower case hex: `encodeURIComponent`, `URLSearchParams` and
+ * the URL parser each encode other characters), and form-encoded (a space as `+`).
+ */
 export function redactToken(text: string, token: string | undefined): string {
   if (!token) return text;
-  return text.split(token).join('[token]').split(encodeURIComponent(token)).join('[token]');
+  return text.replace(tokenPattern(token), '[token]');
+}
+
+/** The pattern of every spelling of `token` (see `redactToken`), made once per token. */
+const patterns = new Map<string, RegExp>();
+
+function tokenPattern(token: string): RegExp {
+  let pattern = patterns.get(token);
+  if (pattern) return pattern;
+  const parts = Array.from(token, (character) => {
+    const spellings = [escapeRegExp(character), percentEncoded(character)];
+    if (character === ' ') spellings.push('\\+');
+    return `(?:${spellings.join('|')})`;
+  });
+  pattern = new RegExp(parts.join(''), 'g');
+  if (patterns.size > 16) patterns.clear();
+  patterns.set(token, pattern);
+  return pattern;
+}
+
+/** A character's UTF-8 bytes as `%XX` in either case of hex, as a pattern. */
+function percentEncoded(character: string): string {
+  return Array.from(new TextEncoder().encode(character), (byte) =>
+    `%${[...byte.toString(16).padStart(2, '0')].map((digit) => (/[a-f]/.test(digit) ? `[${digit}${digit.toUpperCase()}]` : digit)).join('')}`,
+  ).join('');
+}
+
+function escapeRegExp(text: string): string {
+  return text.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&');
 }
