@@ -112,6 +112,46 @@ test.describe('finding 1: a redirect never carries the token to another origin',
   });
 });
 
+test.describe('finding 2: pins on the provider get the token', () => {
+  const ARCHIVE = readFileSync('fixtures/pins/cities.pmtiles');
+  const GEOJSON = readFileSync('fixtures/pins/cities.geojson');
+  for (const view of ['vector', 'hybrid'] as const) {
+    for (const carrier of [CARRIERS[0], CARRIERS[1]]) {
+      test(`${view} view, token as ${carrier.name}: a pin archive and a GeoJSON pin file on the provider that need the token load`, async ({ page, servers }) => {
+        /** The provider answers only with the token: 401 without it. */
+        const authorised = (request: { url?: string | undefined; headers: Record<string, unknown> }) =>
+          carrier.header ? request.headers[carrier.header.toLowerCase()] === TOKEN : new URL(request.url ?? '/', 'https://x').searchParams.get('access_token') === TOKEN;
+        servers.on('provider', (request, response, url) => {
+          if (url.pathname !== '/pins.pmtiles' && url.pathname !== '/pins.geojson') return false;
+          if (!authorised(request)) {
+            response.writeHead(401, { ...CORS, 'content-type': 'text/plain' });
+            return void response.end('a token is needed');
+          }
+          if (url.pathname === '/pins.geojson') {
+            response.writeHead(200, { ...CORS, 'content-type': 'application/geo+json' });
+            return void response.end(GEOJSON);
+          }
+          sendRange(request, response, ARCHIVE);
+        });
+        const console = watchConsole(page);
+        const base = { view, providerOrigin: servers.provider, accessToken: TOKEN, ...(carrier.header ? { accessTokenHeader: carrier.header } : {}), fadeDuration: 0 };
+        await openApp(page, { ...base, pins: `pmtiles://${servers.provider}/pins.pmtiles` }, '#map=4/48.86/2.35');
+        await waitForMapState(page, 'idle');
+        await expect(page.getByRole('alert')).toHaveCount(0);
+        await openApp(page, { ...base, pins: `${servers.provider}/pins.geojson` }, '#map=4/48.86/2.35');
+        await waitForMapState(page, 'idle');
+        await expect(page.getByRole('alert')).toHaveCount(0);
+        await expect(page.locator('.pinmap-pin[data-pin-id="paris-fr"], .pinmap-cluster').first()).toBeAttached();
+        const reads = servers.requests.filter((r) => r.server === 'provider' && r.method === 'GET');
+        expect(reads.filter((r) => r.path.startsWith('/pins.pmtiles')).length).toBeGreaterThan(0);
+        expect(reads.filter((r) => r.path.startsWith('/pins.geojson')).length).toBeGreaterThan(0);
+        for (const read of reads) expect(holdsToken(read), `${read.path} carries the token`).toBe(true);
+        expect(console.errors.filter((e) => !/^Failed to load resource/.test(e))).toEqual([]);
+      });
+    }
+  }
+});
+
 test.describe('finding 3: the token in every spelling is blanked', () => {
   for (const token of ["tok~en!x'y(z)", 'tok en*1']) {
     test(`a style that fails shows its URL with the token ${JSON.stringify(token)} blanked, in the panel and the console`, async ({ page, servers }) => {
@@ -131,6 +171,90 @@ test.describe('finding 3: the token in every spelling is blanked', () => {
       for (const text of texts) for (const spelled of spellings) expect(text, `the page or console shows ${spelled}`).not.toContain(spelled);
     });
   }
+});
+
+/** A gzip stream of `size` bytes of spaces after the start of a FeatureCollection: about a thousandth of it on the wire. */
+let bomb: Promise<Buffer> | undefined;
+function gzipBomb(size = 1024 ** 3): Promise<Buffer> {
+  bomb ??= new Promise((resolve, reject) => {
+    const gzip = createGzip({ level: 9 });
+    const parts: Buffer[] = [];
+    gzip.on('data', (part: Buffer) => parts.push(part));
+    gzip.on('end', () => resolve(Buffer.concat(parts)));
+    gzip.on('error', reject);
+    const chunk = Buffer.alloc(1024 * 1024, 0x20);
+    gzip.write('{"type":"FeatureCollection","features":[');
+    let written = 0;
+    const more = () => {
+      while (written < size) {
+        written += chunk.length;
+        if (!gzip.write(chunk)) return void gzip.once('drain', more);
+      }
+      gzip.end();
+    };
+    more();
+  });
+  return bomb;
+}
+
+test.describe('finding 4: a pin file that inflates without end stops at the size limit', () => {
+  test('a 1 MB gzip file that inflates to 1 GiB is a notice naming the limit; the page and the basemap go on', async ({ page, servers }) => {
+    test.setTimeout(120_000);
+    const body = await gzipBomb();
+    servers.on('provider', (_request, response, url) => {
+      if (url.pathname !== '/pins.geojson') return false;
+      response.writeHead(200, { ...CORS, 'content-type': 'application/geo+json', 'content-encoding': 'gzip', 'content-length': body.length });
+      response.end(body);
+    });
+    await openApp(page, { pins: `${servers.provider}/pins.geojson` }, '#map=3/46/10');
+    const notice = page.getByRole('alert');
+    await expect(notice).toContainText(`Could not load the pins from ${servers.provider}/pins.geojson`, { timeout: 30_000 });
+    await expect(notice).toContainText('larger than 200 MB once decompressed (the maxPinBytes limit)');
+    await waitForMapState(page, 'idle');
+    // The page answers: the map zooms.
+    await page.getByRole('button', { name: 'Zoom in', exact: true }).click();
+    await waitForMapState(page, 'idle');
+    await expect(page.locator('.pinmap-error')).toHaveCount(0);
+  });
+});
+
+test.describe('finding 5: a server that never answers is a timeout, not a map loading for ever', () => {
+  /** The provider takes the request and never answers it. */
+  const hang = (servers: HostileServers, path: string) =>
+    servers.on('provider', (_request, _response, url) => {
+      if (url.pathname !== path) return false;
+    });
+
+  test('pins that never come: after pinsTimeout (default 10 s) a notice says so, with Retry, and the map is idle', async ({ page, servers }) => {
+    hang(servers, '/pins.geojson');
+    await openApp(page, { pins: `${servers.provider}/pins.geojson` }, '#map=3/46/10');
+    const notice = page.getByRole('alert');
+    await expect(notice).toContainText(`Could not load the pins from ${servers.provider}/pins.geojson: the server did not answer within 10 s`, { timeout: 20_000 });
+    await expect(notice.getByRole('button', { name: 'Retry' })).toBeVisible();
+    await waitForMapState(page, 'idle');
+  });
+
+  test('a ?config= that never comes: after 10 s the page says the config did not answer', async ({ page, servers }) => {
+    hang(servers, '/config.json');
+    await page.goto(`/?config=${encodeURIComponent(`${servers.provider}/config.json`)}`);
+    await waitForMapState(page, 'error', 20_000);
+    await expect(page.getByRole('alert')).toContainText(`Could not load the config from ${servers.provider}/config.json: the server did not answer within 10 s`);
+  });
+
+  test('embed: ready settles when the pins never come (pinsTimeout), with a notice', async ({ page }) => {
+    // The embed page is served by the test itself, which Chromium counts as a public page that may
+    // not reach this machine's servers: the pin file that never comes is the test's too.
+    await page.route((url) => url.pathname === '/__test/never-pins.geojson', () => {});
+    await openEmbedPage(page);
+    const result = await page.evaluate(async (pins) => {
+      const w = window as unknown as EmbedWindow;
+      w.handle = w.Pinmap.createPinmap('map', { pins, pinsTimeout: 1500 } as never);
+      const outcome = await Promise.race([w.handle.ready.then(() => 'resolved', (error: Error) => `rejected: ${error.message}`), new Promise((resolve) => setTimeout(() => resolve('never settled'), 15_000))]);
+      return { outcome, status: w.handle.status };
+    }, '/__test/never-pins.geojson');
+    expect(result).toEqual({ outcome: 'resolved', status: 'idle' });
+    await expect(page.getByRole('alert')).toContainText('the server did not answer within 1.5 s');
+  });
 });
 
 /**
@@ -183,6 +307,47 @@ test.describe('finding 6: an archive with a good header and a corrupt directory 
     const notice = page.getByRole('alert');
     await expect(notice).toContainText(`Could not read the map tiles archive ${servers.provider}/world.pmtiles`, { timeout: 30_000 });
     await expect(notice).toContainText(/directory is damaged/);
+  });
+});
+
+test.describe('finding 7: ?pins= in a link is taken from the page\'s own origin only, unless config allows more', () => {
+  const SITE = { center: [2.35, 48.86], zoom: 4, pins: 'pins/cities.geojson' };
+
+  test('?pins= on another origin is refused: a notice says so, the site\'s pins stay, and the other origin is never asked', async ({ page, servers }) => {
+    servers.on('attacker', (_request, response, url) => {
+      if (url.pathname !== '/pins.geojson') return false;
+      sendJson(response, { type: 'FeatureCollection', features: [{ type: 'Feature', id: 'evil', geometry: { type: 'Point', coordinates: [2.35, 48.86] }, properties: { title: 'Log in here', url: 'https://evil.example/' } }] });
+    });
+    await serveJson(page, '/__security/site.json', SITE);
+    await page.goto(`/?config=/__security/site.json&pins=${encodeURIComponent(`${servers.attacker}/pins.geojson`)}`);
+    await waitForMapState(page, 'idle');
+    await expect(page.getByRole('status').filter({ hasText: 'pins' })).toContainText(`The pins of this link (${servers.attacker}/pins.geojson) are not shown: this map takes pins from its own site only`);
+    await expect(page.locator('.pinmap-pin[data-pin-id="paris-fr"]')).toBeAttached();
+    await expect(page.locator('.pinmap-pin[data-pin-id="evil"]')).toHaveCount(0);
+    expect(servers.requests.filter((r) => r.server === 'attacker')).toEqual([]);
+  });
+
+  test('?pins=javascript:… is a notice, not the config error panel, and the site\'s pins stay', async ({ page }) => {
+    await serveJson(page, '/__security/site.json', SITE);
+    await page.goto(`/?config=/__security/site.json&pins=${encodeURIComponent('javascript:alert(1)')}`);
+    await waitForMapState(page, 'idle');
+    await expect(page.getByRole('status').filter({ hasText: 'pins' })).toContainText('The pins of this link (javascript:alert(1)) are not shown: it is not an http(s) URL or a path');
+    await expect(page.locator('.pinmap-pin[data-pin-id="paris-fr"]')).toBeAttached();
+  });
+
+  test('addressPins lists the origins a link may take pins from; ?pins= on the page\'s own origin needs nothing', async ({ page, servers }) => {
+    servers.on('attacker', (_request, response, url) => {
+      if (url.pathname !== '/pins.geojson') return false;
+      sendJson(response, { type: 'FeatureCollection', features: [{ type: 'Feature', id: 'theirs', geometry: { type: 'Point', coordinates: [2.35, 48.86] }, properties: { title: 'Theirs' } }] });
+    });
+    await serveJson(page, '/__security/site.json', { ...SITE, addressPins: [servers.attacker] });
+    await page.goto(`/?config=/__security/site.json&pins=${encodeURIComponent(`${servers.attacker}/pins.geojson`)}`);
+    await waitForMapState(page, 'idle');
+    await expect(page.locator('.pinmap-pin[data-pin-id="theirs"]')).toBeAttached();
+    await serveJson(page, '/__security/own.json', { type: 'FeatureCollection', features: [{ type: 'Feature', id: 'own', geometry: { type: 'Point', coordinates: [2.35, 48.86] }, properties: { title: 'Own' } }] });
+    await page.goto('/?config=/__security/site.json&pins=/__security/own.json');
+    await waitForMapState(page, 'idle');
+    await expect(page.locator('.pinmap-pin[data-pin-id="own"]')).toBeAttached();
   });
 });
 

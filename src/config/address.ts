@@ -1,3 +1,5 @@
+import { isFetchableUrl } from './schema.ts';
+
 /**
  * The page address as the camera's and the view's memory (PRODUCT.md, "Page address"):
  * `#map=zoom/lat/lng/bearing/pitch` and `?view=vector|hybrid`. Pure string work, so it is unit
@@ -114,4 +116,23 @@ export function withHidden(href: string, hidden: readonly string[]): string {
   // URLSearchParams writes the separating commas as %2C; a comma inside a name is %252C by now.
   url.search = url.search.replace(/%2C/g, ',');
   return url.href;
+}
+
+/**
+ * Why the app does not take `?pins=<value>` from its address, or undefined when it does: the
+ * value must be an http(s) URL or a path (`pmtiles://` and one of those for a pin archive), on
+ * the page's own origin unless config `addressPins` allows any origin (`'any'`) or lists it. A
+ * link cannot so swap a site's pins for someone else's, under the site's name.
+ */
+export function addressPinsRefusal(value: string, allowed: unknown, pageHref: string): string | undefined {
+  const shown = value.length > 200 ? `${value.slice(0, 199)}…` : value;
+  const refused = (reason: string) => `The pins of this link (${shown}) are not shown: ${reason}`;
+  const target = value.startsWith('pmtiles://') ? value.slice('pmtiles://'.length) : value;
+  if (target === '' || !isFetchableUrl(target)) return refused('it is not an http(s) URL or a path');
+  if (allowed === 'any') return undefined;
+  const origin = new URL(target, pageHref).origin;
+  const page = new URL(pageHref).origin;
+  const listed = Array.isArray(allowed) ? allowed.filter((entry): entry is string => typeof entry === 'string').map((entry) => entry.replace(/\/$/, '')) : [];
+  if (origin === page || listed.includes(origin)) return undefined;
+  return refused(listed.length === 0 ? 'this map takes pins from its own site only' : `this map takes pins from its own site and ${listed.join(', ')} only`);
 }

@@ -31,6 +31,9 @@ export const DEFAULT_LOCALE = {
   'PinLayer.Retry': 'Retry',
   // Said once, past the embedded basemap's detail (zoom 11).
   'Basemap.NoStreets': 'This offline map has no streets: give the map a street map style to see them.',
+  // A large pin file on its way: how much of it has come (in tens of per cent, or in MB when its size is unknown).
+  'PinLayer.Loading': 'Loading pins… {percent} %',
+  'PinLayer.LoadingSize': 'Loading pins… {size}',
   // The pin panels: the list of the pins in view, the legend and the search box.
   'PinList.Open': 'List the pins in view',
   'PinList.Title': 'Pins in view',

@@ -67,7 +67,7 @@ const PAGE_BASE = 'https://page.invalid/';
  * rather than matched: the URL parser drops tabs and newlines anywhere and control characters at
  * the ends, so `java\tscript:…` is a `javascript:` URL, not a relative path.
  */
-function isFetchableUrl(value: string): boolean {
+export function isFetchableUrl(value: string): boolean {
   if (/^\s|\s$/.test(value)) return false;
   const scheme = /^([a-z][a-z0-9+.-]*):/i.exec(value)?.[1]?.toLowerCase();
   if (scheme !== undefined && scheme !== 'http' && scheme !== 'https') return false;

@@ -3,8 +3,11 @@ import type { ArchiveTileSource, PinArchive, Pin, CategoryCount } from '../pins/
 import { PIN_ARCHIVE, pinBucket, type PinArchiveMetadata, type PinIndexEntry, type PinIndexInfo, type PinTileProperties } from '../pins/archive-format.ts';
 import { describeValue, mergeStyles } from '../pins/data.ts';
 import type { PinOptions } from '../config/pin-options.ts';
-import { reasonOf } from '../config/errors.ts';
+import { MESSAGES, reasonOf } from '../config/errors.ts';
 import { archiveReader, forgetArchiveReader } from './pmtiles.ts';
+import type { PinRequest } from './pin-request.ts';
+import { RequestError } from './request-path.ts';
+import { withToken } from './request-transform.ts';
 
 
 /** The archive is not a pin archive of this Pinmap (another tool made it, or another version). */
@@ -24,18 +27,18 @@ export const isPinArchiveUrl = (pins: unknown): pins is string => typeof pins ==
  * protocol (`pmtiles.ts`), which every map has. Rejects with the fetch's reason (an HTTP status, no network, not an archive), or
  * a `PinArchiveError` naming what the metadata lacks.
  */
-export async function openPinArchive(pins: string, pinStyles: Record<string, PinOptions>, baseUrl: string): Promise<PinArchive> {
+export async function openPinArchive(pins: string, pinStyles: Record<string, PinOptions>, baseUrl: string, request: PinRequest = {}): Promise<PinArchive> {
   const href = new URL(pins.slice('pmtiles://'.length), baseUrl).href;
-  // The map's own reader of the archive: its tiles are then read with the header, root directory
-  // and metadata already read here.
-  const archive = archiveReader(href);
+  // The map's own reader of the archive (the token rule applied as to the map's requests): its
+  // tiles are then read with the header, root directory and metadata already read here.
+  const { url: readUrl, headers } = withToken(href, request.rule);
+  const archive = archiveReader(readUrl, headers);
   let header: Awaited<ReturnType<PMTiles['getHeader']>>;
   let raw: Record<string, unknown> | null;
   try {
-    header = await archive.getHeader();
-    raw = (await archive.getMetadata()) as Record<string, unknown> | null;
+    [header, raw] = await within(request.timeout, (async () => [await archive.getHeader(), (await archive.getMetadata()) as Record<string, unknown> | null] as const)());
   } catch (error) {
-    forgetArchiveReader(href);
+    forgetArchiveReader(readUrl, headers);
     throw error;
   }
   if (header.tileType !== 1) throw new PinArchiveError(`${href} holds no vector tiles (its tile type is ${header.tileType}); pins need an archive made by pinmap-tile-pins`);
@@ -84,6 +87,20 @@ export async function openPinArchive(pins: string, pinStyles: Record<string, Pin
       return { pin, aloneMask };
     },
   };
+}
+
+/** `work`, or a `timeout` error once `ms` have passed without it settling. */
+async function within<T>(ms: number | undefined, work: Promise<T>): Promise<T> {
+  if (ms === undefined) return work;
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  const late = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => reject(new RequestError(MESSAGES.requestTimedOut(ms), 'timeout')), ms);
+  });
+  try {
+    return await Promise.race([work, late]);
+  } finally {
+    clearTimeout(timer);
+  }
 }
 
 /** One bucket of the pin index: its two offsets from the table, then its gzipped entries. */

@@ -6,6 +6,9 @@ import type { PinReading, PinSet } from '../pins/types.ts';
 export { describePinSet } from '../pins/data.ts';
 import { MESSAGES, httpFailure, isHtmlAnswer, reasonOf } from '../config/errors.ts';
 import { PinArchiveError, isPinArchiveUrl, openPinArchive } from './pin-archive.ts';
+import { openPinRequest, type PinRequest } from './pin-request.ts';
+import { readBody } from './request-path.ts';
+import { archiveProblem } from './pmtiles.ts';
 
 /** Pins could not be had at all (the file failed or is not GeoJSON); the map goes on without them. */
 export class PinLoadError extends Error {
@@ -17,10 +20,11 @@ export class PinLoadError extends Error {
 
 /**
  * Fetches (for a URL) and validates a config's pins: GeoJSON, or CSV (`isCsvFile`). A URL is
- * resolved against `baseUrl` (the page); `started` is its fetch when that was started already
- * (`startPinRequest`); `reading` says which fields to keep and a CSV file's columns. Resolves with
- * the pins that can be shown and what was skipped; rejects with a `PinLoadError` whose message
- * names the URL and the reason.
+ * resolved against `baseUrl` (the page) and fetched through the request path with `request`'s
+ * token rule, timeout, size limit and progress; `started` is its request when that was sent
+ * already (`startPinRequest`); `reading` says which fields to keep and a CSV file's columns.
+ * Resolves with the pins that can be shown and what was skipped; rejects with a `PinLoadError`
+ * whose message names the URL and the reason.
  */
 export async function loadPinSet(
   pins: string | object,
@@ -29,25 +33,27 @@ export async function loadPinSet(
   signal?: AbortSignal,
   reading: PinReading = {},
   started?: Promise<Response>,
+  request: PinRequest = {},
 ): Promise<PinSet> {
-  if (isPinArchiveUrl(pins)) return loadPinArchive(pins, pinStyles, baseUrl);
+  if (isPinArchiveUrl(pins)) return loadPinArchive(pins, pinStyles, baseUrl, request);
   const where = typeof pins === 'string' ? new URL(pins, baseUrl).href : 'the config';
   let data: unknown = pins;
   let csv: string | undefined;
   if (typeof pins === 'string') {
     let response: Response;
+    let bytes: Uint8Array;
     try {
-      response = await (started ?? fetch(where, signal ? { signal } : {}));
+      response = await (started ?? openPinRequest(where, signal, request));
+      if (!response.ok) {
+        await response.body?.cancel().catch(() => {});
+        throw new PinLoadError(`Could not load the pins from ${where}: ${httpFailure(response.status)}`);
+      }
+      bytes = await readBody(response, { maxBytes: request.maxBytes, limitOption: 'maxPinBytes', stallTimeout: request.timeout, onProgress: request.onProgress });
     } catch (error) {
+      if (error instanceof PinLoadError) throw error;
       throw new PinLoadError(`Could not load the pins from ${where}: ${reasonOf(error)}`);
     }
-    if (!response.ok) throw new PinLoadError(`Could not load the pins from ${where}: ${httpFailure(response.status)}`);
-    let text: string;
-    try {
-      text = await response.text();
-    } catch (error) {
-      throw new PinLoadError(`Could not load the pins from ${where}: ${reasonOf(error)}`);
-    }
+    const text = new TextDecoder().decode(bytes);
     const type = response.headers.get('Content-Type');
     const isCsv = isCsvFile(where, type, text);
     if (isHtmlAnswer(type, text)) throw new PinLoadError(`Could not load the pins from ${where}: ${MESSAGES.htmlAnswer(isCsv ? 'CSV' : 'JSON')}`);
@@ -72,12 +78,13 @@ export async function loadPinSet(
  * map. Rejects with a `PinLoadError` naming the URL when it cannot be read (an HTTP error, no
  * network, not an archive), or a `PinArchiveError` when it is not a pin archive of this Pinmap.
  */
-async function loadPinArchive(pins: string, pinStyles: Record<string, PinOptions>, baseUrl: string): Promise<PinSet> {
+async function loadPinArchive(pins: string, pinStyles: Record<string, PinOptions>, baseUrl: string, request: PinRequest): Promise<PinSet> {
   let archive;
   try {
-    archive = await openPinArchive(pins, pinStyles, baseUrl);
-  } catch (error) {
-    if (error instanceof PinArchiveError) throw error;
+    archive = await openPinArchive(pins, pinStyles, baseUrl, request);
+  } catch (caught) {
+    if (caught instanceof PinArchiveError) throw caught;
+    const error = archiveProblem(caught);
     const where = new URL(pins.slice('pmtiles://'.length), baseUrl).href;
     throw new PinLoadError(`Could not load the pins from ${where}: ${reasonOf(error).replace(/^Bad response code: (\d+)$/, 'HTTP $1')}`);
   }

@@ -196,13 +196,3 @@ export async function fetchBytes(url: string, options: RequestOptions & Omit<Bod
   const bytes = await readBody(response, { ...options, stallTimeout: options.timeout });
   return { bytes, response };
 }
-
-/** Fetches a JSON file through the request path; text that is not JSON is an error saying so. */
-export async function fetchJson(url: string, options: RequestOptions & Omit<BodyOptions, 'stallTimeout'> = {}): Promise<unknown> {
-  const { bytes } = await fetchBytes(url, options);
-  try {
-    return JSON.parse(new TextDecoder().decode(bytes));
-  } catch {
-    throw new SyntaxError('the file is not valid JSON');
-  }
-}

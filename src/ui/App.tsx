@@ -1,7 +1,9 @@
 import { useEffect, useMemo, useState } from 'react';
-import { parseHidden, parseMapHash, parseView } from '../config/address.ts';
-import { LIMITS } from '../config/constants.ts';
+import { addressPinsRefusal, parseHidden, parseMapHash, parseView } from '../config/address.ts';
+import { DEFAULTS, LIMITS } from '../config/constants.ts';
 import { MESSAGES, httpFailure, isHtmlAnswer, reasonOf } from '../config/errors.ts';
+import { fetchBytes, RequestError } from '../map/request-path.ts';
+import { PageNoticeContext } from './page-notice.ts';
 import { ErrorPanel } from './ErrorPanel.tsx';
 import { DEFAULT_APP_CONFIG } from './default-config.ts';
 import { Pinmap } from './Pinmap.tsx';
@@ -32,7 +34,7 @@ export function App() {
     return () => controller.abort();
   }, [configUrl, opened]);
 
-  const config = useMemo(() => (source.state === 'ready' ? withAddress(source.config, opened) : undefined), [source, opened]);
+  const address = useMemo(() => (source.state === 'ready' ? withAddress(source.config, opened) : undefined), [source, opened]);
 
   if (source.state === 'loading') return <div className="pinmap" data-map-state="loading" />;
   if (source.state === 'failed') {
@@ -42,14 +44,27 @@ export function App() {
       </div>
     );
   }
-  return <Pinmap config={config} />;
+  return (
+    <PageNoticeContext value={address?.notice}>
+      <Pinmap config={address?.config} />
+    </PageNoticeContext>
+  );
 }
 
+/**
+ * Fetches `?config=` through the request path: no config has come yet to set its limits, so the
+ * defaults of `pinsTimeout` and `maxPinBytes` hold (a server that never answers is an error after
+ * 10 s, not a page loading for ever).
+ */
 async function loadConfig(url: string, signal: AbortSignal): Promise<ConfigSource> {
-  const response = await fetch(url, { signal });
-  if (!response.ok) throw new Error(httpFailure(response.status));
-  const text = await response.text();
-  if (isHtmlAnswer(response.headers.get('Content-Type'), text)) throw new Error(MESSAGES.htmlAnswer('JSON'));
+  let fetched;
+  try {
+    fetched = await fetchBytes(url, { signal, timeout: DEFAULTS.pinsTimeout, maxBytes: DEFAULTS.maxPinBytes });
+  } catch (error) {
+    throw error instanceof RequestError && error.failure === 'http' ? new Error(httpFailure(error.status)) : error;
+  }
+  const text = new TextDecoder().decode(fetched.bytes);
+  if (isHtmlAnswer(fetched.response.headers.get('Content-Type'), text)) throw new Error(MESSAGES.htmlAnswer('JSON'));
   let body: unknown;
   try {
     body = JSON.parse(text);
@@ -63,16 +78,21 @@ async function loadConfig(url: string, signal: AbortSignal): Promise<ConfigSourc
 
 /**
  * The address wins over the config for what the user was looking at: the camera from
- * `#map=`, the view from `?view=`, the pins from `?pins=<url>`, the open pin from
+ * `#map=`, the view from `?view=`, the pins from `?pins=<url>` (where config `addressPins`
+ * allows them: else a notice says why not, and the config's pins stay), the open pin from
  * `?pin=<id>` and the legend's hidden categories from `?hide=`. A camera that does not parse is ignored.
  */
-function withAddress(config: Record<string, unknown>, location: Pick<Location, 'search' | 'hash'>): Record<string, unknown> {
+function withAddress(config: Record<string, unknown>, location: Pick<Location, 'search' | 'hash' | 'href'>): { config: Record<string, unknown>; notice?: string } {
   const next: Record<string, unknown> = { hash: true, ...config };
+  let notice: string | undefined;
   const view = parseView(location.search);
   if (view) next.view = view;
   const params = new URLSearchParams(location.search);
   const pins = params.get('pins');
-  if (pins) next.pins = pins;
+  if (pins) {
+    notice = addressPinsRefusal(pins, config.addressPins ?? 'same-origin', location.href);
+    if (notice === undefined) next.pins = pins;
+  }
   const pin = params.get('pin');
   if (pin) next.openPin = pin;
   const hidden = parseHidden(location.search);
@@ -83,5 +103,5 @@ function withAddress(config: Record<string, unknown>, location: Pick<Location, '
     const maxPitch = typeof config.maxPitch === 'number' ? config.maxPitch : LIMITS.maxPitch;
     Object.assign(next, { ...camera, pitch: Math.min(Math.max(camera.pitch, minPitch), maxPitch) });
   }
-  return next;
+  return notice === undefined ? { config: next } : { config: next, notice };
 }

@@ -1,13 +1,14 @@
 import { useActorRef, useSelector } from '@xstate/react';
-import { useCallback, useEffect, useImperativeHandle, useMemo, useRef, useState, type Ref, type RefObject } from 'react';
+import { useCallback, useContext, useEffect, useImperativeHandle, useMemo, useRef, useState, type Ref, type RefObject } from 'react';
 import { mapStatusMachine, type MapStatus } from '../machines/map-status.machine.ts';
 import type { Camera, ViewName } from '../config/address.ts';
 import type { LngLatBounds, MapAdapter, MapLibreMap } from '../map/adapter.ts';
 import { configKey, safeParseConfig, type ConfigError, type PinmapConfig, type PinmapConfigInput } from '../config/schema.ts';
 import { createEngine } from '../map/engines.ts';
 import type { PinReading, PinSet } from '../pins/types.ts';
-import { startPinRequest } from '../map/pin-request.ts';
-import { reasonOf } from '../config/errors.ts';
+import { startPinRequest, type PinRequest } from '../map/pin-request.ts';
+import { accessTokenOf, redactToken, tokenRuleOf } from '../map/request-transform.ts';
+import { formatBytes, reasonOf } from '../config/errors.ts';
 import { DEFAULT_LOCALE, localeWith } from '../config/locale.ts';
 import { Controls, type PinToOpen } from './controls/Controls.tsx';
 import { ErrorPanel } from './ErrorPanel.tsx';
@@ -15,6 +16,7 @@ import { inspectOptions } from './inspect.ts';
 import { PinNotice } from './PinNotice.tsx';
 import { BasemapNote } from './BasemapNote.tsx';
 import { useBasemapNote } from './hooks/use-basemap-note.ts';
+import { PageNoticeContext } from './page-notice.ts';
 import { useAddressSync, useHiddenAddressSync, useOpenPinAddressSync } from './hooks/use-address-sync.ts';
 import { useTheme } from './hooks/use-theme.ts';
 import { cameraOf, configCameraOf, showsViewState, viewStateOf, type ViewState } from './view-state.ts';
@@ -164,6 +166,9 @@ function PinmapView({ config, fitPins, viewState, events, className, handleRef }
   const [adapter, setAdapter] = useState<MapAdapter>();
   const [pinNotice, setNotice] = useState<Notice>();
   const [engineNotice, setEngineNotice] = useState<string>();
+  const pageNotice = useContext(PageNoticeContext);
+  const [dismissedPageNotice, setDismissedPageNotice] = useState<string>();
+  const shownPageNotice = pageNotice !== dismissedPageNotice ? pageNotice : undefined;
   const [pinToOpen, setPinToOpen] = useState<PinToOpen>();
   const statusActor = useActorRef(mapStatusMachine, inspectOptions());
   const status = useSelector(statusActor, (s) => s.value as MapStatus);
@@ -284,8 +289,15 @@ function PinmapView({ config, fitPins, viewState, events, className, handleRef }
   }, [mapConfig, view, statusActor, latestConfig, events, hiddenNow, shownTheme]);
 
   // The pins: fetched and checked as soon as they are known, beside the map's own start, and
-  // placed on each map made. New pins or pin styles replace them on the live map.
-  const pinSource = usePinSource(config);
+  // placed on each map made. New pins or pin styles replace them on the live map. A large file
+  // shows how far it has come.
+  const [progress, setProgress] = useState<{ for: PinSource; text: string }>();
+  const pinSource = usePinSource(config, setProgress);
+  const locale = localeWith(config.locale);
+  const progressText = progress && progress.for === pinSource ? progressLabel(progress.text, locale) : undefined;
+  // Every text the page shows or logs has the token blanked, in every spelling.
+  const token = accessTokenOf(config);
+  const redact = (text: string) => redactToken(text, token);
   const pinsPlacedOn = useRef<MapAdapter | undefined>(undefined);
   // What is said about pins that are no longer the map's is no longer said.
   const notice = pinNotice?.for === pinSource ? pinNotice : undefined;
@@ -306,13 +318,15 @@ function PinmapView({ config, fitPins, viewState, events, className, handleRef }
       const described = pins.then(async (set) => ({ set, report: (await loadPinCode()).describePinSet(set) }));
       described.then(
         ({ report }) => {
+          setProgress(undefined);
           if (!live) return;
           if (report.console.length > 0) console.warn(`Pinmap: ${report.console.join('\n')}`);
           setNotice(report.notice === undefined ? undefined : { text: report.notice, for: pinSource });
         },
         (error: unknown) => {
+          setProgress(undefined);
           if (!live) return;
-          console.error(`Pinmap: ${reasonOf(error)}`);
+          console.error(`Pinmap: ${redactToken(reasonOf(error), accessTokenOf(pinSource.config))}`);
           // The basemap stays; the pins can be asked for again.
           setNotice({
             text: reasonOf(error),
@@ -386,18 +400,23 @@ function PinmapView({ config, fitPins, viewState, events, className, handleRef }
 
   const basemapNote = useBasemapNote(adapter, config.style === undefined && status !== 'error', status === 'idle');
 
-  const locale = localeWith(config.locale);
   const dismissLabel = locale['PinLayer.Dismiss'];
   return (
     // A landmark of its own, so the controls around the map's canvas are inside one for screen readers.
     <div className={rootClass(className)} ref={rootRef} role="region" aria-label={regionLabel(config)} data-map-state={shownStatus} data-view={view} data-theme={theme}>
       <div className="pinmap-map" ref={containerRef} />
-      {(engineNotice || notice || basemapNote.state !== 'hidden') && (
+      {(engineNotice || notice || progressText || shownPageNotice || basemapNote.state !== 'hidden') && (
         <div className="pinmap-notices">
-          {engineNotice && <PinNotice text={engineNotice} dismissLabel={dismissLabel} onDismiss={() => setEngineNotice(undefined)} alert />}
+          {shownPageNotice && <PinNotice text={shownPageNotice} dismissLabel={dismissLabel} onDismiss={() => setDismissedPageNotice(shownPageNotice)} />}
+          {progressText && (
+            <p className="pinmap-notice pinmap-progress" role="status">
+              {progressText}
+            </p>
+          )}
+          {engineNotice && <PinNotice text={redact(engineNotice)} dismissLabel={dismissLabel} onDismiss={() => setEngineNotice(undefined)} alert />}
           {notice && (
             <PinNotice
-              text={notice.text}
+              text={redact(notice.text)}
               dismissLabel={dismissLabel}
               onDismiss={() => setNotice(undefined)}
               alert={notice.retry !== undefined}
@@ -410,12 +429,23 @@ function PinmapView({ config, fitPins, viewState, events, className, handleRef }
         </div>
       )}
       {adapter && status !== 'error' && (
-        <Controls key={adapterKey(adapter)} adapter={adapter} config={config} root={rootRef} pinToOpen={pinToOpen} onSwitchView={switchView} hidden={hidden} onHiddenChange={changeHidden} pinsBox={pinsBox} />
+        <Controls
+          key={adapterKey(adapter)}
+          adapter={adapter}
+          config={config}
+          root={rootRef}
+          pinToOpen={pinToOpen}
+          onSwitchView={switchView}
+          hidden={hidden}
+          onHiddenChange={changeHidden}
+          pinsBox={pinsBox}
+          pinProgress={progressText}
+        />
       )}
       {failure && (
         <ErrorPanel
-          title={failure.retryable ? 'The map could not be loaded' : failure.message}
-          message={failure.retryable ? failure.message : undefined}
+          title={failure.retryable ? 'The map could not be loaded' : redact(failure.message)}
+          message={failure.retryable ? redact(failure.message) : undefined}
           onRetry={failure.retryable ? () => statusActor.send({ type: 'map.retry' }) : undefined}
         />
       )}
@@ -462,16 +492,19 @@ function omitKeys(config: PinmapConfig, keys: readonly string[]): Record<string,
 
 /**
  * The config's pins as something to place on each map: read (fetched and checked) from the
- * moment the pins or the pin styles change, beside the map's own start, and read again on a
- * Retry. Undefined without pins.
+ * moment the pins, the pin styles or how they are fetched change, beside the map's own start, and
+ * read again on a Retry. `onProgress` hears how far a large file has come (a text, from
+ * `progressOf`). Undefined without pins.
  */
-function usePinSource(config: PinmapConfig): PinSource | undefined {
-  const key = useMemo(() => configKey([config.pins, config.pinStyles, config.searchFields, config.popupFields, config.csv]), [config]);
-  const source = useMemo(
-    () => (config.pins === undefined ? undefined : new PinSource(config.pins, config.pinStyles, { searchFields: config.searchFields, popupFields: config.popupFields, csv: config.csv })),
-    // eslint-disable-next-line react-hooks/exhaustive-deps
-    [key],
+function usePinSource(config: PinmapConfig, onProgress: (progress: { for: PinSource; text: string } | undefined) => void): PinSource | undefined {
+  const key = useMemo(
+    () =>
+      configKey([config.pins, config.pinStyles, config.searchFields, config.popupFields, config.csv, config.pinsTimeout, config.maxPinBytes, tokenRuleOf(config, document.baseURI)]),
+    [config],
   );
+  const tellProgress = useLatest(onProgress);
+  // eslint-disable-next-line react-hooks/exhaustive-deps
+  const source = useMemo(() => (config.pins === undefined ? undefined : new PinSource(config, (text) => tellProgress.current(text === undefined ? undefined : { for: source!, text }))), [key]);
   useEffect(() => {
     if (!source) return;
     source.start();
@@ -486,9 +519,9 @@ class PinSource {
   private reading: Promise<PinSet> | undefined;
 
   constructor(
-    private readonly pins: NonNullable<PinmapConfig['pins']>,
-    private readonly styles: PinmapConfig['pinStyles'],
-    private readonly fields: PinReading,
+    /** The config the pins are of: its pins, pin styles, the fields to keep, CSV columns, token rule and limits. */
+    readonly config: PinmapConfig,
+    private readonly onProgress: (text: string | undefined) => void,
   ) {}
 
   /** Starts reading the pins (again, after `stop`). */
@@ -498,7 +531,7 @@ class PinSource {
     this.latest();
   }
 
-  /** Stops a reading under way: its fetch is aborted. */
+  /** Stops a reading under way: its request is aborted. */
   stop(): void {
     this.request.abort();
   }
@@ -515,11 +548,43 @@ class PinSource {
 
   private read(): Promise<PinSet> {
     const { signal } = this.request;
-    const started = startPinRequest(this.pins, document.baseURI, signal);
-    const pins = loadPinCode().then(({ loadPinSet }) => loadPinSet(this.pins, this.styles, document.baseURI, signal, this.fields, started));
-    pins.catch(() => {}); // heard where the pins are placed; a map that could not be made needs no pins
-    return pins;
+    const { pins, pinStyles, searchFields, popupFields, csv } = this.config;
+    const reading: PinReading = { searchFields, popupFields, csv };
+    let shown: string | undefined;
+    const request: PinRequest = {
+      rule: tokenRuleOf(this.config, document.baseURI),
+      timeout: this.config.pinsTimeout,
+      maxBytes: this.config.maxPinBytes,
+      onProgress: (loaded, total) => {
+        const text = progressOf(loaded, total);
+        if (text === shown || signal.aborted) return;
+        shown = text;
+        this.onProgress(text);
+      },
+    };
+    const started = startPinRequest(pins, document.baseURI, signal, request);
+    const read = loadPinCode().then(({ loadPinSet }) => loadPinSet(pins!, pinStyles, document.baseURI, signal, reading, started, request));
+    read.catch(() => {}); // heard where the pins are placed; a map that could not be made needs no pins
+    return read;
   }
+}
+
+/** Files smaller than this arrive without a word of progress. */
+const PROGRESS_FROM_BYTES = 1_000_000;
+
+/**
+ * How far a pin file has come, in steps a screen reader can follow: `40` (per cent, in tens) when
+ * its size is known, else the size read so far (`12 MB`, in whole megabytes); undefined while it
+ * is small.
+ */
+export function progressOf(loaded: number, total: number | undefined): string | undefined {
+  if (total !== undefined && total >= loaded) return total < PROGRESS_FROM_BYTES ? undefined : `${Math.floor((loaded / total) * 10) * 10}`;
+  return loaded < PROGRESS_FROM_BYTES ? undefined : formatBytes(Math.floor(loaded / 1e6) * 1e6);
+}
+
+/** The progress as the page says it: "Loading pins… 40 %", or "Loading pins… 12 MB". */
+function progressLabel(progress: string, locale: ReturnType<typeof localeWith>): string {
+  return /^\d+$/.test(progress) ? locale['PinLayer.Loading'].replace('{percent}', progress) : locale['PinLayer.LoadingSize'].replace('{size}', progress);
 }
 
 /** Keeps `openPin` as the open popup's id, and tells the pin events. Returns the unsubscribe. */

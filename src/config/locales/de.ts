@@ -31,6 +31,8 @@ export const pinmapLocaleDe: Locale = {
   'PinLayer.Dismiss': 'Schließen',
   'PinLayer.Retry': 'Erneut versuchen',
   'Basemap.NoStreets': 'Diese Offline-Karte hat keine Straßen: Für Straßen der Karte einen Straßenkartenstil geben.',
+  'PinLayer.Loading': 'Pins werden geladen… {percent} %',
+  'PinLayer.LoadingSize': 'Pins werden geladen… {size}',
   'PinList.Open': 'Pins im Kartenausschnitt auflisten',
   'PinList.Title': 'Pins im Kartenausschnitt',
   'PinList.Count': '{count} Pins im Kartenausschnitt',

@@ -44,6 +44,8 @@ export interface ControlsProps {
   onHiddenChange?: (hidden: string[]) => void;
   /** The box around the pins shown (hidden categories left out), for the pin list's "Show all pins"; undefined without pins. */
   pinsBox?: () => PinBounds | undefined;
+  /** How far a large pin file has come ("Loading pins… 40 %"), for the pin list's live region. */
+  pinProgress?: string | undefined;
 }
 
 /** The panels that open from a control. */
@@ -65,7 +67,7 @@ export interface PinToOpen {
  * The four corners (`data-corner`) and the controls config puts in them. One camera machine per
  * map runs every timed camera animation; the controls send it commands.
  */
-export function Controls({ adapter, config, root, pinToOpen, onSwitchView, hidden = NONE, onHiddenChange = ignore, pinsBox }: ControlsProps) {
+export function Controls({ adapter, config, root, pinToOpen, onSwitchView, hidden = NONE, onHiddenChange = ignore, pinsBox, pinProgress }: ControlsProps) {
   const locale = useMemo(() => localeWith(config.locale), [config.locale]);
   const placement = useMemo(() => controlCorners(config), [config]);
   const camera = useCameraActor(adapter, config.bearingSnap);
@@ -157,6 +159,7 @@ export function Controls({ adapter, config, root, pinToOpen, onSwitchView, hidde
               if (!bounds || !frame) return;
               camera.send({ type: 'camera.fitTo', bounds, maxZoom: Math.min(config.maxZoom, FIT_PINS.maxZoom), padding: fitPadding(frame.clientWidth, frame.clientHeight) });
             }}
+            progress={pinProgress}
           />,
         );
       case 'legend':

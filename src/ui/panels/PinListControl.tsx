@@ -30,6 +30,8 @@ export interface PinListControlProps {
   root: RefObject<HTMLElement | null>;
   /** "Show all pins": the camera fits every pin shown (hidden categories left out). */
   onShowAll: () => void;
+  /** How far a large pin file has come ("Loading pins… 40 %"): the live region says it meanwhile. */
+  progress?: string | undefined;
 }
 
 /** Whether two lists show the same entries: the same pins (or, pre-tiled, pins read again with the same id and text) in the same order. */
@@ -53,7 +55,7 @@ function sameEntries(a: readonly Pin[], b: readonly Pin[]): boolean {
  * (not all on the page): the pins the map draws in view (`MapAdapter.getShownPins`), read again
  * whenever it has drawn a new view, with a line saying those in bubbles are not listed.
  */
-export function PinListControl({ adapter, locale, hidden, open, onOpenChange, showPin, pinsVersion, root, onShowAll }: PinListControlProps) {
+export function PinListControl({ adapter, locale, hidden, open, onOpenChange, showPin, pinsVersion, root, onShowAll, progress }: PinListControlProps) {
   const panelId = useId();
   const button = useRef<HTMLButtonElement>(null);
   const scroller = useRef<HTMLDivElement>(null);
@@ -214,7 +216,7 @@ export function PinListControl({ adapter, locale, hidden, open, onOpenChange, sh
           <h2 className="pinmap-panel-title">{title}</h2>
           <div className="pinmap-list-header">
             <p className="pinmap-list-count" role="status" aria-live="polite" data-count={pins.length}>
-              {pins.length === 0 ? locale['PinList.Empty'] : count}
+              {progress ?? (pins.length === 0 ? locale['PinList.Empty'] : count)}
             </p>
             <button type="button" className="pinmap-list-show-all" onClick={onShowAll}>
               {locale['PinList.ShowAll']}
