@@ -6,7 +6,7 @@ export type { PinCollectionInput } from './config/schema.ts';
 export { Pinmap, type PinmapProps, type PinmapRef, type PinmapDataProps, type PinEvent, type StatusListener } from './ui/Pinmap.tsx';
 export type { ViewState } from './ui/view-state.ts';
 export type { LngLatBounds } from './map/adapter.ts';
-export { createPinmap, type PinmapHandle } from './ui/create-pinmap.tsx';
+export { createPinmap, PinmapDestroyedError, type PinmapHandle } from './ui/create-pinmap.tsx';
 export {
   parseConfig,
   safeParseConfig,

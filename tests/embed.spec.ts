@@ -77,6 +77,24 @@ test.describe('createPinmap', () => {
     await expect(page.locator('#map canvas')).toHaveCount(0);
   });
 
+  test('destroy() while the map loads settles ready, rejected with a named error, and the status says "destroyed"', async ({ page }) => {
+    await openEmbedPage(page);
+    // The style never answers, so the map is still loading when it is destroyed.
+    await page.route((url) => url.pathname === '/__test/never.json', () => {});
+    const result = await page.evaluate(async () => {
+      const w = window as unknown as EmbedWindow;
+      const handle = w.Pinmap.createPinmap('map', { style: '/__test/never.json' });
+      const before = handle.status;
+      handle.destroy();
+      const outcome = await Promise.race([
+        handle.ready.then(() => 'resolved', (error: Error) => `${error.name}: ${error.message}`),
+        new Promise((resolve) => setTimeout(() => resolve('never settled'), 5000)),
+      ]);
+      return { before, outcome, after: handle.status };
+    });
+    expect(result).toEqual({ before: 'loading', outcome: 'PinmapDestroyedError: The map was destroyed before it was ready', after: 'destroyed' });
+  });
+
   test('update(config) sets pins and controls on the live map, and makes a new map only for what needs one', async ({ page }) => {
     const console = watchConsole(page);
     await countWebGLContexts(page);

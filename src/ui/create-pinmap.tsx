@@ -4,13 +4,24 @@ import type { PinmapConfigInput } from '../config/schema.ts';
 import { resolveContainer } from '../config/container.ts';
 import { Pinmap } from './Pinmap.tsx';
 
+/** `ready`'s error when the map is destroyed before it was ready. */
+export class PinmapDestroyedError extends Error {
+  override name = 'PinmapDestroyedError';
+  constructor() {
+    super('The map was destroyed before it was ready');
+  }
+}
+
 /** What `createPinmap` returns: the map's status, a promise for its first idle, and `destroy`. */
 export interface PinmapHandle {
   /** The element the map was mounted in. */
   readonly container: HTMLElement;
-  /** `loading`, `idle` or `error`, as on the root's `data-map-state`. */
-  readonly status: MapStatus;
-  /** Settles when the map first becomes idle (resolves) or fails (rejects with the message). */
+  /** `loading`, `idle` or `error`, as on the root's `data-map-state`; `destroyed` once `destroy()` ran. */
+  readonly status: MapStatus | 'destroyed';
+  /**
+   * Settles when the map first becomes idle (resolves) or fails (rejects with the message), or is
+   * destroyed first (rejects with a `PinmapDestroyedError`).
+   */
   readonly ready: Promise<void>;
   /**
    * Gives the map a new config. What a live map can take (`pins`, `pinStyles`, `controls`,
@@ -30,7 +41,7 @@ export interface PinmapHandle {
 export function createPinmap(container: string | HTMLElement, config: PinmapConfigInput = {}): PinmapHandle {
   const element = resolveContainer(container);
   const root = createRoot(element);
-  let status: MapStatus = 'loading';
+  let status: MapStatus | 'destroyed' = 'loading';
   let destroyed = false;
   let settle: { resolve: () => void; reject: (error: Error) => void } | undefined;
   const ready = new Promise<void>((resolve, reject) => {
@@ -39,6 +50,7 @@ export function createPinmap(container: string | HTMLElement, config: PinmapConf
   ready.catch(() => {}); // an embedder that never awaits it must not see an unhandled rejection
 
   const onStatusChange = (next: MapStatus, error?: string) => {
+    if (destroyed) return;
     status = next;
     if (next === 'idle') settle?.resolve();
     if (next === 'error') settle?.reject(new Error(error ?? 'Pinmap failed'));
@@ -58,6 +70,8 @@ export function createPinmap(container: string | HTMLElement, config: PinmapConf
       if (destroyed) return;
       destroyed = true;
       root.unmount();
+      status = 'destroyed';
+      settle?.reject(new PinmapDestroyedError());
     },
   };
 }
