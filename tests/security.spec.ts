@@ -351,3 +351,39 @@ test.describe('finding 7: ?pins= in a link is taken from the page\'s own origin 
   });
 });
 
+test.describe('finding 9: a huge popup scrolls, and ?pin= keeps the camera on the map', () => {
+  const title = `Huge ${'title '.repeat(200_000)}`;
+  const pins = {
+    type: 'FeatureCollection',
+    features: [
+      { type: 'Feature', id: 'huge', geometry: { type: 'Point', coordinates: [0, 0] }, properties: { title, description: 'below the title' } },
+      { type: 'Feature', id: 'near', geometry: { type: 'Point', coordinates: [5, 5] }, properties: { title: 'Near' } },
+    ],
+  };
+  for (const view of ['vector', 'hybrid'] as const) {
+    test(`${view} view: ?pin= of a pin at [0, 0] with a 1 MB title opens a popup no taller than the map, which scrolls, and the camera stays within the map's latitudes`, async ({ page }) => {
+      test.setTimeout(90_000);
+      await serveJson(page, '/__security/huge.json', { view, fadeDuration: 0 });
+      await serveJson(page, '/__security/huge-pins.json', pins);
+      await page.goto('/?config=/__security/huge.json&pins=/__security/huge-pins.json&pin=huge#map=3/20/10');
+      const popup = page.locator('.pinmap-popup[data-pin-id="huge"]');
+      await expect(popup).toBeVisible({ timeout: 30_000 });
+      await waitForMapState(page, 'idle');
+      const map = (await page.locator('.pinmap-map').boundingBox())!;
+      const box = (await popup.boundingBox())!;
+      expect(box.height, 'the popup is no taller than the map').toBeLessThanOrEqual(map.height);
+      const scroller = await popup.evaluate((element) => {
+        const scrolling = [element, ...element.querySelectorAll('*')].find((e) => e.scrollHeight > e.clientHeight + 10 && /auto|scroll/.test(getComputedStyle(e).overflowY));
+        return scrolling ? { scrollHeight: scrolling.scrollHeight, clientHeight: scrolling.clientHeight } : undefined;
+      });
+      expect(scroller, 'a part of the popup scrolls').toBeDefined();
+      const latitude = Number(/#map=[\d.]+\/(-?[\d.]+)\//.exec(page.url())?.[1]);
+      expect(Math.abs(latitude), `the camera's latitude (${page.url()})`).toBeLessThanOrEqual(85.06);
+      // The camera stays by the pin: it is in view under its popup.
+      const pin = (await page.locator('.pinmap-pin[data-pin-id="huge"]').boundingBox())!;
+      expect(pin.y, 'the pin is in view').toBeGreaterThanOrEqual(map.y);
+      expect(pin.y + pin.height, 'the pin is in view').toBeLessThanOrEqual(map.y + map.height + 1);
+    });
+  }
+});
+
