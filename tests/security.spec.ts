@@ -387,3 +387,32 @@ test.describe('finding 9: a huge popup scrolls, and ?pin= keeps the camera on th
   }
 });
 
+test.describe('finding 12: raster layers on the provider\'s origin get the token', () => {
+  for (const carrier of [CARRIERS[0], CARRIERS[1]]) {
+    test(`hybrid view, token as ${carrier.name}: the provider's raster tiles carry it, other raster layers never`, async ({ page, servers, baseURL }) => {
+      const hatch = readFileSync('fixtures/raster/hatch/2/2/1.png');
+      servers.on('provider', (_request, response, url) => {
+        if (!url.pathname.startsWith('/raster/')) return false;
+        response.writeHead(200, { ...CORS, 'content-type': 'image/png' });
+        response.end(hatch);
+      });
+      await openApp(page, {
+        view: 'hybrid',
+        providerOrigin: servers.provider,
+        accessToken: TOKEN,
+        ...(carrier.header ? { accessTokenHeader: carrier.header } : {}),
+        center: [10, 46],
+        zoom: 2,
+        rasterLayers: [
+          { url: `${servers.provider}/raster/{z}/{x}/{y}.png`, opacity: 0.5 },
+          { url: `${baseURL}/raster/hatch/{z}/{x}/{y}.png`, maxTileZoom: 5 },
+        ],
+      });
+      await waitForMapState(page, 'idle');
+      const tiles = servers.requests.filter((r) => r.server === 'provider' && r.method === 'GET' && r.path.startsWith('/raster/'));
+      expect(tiles.length).toBeGreaterThan(2);
+      for (const tile of tiles) expect(holdsToken(tile), `${tile.path} carries the token`).toBe(true);
+      await expect(page.locator('.pinmap-raster-layer img, .pinmap-raster-layer canvas').first()).toBeVisible();
+    });
+  }
+});

@@ -6,7 +6,8 @@ import type { Camera } from '../../config/address.ts';
 import type { EngineEvents, MapAdapter, MapMotionEvent, UserLocation } from '../adapter.ts';
 import type { PinmapConfig, RasterLayerConfig } from '../../config/schema.ts';
 import { MESSAGES, reasonOf } from '../../config/errors.ts';
-import { accessTokenOf, providerOriginOf, redactToken, tokenTransform } from '../request-transform.ts';
+import { accessTokenOf, providerOriginOf, redactToken, tokenRuleOf, tokenTransform } from '../request-transform.ts';
+import { tokenTileLayer } from './token-tile-layer.ts';
 import { LEAFLET_POPUP_MAX_WIDTH, createHybridPins } from './pins.ts';
 import { boxContains } from '../../pins/filter.ts';
 import { localeWith } from '../../config/locale.ts';
@@ -345,7 +346,8 @@ export function createHybridEngine(parent: HTMLElement, config: PinmapConfig, ev
   };
 
   function createRasterLayer(layer: RasterLayerConfig, index: number, inPane: string): L.TileLayer {
-    return L.tileLayer(resolveTemplate(layer.url, document.baseURI), {
+    // A layer on the provider's origin carries the token, as every request there may.
+    return tokenTileLayer(resolveTemplate(layer.url, document.baseURI), tokenRuleOf(config, document.baseURI), {
       pane: inPane,
       opacity: layer.opacity,
       zIndex: (layer.placement === 'above' ? Z_INDEX.rasterAbove : Z_INDEX.rasterBelow) + index,
@@ -560,10 +562,13 @@ function retryRasterTiles(layer: L.TileLayer, onRetry: () => void, warn: (url: s
   };
   layer.on('tileload', forget);
   layer.on('tileunload', forget);
+  // A layer that fetches its tiles itself (the token as a header: `token-tile-layer.ts`) is asked
+  // to fetch one again; any other is given its image's URL again.
+  const reload = (layer as unknown as { reloadTile?: (tile: HTMLImageElement) => void }).reloadTile?.bind(layer) ?? ((image: HTMLImageElement, url: string) => (image.src = url));
   layer.on('tileerror', (event: L.TileErrorEvent) => {
     const key = keyOf(event.coords);
     const image = event.tile as HTMLImageElement;
-    const url = image.src;
+    const url = image.dataset.pinmapTile ?? image.src;
     const entry = failing.get(key) ?? { failures: 0, timer: undefined };
     failing.set(key, entry);
     entry.failures++;
@@ -577,7 +582,7 @@ function retryRasterTiles(layer: L.TileLayer, onRetry: () => void, warn: (url: s
       // Not loaded until it answers: Leaflet's 'load' (and the map's idle) wait for it again.
       delete tile.loaded;
       onRetry();
-      image.src = url;
+      reload(image, url);
     }, Math.min(TILE_RETRY.firstDelay * 2 ** (entry.failures - 1), TILE_RETRY.maxDelay));
   });
 }
