@@ -416,3 +416,64 @@ test.describe('finding 12: raster layers on the provider\'s origin get the token
     });
   }
 });
+
+test.describe('every download: progress, and an abort tied to destroy()', () => {
+  test('a large pin file says how far it has come, over the map and in the pin list, then shows its pins', async ({ page, servers }) => {
+    const features = Array.from({ length: 6000 }, (_, i) => ({
+      type: 'Feature',
+      id: `p${i}`,
+      geometry: { type: 'Point', coordinates: [-170 + (i % 340), -60 + ((i * 7) % 120)] },
+      properties: { title: `Pin ${i}`, description: 'A pin with some words to make the file large. '.repeat(8) },
+    }));
+    const body = Buffer.from(JSON.stringify({ type: 'FeatureCollection', features }));
+    expect(body.length).toBeGreaterThan(2_000_000);
+    servers.on('provider', (_request, response, url) => {
+      if (url.pathname !== '/big.geojson') return false;
+      response.writeHead(200, { ...CORS, 'content-type': 'application/geo+json', 'content-length': body.length });
+      // Ten parts, half a second apart.
+      const part = Math.ceil(body.length / 10);
+      let sent = 0;
+      const next = () => {
+        if (response.destroyed) return;
+        response.write(body.subarray(sent, sent + part));
+        sent += part;
+        if (sent < body.length) setTimeout(next, 500);
+        else response.end();
+      };
+      next();
+    });
+    await openApp(page, { pins: `${servers.provider}/big.geojson`, controls: { list: true } }, '#map=2/0/0');
+    const progress = page.locator('.pinmap-progress');
+    await expect(progress).toHaveText(/^Loading pins… \d0 %$/);
+    await expect(progress).toHaveAttribute('role', 'status');
+    const first = (await progress.allTextContents())[0];
+    await page.getByRole('button', { name: 'List the pins in view' }).click();
+    await expect(page.locator('.pinmap-list-count')).toHaveText(/^Loading pins… \d0 %$/);
+    // Each step it showed, until it goes: it rose.
+    const seen = new Set<string>(first ? [first] : []);
+    for (let texts = await progress.allTextContents(); texts.length > 0; texts = await progress.allTextContents()) {
+      seen.add(texts[0]!);
+      await page.waitForTimeout(100);
+    }
+    expect(seen.size, [...seen].join(', ')).toBeGreaterThan(1);
+    await waitForMapState(page, 'idle');
+    await expect(page.locator('.pinmap-list-count')).toHaveText(/pins in view$/);
+  });
+
+  test('embed: destroy() aborts the pin file and the style still on their way', async ({ page }) => {
+    // Served by the test and never answered (see "embed: ready settles …" for why not a server here).
+    await page.route((url) => url.pathname === '/__test/slow-pins.geojson' || url.pathname === '/__test/slow-style.json', () => {});
+    await openEmbedPage(page);
+    const failed: string[] = [];
+    page.on('requestfailed', (request) => failed.push(`${new URL(request.url()).pathname} ${request.failure()?.errorText}`));
+    const pinsAsked = page.waitForRequest((request) => request.url().endsWith('/__test/slow-pins.geojson'));
+    const styleAsked = page.waitForRequest((request) => request.url().endsWith('/__test/slow-style.json'));
+    await page.evaluate(() => {
+      const w = window as unknown as EmbedWindow;
+      w.handle = w.Pinmap.createPinmap('map', { style: '/__test/slow-style.json', pins: '/__test/slow-pins.geojson' });
+    });
+    await Promise.all([pinsAsked, styleAsked]);
+    await page.evaluate(() => (window as unknown as EmbedWindow).handle!.destroy());
+    await expect.poll(() => failed.sort()).toEqual(['/__test/slow-pins.geojson net::ERR_ABORTED', '/__test/slow-style.json net::ERR_ABORTED']);
+  });
+});

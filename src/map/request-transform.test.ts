@@ -107,7 +107,7 @@ describe('redactToken, every spelling', () => {
   });
 
   it('blanks every spelling of any token (property)', () => {
-    const wellFormed = fc.string({ unit: 'binary', minLength: 1, maxLength: 24 }).filter((token) => isWellFormed(token) && !/^[\u0000-\u0020]|[\u0000-\u0020]$/.test(token));
+    const wellFormed = fc.string({ unit: 'binary', minLength: 1, maxLength: 24 }).filter((token) => isWellFormed(token) && !endsInControlOrSpace(token));
     fc.assert(
       fc.property(wellFormed, fc.constantFrom(...Object.keys(spellings)), (token, name) => {
         const spelled = spellings[name]!(token);
@@ -130,4 +130,9 @@ function isWellFormed(text: string): boolean {
   } catch {
     return false;
   }
+}
+
+/** Whether `text` starts or ends with a control character or a space, which the URL parser strips from a URL's ends. */
+function endsInControlOrSpace(text: string): boolean {
+  return text.charCodeAt(0) <= 0x20 || text.charCodeAt(text.length - 1) <= 0x20;
 }
