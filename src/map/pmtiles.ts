@@ -14,12 +14,14 @@ import { openRequest, readBody, RequestError } from './request-path.ts';
  * - the access-token rule holds for the range requests too: MapLibre's `transformRequest` (see
  *   `request-transform.ts`) sees every `pmtiles://` request and decides, from the archive's own
  *   origin, whether it carries the token (as a query parameter in the URL, or as a header); the
- *   source fetches exactly the URL and headers it was handed;
+ *   source fetches exactly the URL and headers it was handed, through the request path
+ *   (`request-path.ts`: a redirect refused for a header token, bytes counted, the abort);
  * - a server that ignores `Range` and sends the whole file still works (the file is kept and
  *   read from memory), up to {@link WHOLE_FILE_LIMIT};
  * - every way an archive can be broken is an {@link ArchiveError} whose message says what is
  *   wrong (HTTP status, refused range, truncated file, not a PMTiles archive, unsupported version,
- *   data that is not compressed as the header says), filed by {@link archiveFailure}. The map
+ *   data that is not compressed as the header says, a directory that points outside the file or
+ *   cannot be parsed: `archiveProblem`), filed by {@link archiveFailure}. The map
  *   reports it as a notice naming the archive (`watchMapErrors`), and the rest of the map goes
  *   on. A passing server error (HTTP 5xx) or a network failure is only a failed tile: warned
  *   about in the console and tried again, as loose tiles are.
