@@ -132,6 +132,14 @@ test.describe('the policy in force', () => {
       await expect.poll(() => csp.violations.map((v) => `${v.directive} ${v.blocked}`)).toEqual([`connect-src ${style}`]);
     });
   }
+
+  test('hybrid view: a raster layer on a plain-http origin is refused: the warning names img-src and the origin to add; the map goes on', async ({ page }) => {
+    const console = watchConsole(page);
+    await serveJson(page, '/__test/http-raster.json', { view: 'hybrid', rasterLayers: [{ url: 'http://localhost:9/{z}/{x}/{y}.png' }] });
+    await page.goto('/?config=/__test/http-raster.json');
+    await waitForMapState(page, 'idle');
+    await expect.poll(() => console.warnings.filter((w) => w.includes("the page's Content Security Policy does not allow it (img-src): add http://localhost:9 to img-src")).length).toBeGreaterThan(0);
+  });
 });
 
 /** Clicks the pin `id`, sees its popup, closes it with Esc and sees it go. */

@@ -1,3 +1,4 @@
+import { MESSAGES } from './errors.ts';
 import { isFetchableUrl } from './schema.ts';
 
 /**
@@ -126,7 +127,7 @@ export function withHidden(href: string, hidden: readonly string[]): string {
  */
 export function addressPinsRefusal(value: string, allowed: unknown, pageHref: string): string | undefined {
   const shown = value.length > 200 ? `${value.slice(0, 199)}…` : value;
-  const refused = (reason: string) => `The pins of this link (${shown}) are not shown: ${reason}`;
+  const refused = (reason: string) => MESSAGES.addressPinsRefused(shown, reason);
   const target = value.startsWith('pmtiles://') ? value.slice('pmtiles://'.length) : value;
   if (target === '' || !isFetchableUrl(target)) return refused('it is not an http(s) URL or a path');
   if (allowed === 'any') return undefined;

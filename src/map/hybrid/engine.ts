@@ -8,6 +8,7 @@ import type { PinmapConfig, RasterLayerConfig } from '../../config/schema.ts';
 import { MESSAGES, reasonOf } from '../../config/errors.ts';
 import { accessTokenOf, providerOriginOf, redactToken, tokenRuleOf, tokenTransform } from '../request-transform.ts';
 import { tokenTileLayer } from './token-tile-layer.ts';
+import { policyViolationFor } from '../policy-violations.ts';
 import { LEAFLET_POPUP_MAX_WIDTH, createHybridPins } from './pins.ts';
 import { boxContains } from '../../pins/filter.ts';
 import { localeWith } from '../../config/locale.ts';
@@ -108,7 +109,13 @@ export function createHybridEngine(parent: HTMLElement, config: PinmapConfig, ev
     layer.on('loading', busy);
     layer.on('tileload tileerror', () => lastTileAt.set(layer, performance.now()));
     layer.on('load', checkIdle);
-    retryRasterTiles(layer, busy, (url) => console.warn(`Pinmap: a raster tile could not be loaded; it is tried again while in view: ${redactToken(url, accessTokenOf(config))}`));
+    retryRasterTiles(layer, busy, (url) =>
+      // An image the page's policy refused says so, with the directive and the origin to add.
+      void policyViolationFor(url).then((violation) => {
+        const why = violation ? ` (${MESSAGES.blockedByPolicy(violation.directive, violation.origin)})` : '';
+        console.warn(`Pinmap: a raster tile could not be loaded; it is tried again while in view: ${redactToken(url, accessTokenOf(config))}${why}`);
+      }),
+    );
     layer.addTo(map);
   }
 
