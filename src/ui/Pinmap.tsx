@@ -577,7 +577,7 @@ const PROGRESS_FROM_BYTES = 1_000_000;
  * its size is known, else the size read so far (`12 MB`, in whole megabytes); undefined while it
  * is small.
  */
-export function progressOf(loaded: number, total: number | undefined): string | undefined {
+function progressOf(loaded: number, total: number | undefined): string | undefined {
   if (total !== undefined && total >= loaded) return total < PROGRESS_FROM_BYTES ? undefined : `${Math.floor((loaded / total) * 10) * 10}`;
   return loaded < PROGRESS_FROM_BYTES ? undefined : formatBytes(Math.floor(loaded / 1e6) * 1e6);
 }
