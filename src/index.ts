@@ -3,7 +3,8 @@
  * config parser with its types.
  */
 export type { PinCollectionInput } from './config/schema.ts';
-export { Pinmap, type PinmapProps, type PinmapRef, type PinmapDataProps, type PinEvent, type StatusListener } from './ui/Pinmap.tsx';
+export { Pinmap } from './ui/Pinmap.tsx';
+export type { PinmapProps, PinmapRef, PinmapDataProps, PinEvent, StatusListener } from './ui/pinmap-api.ts';
 export type { ViewState } from './ui/view-state.ts';
 export type { LngLatBounds } from './map/adapter.ts';
 export { createPinmap, PinmapDestroyedError, type PinmapHandle } from './ui/create-pinmap.tsx';

@@ -1,14 +1,13 @@
 import { useActorRef, useSelector } from '@xstate/react';
-import { useCallback, useContext, useEffect, useImperativeHandle, useMemo, useRef, useState, type Ref, type RefObject } from 'react';
+import { useCallback, useContext, useEffect, useImperativeHandle, useMemo, useRef, useState, type Ref } from 'react';
 import { mapStatusMachine, type MapStatus } from '../machines/map-status.machine.ts';
 import type { Camera, ViewName } from '../config/address.ts';
-import type { LngLatBounds, MapAdapter, MapLibreMap } from '../map/adapter.ts';
+import type { MapAdapter } from '../map/adapter.ts';
 import { configKey, safeParseConfig, type ConfigError, type PinmapConfig, type PinmapConfigInput } from '../config/schema.ts';
 import { createEngine } from '../map/engines.ts';
-import type { PinReading, PinSet } from '../pins/types.ts';
-import { startPinRequest, type PinRequest } from '../map/pin-request.ts';
-import { accessTokenOf, redactToken, tokenRuleOf } from '../map/request-transform.ts';
-import { formatBytes, reasonOf } from '../config/errors.ts';
+import type { PinSet } from '../pins/types.ts';
+import { accessTokenOf, redactToken } from '../map/request-transform.ts';
+import { reasonOf } from '../config/errors.ts';
 import { DEFAULT_LOCALE, localeWith } from '../config/locale.ts';
 import { Controls, type PinToOpen } from './controls/Controls.tsx';
 import { ErrorPanel } from './ErrorPanel.tsx';
@@ -19,98 +18,14 @@ import { useBasemapNote } from './hooks/use-basemap-note.ts';
 import { PageNoticeContext } from './page-notice.ts';
 import { useAddressSync, useHiddenAddressSync, useOpenPinAddressSync } from './hooks/use-address-sync.ts';
 import { useTheme } from './hooks/use-theme.ts';
-import { cameraOf, configCameraOf, showsViewState, viewStateOf, type ViewState } from './view-state.ts';
+import { configCameraOf, type ViewState } from './view-state.ts';
+import type { EventsRef, PinmapProps, PinmapRef, PinmapDataProps } from './pinmap-api.ts';
+import { loadPinCode, progressLabel, usePinSource, type PinSource } from './hooks/use-pin-source.ts';
+import { useControlledCamera } from './hooks/use-controlled-camera.ts';
+import { useLatest } from './hooks/use-latest.ts';
+import { pinmapRefOf } from './pinmap-ref.ts';
 import { jumpToPins, pinSetBounds } from './fit-pins.ts';
 import './pinmap.css';
-
-/** Told the map's status (`loading`, `idle`, `error`) each time it changes; with the error's text when it fails. */
-export type StatusListener = (status: MapStatus, error?: string) => void;
-
-/**
- * What a `ref` on `<Pinmap/>` holds once the map exists (null before, and while a view switch
- * makes the next map): the camera, the popups and the MapLibre map itself.
- */
-export interface PinmapRef {
-  /** The camera now. */
-  getViewState(): Required<ViewState>;
-  /** Moves the camera at once to `viewState` (what it leaves out stays). */
-  jumpTo(viewState: Partial<ViewState>): void;
-  /**
-   * Flies the camera to `viewState`, zooming out and in on the way. `duration` in ms; by default
-   * MapLibre picks it from the distance, and it is 0 when the user prefers reduced motion.
-   */
-  flyTo(viewState: Partial<ViewState>, options?: { duration?: number }): void;
-  /**
-   * Fits `[[west, south], [east, north]]` (degrees) in the view, keeping the bearing. `maxZoom`
-   * (default the map's `maxZoom`) caps the zoom; `duration` in ms as for `flyTo`.
-   */
-  fitBounds(bounds: LngLatBounds, options?: { maxZoom?: number; duration?: number }): void;
-  /**
-   * Opens the popup of the pin with this id (closing any other); false for an unknown id. With
-   * pre-tiled pins, true while the pin is looked up in the archive (the popup opens when found).
-   */
-  openPin(id: string): boolean;
-  /** Closes the open popup, if any. */
-  closePin(): void;
-  /**
-   * The MapLibre map: the whole map in the vector view, the Leaflet map's vector layer in the
-   * hybrid view; undefined where WebGL could not start. For what Pinmap does not wrap; a style
-   * or camera changed behind Pinmap's back is not Pinmap's to keep.
-   */
-  getMap(): MapLibreMap | undefined;
-}
-
-/** What a pin event names: the pin's id. */
-export interface PinEvent {
-  /** The pin's id (its feature id or `properties.id`). */
-  id: string;
-}
-
-/** The config keys that `<Pinmap/>` also takes as props of their own (a prop wins over the config's key). */
-export type PinmapDataProps = Pick<PinmapConfigInput, 'pins' | 'pinStyles' | 'controls' | 'theme'>;
-
-/** The props of `<Pinmap/>`: its config, the camera (uncontrolled or controlled), events as props and the ref. */
-export interface PinmapProps extends PinmapDataProps {
-  /**
-   * The map's config (see the README's option table); validated here, with its errors shown in
-   * place of the map. Changing `pins`, `pinStyles`, `searchFields`, `hiddenCategories`,
-   * `controls`, `units`, `bearingSnap`, `trackUserLocation`, `fitToUserLocation` or `hash`
-   * updates the map in place; `center`,
-   * `zoom`, `bearing`, `pitch` and `openPin` are read when the map is made; any other change
-   * makes a new map.
-   */
-  config?: PinmapConfigInput;
-  /**
-   * Uncontrolled camera: where the map starts (wins over the config's `center`, `zoom`, `bearing`,
-   * `pitch`). Later changes are ignored: move the map through the ref, or control it with `viewState`.
-   */
-  initialViewState?: Partial<ViewState>;
-  /**
-   * Controlled camera: the map shows this view state, and tells every change with `onMove`. Keep it
-   * in your state from `onMove`; a gesture that your state does not follow springs back when it ends.
-   */
-  viewState?: ViewState;
-  /** Every camera change (gestures, controls, code), with the camera it reached. */
-  onMove?: (event: { viewState: Required<ViewState> }) => void;
-  /** The map's first idle: style, tiles and pins drawn. Told again for the next map after a view switch. */
-  onLoad?: (event: { target: PinmapRef }) => void;
-  /** The map failed (config errors, the style, WebGL), with the message it shows. */
-  onError?: (event: { error: Error }) => void;
-  /** The user clicked, tapped or pressed Enter or Space on a pin (its popup opens next). */
-  onPinClick?: (event: PinEvent) => void;
-  /** A pin's popup opened (by the user, the address' `?pin=` or the ref). */
-  onPopupOpen?: (event: PinEvent) => void;
-  /** A pin's popup closed. */
-  onPopupClose?: (event: PinEvent) => void;
-  /** Told every time the map's status changes; with the error's text when it fails. */
-  onStatusChange?: StatusListener;
-  /** Classes added to the map's root element (beside `pinmap`). */
-  className?: string;
-  /** The imperative handle (see `PinmapRef`). */
-  ref?: Ref<PinmapRef>;
-}
-
-type PinmapEvents = Pick<PinmapProps, 'onMove' | 'onLoad' | 'onError' | 'onPinClick' | 'onPopupOpen' | 'onPopupClose' | 'onStatusChange'>;
 
 /**
  * The Pinmap component: validates its config, then renders the map, its status as
@@ -130,8 +45,6 @@ export function Pinmap({ config, pins, pinStyles, controls, theme, initialViewSt
   const fitPins = parsed.config.fitPins && !givesCamera(input);
   return <PinmapView config={parsed.config} fitPins={fitPins} viewState={viewState} events={latestEvents} className={className} handleRef={ref} />;
 }
-
-type EventsRef = RefObject<PinmapEvents>;
 
 function ConfigErrorView({ error, theme: requested, events, className }: { error: ConfigError; theme: PinmapConfig['theme']; events: EventsRef; className?: string | undefined }) {
   const theme = useTheme(requested);
@@ -461,12 +374,6 @@ const INITIAL_KEYS = ['center', 'zoom', 'bearing', 'pitch', 'openPin'] as const;
 /** No pins: what a map is given when its pins are taken away. */
 const EMPTY_PIN_SET: PinSet = { pins: [], skipped: [], warnings: [], pinStyles: {} };
 
-/**
- * The code that reads and checks pins: a chunk of its own, loaded when a config first has pins
- * (beside the map's own start), so a map without pins never loads it.
- */
-const loadPinCode = () => import('../map/pin-source.ts');
-
 /** Whether a config (with its props) gives the camera: a `center` or a `zoom` (the app's from `#map=`). */
 function givesCamera(input: unknown): boolean {
   if (typeof input !== 'object' || input === null) return false;
@@ -490,103 +397,6 @@ function omitKeys(config: PinmapConfig, keys: readonly string[]): Record<string,
   return out;
 }
 
-/**
- * The config's pins as something to place on each map: read (fetched and checked) from the
- * moment the pins, the pin styles or how they are fetched change, beside the map's own start, and
- * read again on a Retry. `onProgress` hears how far a large file has come (a text, from
- * `progressOf`). Undefined without pins.
- */
-function usePinSource(config: PinmapConfig, onProgress: (progress: { for: PinSource; text: string } | undefined) => void): PinSource | undefined {
-  const key = useMemo(
-    () =>
-      configKey([config.pins, config.pinStyles, config.searchFields, config.popupFields, config.csv, config.pinsTimeout, config.maxPinBytes, tokenRuleOf(config, document.baseURI)]),
-    [config],
-  );
-  const tellProgress = useLatest(onProgress);
-  // eslint-disable-next-line react-hooks/exhaustive-deps
-  const source = useMemo(() => (config.pins === undefined ? undefined : new PinSource(config, (text) => tellProgress.current(text === undefined ? undefined : { for: source!, text }))), [key]);
-  useEffect(() => {
-    if (!source) return;
-    source.start();
-    return () => source.stop();
-  }, [source]);
-  return source;
-}
-
-/** Pins being read: the latest reading, and a new one (a Retry after a failure). */
-class PinSource {
-  private request = new AbortController();
-  private reading: Promise<PinSet> | undefined;
-
-  constructor(
-    /** The config the pins are of: its pins, pin styles, the fields to keep, CSV columns, token rule and limits. */
-    readonly config: PinmapConfig,
-    private readonly onProgress: (text: string | undefined) => void,
-  ) {}
-
-  /** Starts reading the pins (again, after `stop`). */
-  start(): void {
-    this.request = new AbortController();
-    this.reading = undefined;
-    this.latest();
-  }
-
-  /** Stops a reading under way: its request is aborted. */
-  stop(): void {
-    this.request.abort();
-  }
-
-  /** The pins as last read. */
-  latest(): Promise<PinSet> {
-    return (this.reading ??= this.read());
-  }
-
-  /** Reads the pins again. */
-  reload(): Promise<PinSet> {
-    return (this.reading = this.read());
-  }
-
-  private read(): Promise<PinSet> {
-    const { signal } = this.request;
-    const { pins, pinStyles, searchFields, popupFields, csv } = this.config;
-    const reading: PinReading = { searchFields, popupFields, csv };
-    let shown: string | undefined;
-    const request: PinRequest = {
-      rule: tokenRuleOf(this.config, document.baseURI),
-      timeout: this.config.pinsTimeout,
-      maxBytes: this.config.maxPinBytes,
-      onProgress: (loaded, total) => {
-        const text = progressOf(loaded, total);
-        if (text === shown || signal.aborted) return;
-        shown = text;
-        this.onProgress(text);
-      },
-    };
-    const started = startPinRequest(pins, document.baseURI, signal, request);
-    const read = loadPinCode().then(({ loadPinSet }) => loadPinSet(pins!, pinStyles, document.baseURI, signal, reading, started, request));
-    read.catch(() => {}); // heard where the pins are placed; a map that could not be made needs no pins
-    return read;
-  }
-}
-
-/** Files smaller than this arrive without a word of progress. */
-const PROGRESS_FROM_BYTES = 1_000_000;
-
-/**
- * How far a pin file has come, in steps a screen reader can follow: `40` (per cent, in tens) when
- * its size is known, else the size read so far (`12 MB`, in whole megabytes); undefined while it
- * is small.
- */
-function progressOf(loaded: number, total: number | undefined): string | undefined {
-  if (total !== undefined && total >= loaded) return total < PROGRESS_FROM_BYTES ? undefined : `${Math.floor((loaded / total) * 10) * 10}`;
-  return loaded < PROGRESS_FROM_BYTES ? undefined : formatBytes(Math.floor(loaded / 1e6) * 1e6);
-}
-
-/** The progress as the page says it: "Loading pins… 40 %", or "Loading pins… 12 MB". */
-function progressLabel(progress: string, locale: ReturnType<typeof localeWith>): string {
-  return /^\d+$/.test(progress) ? locale['PinLayer.Loading'].replace('{percent}', progress) : locale['PinLayer.LoadingSize'].replace('{size}', progress);
-}
-
 /** Keeps `openPin` as the open popup's id, and tells the pin events. Returns the unsubscribe. */
 function watchPins(adapter: MapAdapter, openPin: { current: string | null }, events: EventsRef): () => void {
   const stopOpen = adapter.onOpenPinChange((id) => {
@@ -600,71 +410,6 @@ function watchPins(adapter: MapAdapter, openPin: { current: string | null }, eve
     stopOpen();
     stopClick();
   };
-}
-
-/**
- * The controlled camera: the map jumps to `viewState` whenever it changes, except while the
- * camera moves (a gesture or an animation is not fought); every change is told with `onMove`;
- * when a movement ends somewhere the view state did not follow, the map goes back to it.
- */
-function useControlledCamera(adapter: MapAdapter | undefined, viewState: ViewState | undefined, events: EventsRef): void {
-  const wanted = useLatest(viewState);
-  const moving = useRef(false);
-  const { longitude, latitude, zoom, bearing, pitch } = viewState ?? {};
-  useEffect(() => {
-    if (!adapter) return;
-    let frame = 0;
-    const follow = () => {
-      frame = 0;
-      const target = wanted.current;
-      if (target && !moving.current && !showsViewState(adapter.getCamera(), target)) adapter.jumpTo(cameraOf(target, adapter.getCamera()));
-    };
-    const stopCamera = adapter.onCameraChange((camera) => events.current.onMove?.({ viewState: viewStateOf(camera) }));
-    const stopMotion = adapter.onMotion((event) => {
-      if (event.type === 'motion.started') moving.current = true;
-      if (event.type !== 'motion.ended') return;
-      moving.current = false;
-      // The state the move was told to has rendered by the next frame; whatever it did not take, goes back.
-      if (wanted.current && !frame) frame = requestAnimationFrame(follow);
-    });
-    return () => {
-      stopCamera();
-      stopMotion();
-      if (frame) cancelAnimationFrame(frame);
-      moving.current = false;
-    };
-  }, [adapter, wanted, events]);
-  useEffect(() => {
-    if (!adapter || longitude === undefined || latitude === undefined || zoom === undefined || moving.current) return;
-    const target = { longitude, latitude, zoom, bearing, pitch };
-    if (!showsViewState(adapter.getCamera(), target)) adapter.jumpTo(cameraOf(target, adapter.getCamera()));
-  }, [adapter, longitude, latitude, zoom, bearing, pitch]);
-}
-
-/** The imperative handle of one map. */
-function pinmapRefOf(adapter: MapAdapter, config: { current: PinmapConfig }): PinmapRef {
-  const duration = (options: { duration?: number } | undefined) => (prefersReducedMotion() ? 0 : options?.duration);
-  return {
-    getViewState: () => viewStateOf(adapter.getCamera()),
-    jumpTo: (view) => adapter.jumpTo(cameraOf(view, adapter.getCamera())),
-    flyTo: (view, options) => adapter.flyTo(cameraOf(view, adapter.getCamera()), withDuration({ tag: 'ref.flyTo' }, duration(options))),
-    fitBounds: (bounds, options) =>
-      adapter.fitBounds(bounds, withDuration({ tag: 'ref.fitBounds', maxZoom: options?.maxZoom ?? config.current.maxZoom }, duration(options) ?? FIT_DURATION)),
-    openPin: (id) => adapter.openPin(id),
-    closePin: () => adapter.closePin(),
-    getMap: () => adapter.getMap(),
-  };
-}
-
-/** How long `fitBounds` eases when not told (MapLibre's own default for camera animations). */
-const FIT_DURATION = 500;
-
-function withDuration<T extends object>(options: T, duration: number | undefined): T & { duration?: number } {
-  return duration === undefined ? options : { ...options, duration };
-}
-
-function prefersReducedMotion(): boolean {
-  return typeof matchMedia === 'function' && matchMedia('(prefers-reduced-motion: reduce)').matches;
 }
 
 /**
@@ -712,15 +457,6 @@ function adapterKey(adapter: MapAdapter): number {
     adapterKeys.set(adapter, key);
   }
   return key;
-}
-
-/** A ref that always holds the latest value, so listeners registered once never go stale. */
-function useLatest<T>(value: T) {
-  const ref = useRef(value);
-  useEffect(() => {
-    ref.current = value;
-  });
-  return ref;
 }
 
 function rootClass(className: string | undefined): string {

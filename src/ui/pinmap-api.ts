@@ -1,0 +1,98 @@
+/** The public face of `<Pinmap/>`: its props, its events and what its `ref` holds. */
+import type { Ref, RefObject } from 'react';
+import type { MapStatus } from '../machines/map-status.machine.ts';
+import type { LngLatBounds, MapLibreMap } from '../map/adapter.ts';
+import type { PinmapConfigInput } from '../config/schema.ts';
+import type { ViewState } from './view-state.ts';
+
+/** Told the map's status (`loading`, `idle`, `error`) each time it changes; with the error's text when it fails. */
+export type StatusListener = (status: MapStatus, error?: string) => void;
+
+/**
+ * What a `ref` on `<Pinmap/>` holds once the map exists (null before, and while a view switch
+ * makes the next map): the camera, the popups and the MapLibre map itself.
+ */
+export interface PinmapRef {
+  /** The camera now. */
+  getViewState(): Required<ViewState>;
+  /** Moves the camera at once to `viewState` (what it leaves out stays). */
+  jumpTo(viewState: Partial<ViewState>): void;
+  /**
+   * Flies the camera to `viewState`, zooming out and in on the way. `duration` in ms; by default
+   * MapLibre picks it from the distance, and it is 0 when the user prefers reduced motion.
+   */
+  flyTo(viewState: Partial<ViewState>, options?: { duration?: number }): void;
+  /**
+   * Fits `[[west, south], [east, north]]` (degrees) in the view, keeping the bearing. `maxZoom`
+   * (default the map's `maxZoom`) caps the zoom; `duration` in ms as for `flyTo`.
+   */
+  fitBounds(bounds: LngLatBounds, options?: { maxZoom?: number; duration?: number }): void;
+  /**
+   * Opens the popup of the pin with this id (closing any other); false for an unknown id. With
+   * pre-tiled pins, true while the pin is looked up in the archive (the popup opens when found).
+   */
+  openPin(id: string): boolean;
+  /** Closes the open popup, if any. */
+  closePin(): void;
+  /**
+   * The MapLibre map: the whole map in the vector view, the Leaflet map's vector layer in the
+   * hybrid view; undefined where WebGL could not start. For what Pinmap does not wrap; a style
+   * or camera changed behind Pinmap's back is not Pinmap's to keep.
+   */
+  getMap(): MapLibreMap | undefined;
+}
+
+/** What a pin event names: the pin's id. */
+export interface PinEvent {
+  /** The pin's id (its feature id or `properties.id`). */
+  id: string;
+}
+
+/** The config keys that `<Pinmap/>` also takes as props of their own (a prop wins over the config's key). */
+export type PinmapDataProps = Pick<PinmapConfigInput, 'pins' | 'pinStyles' | 'controls' | 'theme'>;
+
+/** The props of `<Pinmap/>`: its config, the camera (uncontrolled or controlled), events as props and the ref. */
+export interface PinmapProps extends PinmapDataProps {
+  /**
+   * The map's config (see the README's option table); validated here, with its errors shown in
+   * place of the map. Changing `pins`, `pinStyles`, `searchFields`, `hiddenCategories`,
+   * `controls`, `units`, `bearingSnap`, `trackUserLocation`, `fitToUserLocation` or `hash`
+   * updates the map in place; `center`,
+   * `zoom`, `bearing`, `pitch` and `openPin` are read when the map is made; any other change
+   * makes a new map.
+   */
+  config?: PinmapConfigInput;
+  /**
+   * Uncontrolled camera: where the map starts (wins over the config's `center`, `zoom`, `bearing`,
+   * `pitch`). Later changes are ignored: move the map through the ref, or control it with `viewState`.
+   */
+  initialViewState?: Partial<ViewState>;
+  /**
+   * Controlled camera: the map shows this view state, and tells every change with `onMove`. Keep it
+   * in your state from `onMove`; a gesture that your state does not follow springs back when it ends.
+   */
+  viewState?: ViewState;
+  /** Every camera change (gestures, controls, code), with the camera it reached. */
+  onMove?: (event: { viewState: Required<ViewState> }) => void;
+  /** The map's first idle: style, tiles and pins drawn. Told again for the next map after a view switch. */
+  onLoad?: (event: { target: PinmapRef }) => void;
+  /** The map failed (config errors, the style, WebGL), with the message it shows. */
+  onError?: (event: { error: Error }) => void;
+  /** The user clicked, tapped or pressed Enter or Space on a pin (its popup opens next). */
+  onPinClick?: (event: PinEvent) => void;
+  /** A pin's popup opened (by the user, the address' `?pin=` or the ref). */
+  onPopupOpen?: (event: PinEvent) => void;
+  /** A pin's popup closed. */
+  onPopupClose?: (event: PinEvent) => void;
+  /** Told every time the map's status changes; with the error's text when it fails. */
+  onStatusChange?: StatusListener;
+  /** Classes added to the map's root element (beside `pinmap`). */
+  className?: string;
+  /** The imperative handle (see `PinmapRef`). */
+  ref?: Ref<PinmapRef>;
+}
+
+export type PinmapEvents = Pick<PinmapProps, 'onMove' | 'onLoad' | 'onError' | 'onPinClick' | 'onPopupOpen' | 'onPopupClose' | 'onStatusChange'>;
+
+/** The events of one `<Pinmap/>`, always the latest props (listeners registered once never go stale). */
+export type EventsRef = RefObject<PinmapEvents>;
