@@ -47,6 +47,9 @@ function collisionImage(map: MapLibreMap, width: number, height: number): string
   return id;
 }
 
+/** The label collision of a map's DOM pins and bubbles (see `createLabelCollision`). */
+export type LabelCollision = ReturnType<typeof createLabelCollision>;
+
 /**
  * The invisible symbol layer of DOM pins and bubbles: `set` gives the boxes now shown; the layer
  * is kept on top of the style (also after a new style: a theme change carries it over, and a

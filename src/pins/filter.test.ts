@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { Pin } from './types.ts';
-import { boxContains, isShown, visibleMask } from './filter.ts';
+import { boxContains, isShown, nearestCopy, visibleMask } from './filter.ts';
 
 const pin = (id: string, category?: string): Pin => ({ id, title: id, description: '', lngLat: [0, 0], options: {}, ...(category ? { category } : {}) });
 
@@ -35,5 +35,14 @@ describe('boxContains', () => {
 
   it('holds every longitude in a box a world wide', () => {
     expect(boxContains([-200, -80, 200, 80], [123, 0])).toBe(true);
+  });
+});
+
+describe('nearestCopy', () => {
+  it('keeps a longitude on the copy of the world in view', () => {
+    expect(nearestCopy(10, 0)).toBe(10);
+    expect(nearestCopy(10, 350)).toBe(370);
+    expect(nearestCopy(170, -170)).toBe(-190);
+    expect(nearestCopy(-170, 175)).toBe(190);
   });
 });

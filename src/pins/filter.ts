@@ -2,8 +2,8 @@ import type { Pin } from './types.ts';
 
 /**
  * What the legend's filter and the pin list share in both views: which pins a set of hidden
- * categories leaves on the map, and whether a point lies within a box of the view. Pure, so it
- * is unit tested without a map.
+ * categories leaves on the map, whether a point lies within a box of the view, and which copy of
+ * the world a point is drawn on. Pure, so it is unit tested without a map.
  */
 
 /** Whether the pin shows while the categories in `hidden` are hidden (a pin without a category always shows). */
@@ -37,4 +37,12 @@ export function boxContains([west, south, east, north]: [number, number, number,
   if (east - west >= 360) return true;
   const shifted = lng + 360 * Math.ceil((west - lng) / 360);
   return shifted <= east;
+}
+
+/**
+ * The copy of `lng` (± a multiple of 360°) nearest to `center`: where a point shows on the world
+ * copy in view, or where a camera goes to reach it without crossing the 180° meridian.
+ */
+export function nearestCopy(lng: number, center: number): number {
+  return lng + 360 * Math.round((center - lng) / 360);
 }

@@ -5,7 +5,7 @@ import type { PinmapConfig } from '../../config/schema.ts';
 import { localeWith } from '../../config/locale.ts';
 import { describeFailure, onMapAttributionsChange, releaseBeforeRemove, sharedMapOptions, showTheme, styleReadiness, themeOf, themesDiffer, visibleAttributions, watchMapErrors } from '../maplibre-map.ts';
 import { accuracyCircleDiameter, distanceBetween } from '../scale.ts';
-import type { PinLayer } from './pins.ts';
+import type { PinLayer } from '../pin-layer.ts';
 import type { Pin } from '../../pins/types.ts';
 import type { PinOptions } from '../../config/pin-options.ts';
 import { warnIfStyleSheetMissing } from '../stylesheets.ts';
@@ -203,7 +203,7 @@ export function createVectorEngine(container: HTMLElement, config: PinmapConfig,
     setUserLocation: userLocation.set,
     getAttributions() {
       const credits = visibleAttributions(map);
-      return pinLayer?.markerAttribution ? [...credits, pinLayer.markerAttribution] : credits;
+      return pinLayer?.attribution ? [...credits, pinLayer.attribution] : credits;
     },
     onAttributionsChange(listener) {
       attributionListeners.add(listener);

@@ -1,0 +1,120 @@
+import type { PinOptions } from '../config/pin-options.ts';
+import { PinsById } from '../pins/data.ts';
+import { SharedStyles } from '../pins/icon.ts';
+import type { CategoryCount, Pin, PinSet } from '../pins/types.ts';
+import type { OpenPinOptions } from './adapter.ts';
+
+/**
+ * How a pin layer draws its pins now: as DOM markers (every pin of the hybrid view; small sets in
+ * the vector view), as a WebGL layer of the vector map (large and pre-tiled sets in the vector
+ * view), or not at all (no pins yet, or an empty set).
+ */
+export type PinLayerMode = 'dom' | 'gl' | 'none';
+
+/**
+ * The pins of a map, as either engine draws them (the vector view: `vector/pins.ts`; the hybrid
+ * view: `hybrid/pins.ts`): one pin set at a time, grouped into bubbles where they crowd, with one
+ * popup open at a time. The engines' adapters answer the `MapAdapter`'s pin questions from it.
+ */
+export interface PinLayer {
+  /** How the current pins are drawn. */
+  readonly mode: PinLayerMode;
+  /**
+   * The pin set's credit while the layer draws its pins as DOM markers, which no map source
+   * carries; undefined otherwise (a WebGL layer's source carries the credit like any other
+   * source of the style) and while no pins are shown.
+   */
+  readonly attribution: string | undefined;
+  /**
+   * Pins are on their way: what grouping a large set needs may be started while they are read
+   * (the vector view starts the pin index's worker). Returns what lets it go if they never come
+   * (they could not be loaded).
+   */
+  expectPins(): () => void;
+  /**
+   * Replaces the pins (closing the popup); resolves once they are on the map: DOM markers at
+   * once, a WebGL layer once its first groups and images are in, a pin archive's pins once its
+   * first tiles are read.
+   */
+  setPins(set: PinSet): Promise<void>;
+  /**
+   * Opens the pin's popup (closing any other); false for an unknown id. Pre-tiled pins not looked
+   * up yet: true, and the popup opens when the archive's pin index answers.
+   */
+  open(id: string, options?: OpenPinOptions): boolean;
+  /** The pins of the set shown, in its order (every category, hidden or not); empty for pre-tiled pins. */
+  readonly pins: readonly Pin[];
+  /** The set's category styles (`PinSet.pinStyles`). */
+  readonly pinStyles: Readonly<Record<string, PinOptions>>;
+  /** Pre-tiled pins: the archive's categories and counts (see `MapAdapter.getCategoryCounts`); else undefined. */
+  readonly categories: readonly CategoryCount[] | undefined;
+  /** Pre-tiled pins: the pins drawn now (see `MapAdapter.getShownPins`); else undefined. */
+  shownPins(): Pin[] | undefined;
+  /** Hides the pins of these categories and shows every other (see `MapAdapter.setHiddenCategories`). */
+  setHidden(categories: readonly string[]): void;
+  /**
+   * Where the camera goes to show a pin: its point, at the lowest zoom (from now, in MapLibre's
+   * terms) where no bubble hides it; undefined for an unknown id.
+   */
+  viewOf(id: string): Promise<{ center: [number, number]; zoom: number } | undefined>;
+  /** Closes the popup, if one is open. */
+  close(): void;
+  /** Removes the pins, the popup and every listener the layer added to the map. */
+  destroy(): void;
+}
+
+/** What both engines' pin layers are given. */
+export interface PinLayerOptions {
+  /** A cluster bubble's accessible name; `{count}` stands for its number of pins. */
+  clusterLabel: string;
+  /** Told whenever the open popup changes: the pin's id, or null when it closed. */
+  onOpenPinChange: (id: string | null) => void;
+  /** Told when the user clicks, taps or presses Enter or Space on a pin (before its popup opens). */
+  onPinClick: (id: string) => void;
+}
+
+/**
+ * The pin set a pin layer shows, as both views' layers keep it: its pins in order and by id, the
+ * style of each pin, the set's category styles, an archive's categories, the set's credit, and
+ * the categories hidden (kept from set to set).
+ */
+export class PinSetState {
+  /** The set's pins, in its order (empty for pre-tiled pins). */
+  list: Pin[] = [];
+  /** The same pins by id. */
+  byId = new PinsById([]);
+  /** How each pin is drawn: one style object for the pins (or an archive's looks) that look alike. */
+  styles = new SharedStyles();
+  pinStyles: Readonly<Record<string, PinOptions>> = {};
+  categories: readonly CategoryCount[] | undefined;
+  attribution: string | undefined;
+  hidden: ReadonlySet<string> = new Set();
+
+  /** Takes a new set: its pins, styles (resolved afresh) and credit. The hidden categories stay. */
+  replace(set: PinSet): void {
+    this.list = set.pins;
+    this.byId = new PinsById(set.pins);
+    this.styles = new SharedStyles();
+    this.pinStyles = set.pinStyles;
+    this.categories = set.archive?.categories;
+    this.attribution = set.attribution;
+  }
+
+  /** Takes the categories to hide; false when they are those hidden already (nothing changes). */
+  hide(categories: readonly string[]): boolean {
+    const next = new Set(categories);
+    if (next.size === this.hidden.size && [...next].every((category) => this.hidden.has(category))) return false;
+    this.hidden = next;
+    return true;
+  }
+}
+
+/**
+ * Where focus goes when a pin's popup closes: back to what opened it (`trigger`: the pin's button
+ * or its keyboard stand-in), else to the caller's `returnFocus` (a popup opened from the pin list
+ * or search), else to the pin's own marker, if it has one on the map.
+ */
+export function focusReturn(trigger: HTMLElement | undefined, returnFocus: (() => void) | undefined, marker: () => HTMLElement | undefined): (() => void) | undefined {
+  const element = trigger ?? (returnFocus ? undefined : marker());
+  return element ? () => element.focus({ preventScroll: true }) : returnFocus;
+}

@@ -1,0 +1,116 @@
+import type { Map as MapLibreMap, Marker } from 'maplibre-gl';
+import type { PinsById } from '../../pins/data.ts';
+import { isShown } from '../../pins/filter.ts';
+import { PinClusters } from '../../pins/grouping/clusters.ts';
+import type { Pin } from '../../pins/types.ts';
+import { clusterButton, orderForKeyboard, pinButton, tabbableAround, type OrderedMarker } from '../dom-pins.ts';
+import { collisionBoxes, type LabelCollision } from '../label-collision.ts';
+import { orderedMarkers, stackedMarker } from './markers.ts';
+import type { PinStrategy, PinStrategyInput } from './pin-strategy.ts';
+
+/** What DOM markers draw: a small inline set. */
+export interface DomPinsInput extends PinStrategyInput {
+  /** The set's pins, in its order, and by id. */
+  list: Pin[];
+  pins: PinsById;
+  /** The basemap's labels keep out from under the pins and bubbles shown (see label-collision.ts). */
+  collision: LabelCollision;
+}
+
+/**
+ * DOM pins, clustered: each pin is a MapLibre `Marker` whose element is the pin icon, a real
+ * button with the pin's title as its name. At each whole zoom the set is grouped, and each group
+ * of nearby pins is one bubble button with its count; only whole-zoom changes regroup, so panning
+ * touches no DOM. Tab goes from pin to pin around the view, in reading order.
+ */
+export function createDomPins(map: MapLibreMap, { list: all, pins, hidden, styleOf, clusterLabel, onPinClick, openPopup, collision }: DomPinsInput): PinStrategy {
+  /** Each pin's marker, made once and kept while the pin set lives (focus survives zooms). */
+  const markers = new Map<string, Marker>();
+  let clusters: PinClusters;
+  let teardown = () => {};
+
+  function pinMarker(pin: Pin): Marker {
+    const existing = markers.get(pin.id);
+    if (existing) return existing;
+    const element = pinButton(pin, styleOf(pin), (trigger, byKeyboard) => {
+      onPinClick(pin.id);
+      openPopup(pin, trigger, byKeyboard);
+    });
+    const marker = stackedMarker(element, pin.lngLat, 'bottom');
+    markers.set(pin.id, marker);
+    return marker;
+  }
+
+  /** A cluster bubble as a marker; activating it zooms to where it splits (`expansionZoom`). */
+  function clusterMarker(count: number, lngLat: [number, number], expansionZoom: () => number): Marker {
+    const marker: Marker = stackedMarker(
+      clusterButton(count, clusterLabel, () => {
+        // The marker is drawn on the world copy nearest the view; zoom there, not across the meridian.
+        const at = marker.getLngLat();
+        map.easeTo({ center: [at.lng, at.lat], zoom: expansionZoom() });
+      }),
+      lngLat,
+      'center',
+    );
+    return marker;
+  }
+
+  /** Shows the set's pins but those of `hiddenNow`'s categories, grouped afresh. */
+  function show(hiddenNow: ReadonlySet<string>) {
+    const list = hiddenNow.size === 0 ? all : all.filter((pin) => isShown(pin, hiddenNow));
+    const grouping = new PinClusters(list);
+    clusters = grouping;
+    let shownZoom = Number.NaN;
+    let shown = new Map<string, Marker>();
+    const render = () => {
+      const zoom = Math.max(0, Math.floor(map.getZoom()));
+      if (zoom === shownZoom) return;
+      shownZoom = zoom;
+      const next = new Map<string, Marker>();
+      const groups = grouping.groupsAt(zoom);
+      for (const group of groups) {
+        if (group.kind === 'cluster') {
+          next.set(group.key, shown.get(group.key) ?? clusterMarker(group.count, group.lngLat, () => grouping.expansionZoom(group.clusterId)));
+        } else {
+          const pin = pins.get(group.id);
+          if (pin) next.set(group.key, pinMarker(pin));
+        }
+      }
+      for (const [key, marker] of shown) if (!next.has(key)) marker.remove();
+      for (const [key, marker] of next) if (!shown.has(key)) marker.addTo(map);
+      shown = next;
+      const ordered = orderedMarkers(shown.values());
+      orderForKeyboard(ordered, zoom);
+      tabbable(ordered);
+      collision.set(collisionBoxes(groups, pins, styleOf));
+    };
+    // Tab goes from pin to pin around the view, as in the hybrid view (which makes markers only there).
+    const tabbable = (ordered: OrderedMarker[]) => {
+      const bounds = map.getBounds();
+      tabbableAround(ordered, [bounds.getWest(), bounds.getSouth(), bounds.getEast(), bounds.getNorth()]);
+    };
+    render();
+    map.on('zoom', render);
+    const onMoveEnd = () => tabbable(orderedMarkers(shown.values()));
+    map.on('moveend', onMoveEnd);
+    teardown = () => {
+      map.off('zoom', render);
+      map.off('moveend', onMoveEnd);
+      for (const marker of shown.values()) marker.remove();
+      collision.set([]);
+    };
+  }
+
+  show(hidden);
+  return {
+    mode: 'dom',
+    placed: Promise.resolve(),
+    setHidden(next) {
+      teardown();
+      show(next);
+    },
+    revealZoom: (id) => clusters.revealZoom(id, map.getZoom()),
+    pinElement: (id) => markers.get(id)?.getElement(),
+    destroy: () => teardown(),
+  };
+}

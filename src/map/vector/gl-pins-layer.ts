@@ -1,0 +1,286 @@
+import type { GeoJSONSource, Map as MapLibreMap } from 'maplibre-gl';
+import { reasonOf } from '../../config/errors.ts';
+import { abbreviate } from '../../pins/bubble.ts';
+import type { PinsById } from '../../pins/data.ts';
+import { visibleMask } from '../../pins/filter.ts';
+import { lngLatsOf } from '../../pins/grouping/clusters.ts';
+import { PinIndex, startIndexWorker, type PinGroups } from '../../pins/grouping/pin-index.ts';
+import { pinStyleKey, type PinStyle } from '../../pins/icon.ts';
+import { drawPinImage, ensurePinImage } from '../../pins/icon-image.ts';
+import type { Pin } from '../../pins/types.ts';
+import type { PinImages } from './pin-images.ts';
+import type { PinStrategy, PinStrategyInput } from './pin-strategy.ts';
+import { PIN_SOURCE, addPinLayers, clusterFont, pinSymbolAt, removePinLayers } from './pin-symbol-layers.ts';
+
+/** What the inline GL layer draws: a large inline set. */
+export interface GlPinsInput extends PinStrategyInput {
+  /** The set's pins, in its order, and by id. */
+  list: Pin[];
+  pins: PinsById;
+  /** Every distinct style of the set's pins (one image each). */
+  styles: Iterable<PinStyle>;
+  /** The set's credit, which its source carries. */
+  attribution: string | undefined;
+  /** The pin index worker started ahead (`SpareIndexWorker`), if any: the index groups in it. */
+  worker: Worker | undefined;
+  images: PinImages;
+  /** Resolves once the map's style has loaded. */
+  whenStyleLoaded: () => Promise<void>;
+  /** False once the pin layer has moved on to another set. */
+  isCurrent: () => boolean;
+}
+
+/**
+ * GPU pins: the set is grouped in a worker (`PinIndex`), started at once, while the style, the
+ * tiles and the pin images load; the map's GeoJSON source then holds only the bubbles and lone
+ * pins of the area around the view, and follows the camera (`followView`). The pins are symbols
+ * whose images are the pin icons rasterised at the device pixel ratio (`addPinLayers`).
+ */
+export function createGlPins(map: MapLibreMap, input: GlPinsInput): PinStrategy {
+  const { list, pins, hidden, styleOf, onPinClick, openPopup, whenStyleLoaded, isCurrent } = input;
+  const index = new PinIndex(lngLatsOf(list), map.getZoom(), input.worker, visibleMask(list, hidden));
+  let teardown = () => index.destroy();
+  /** The source's groups once it follows the view; asked again when categories are hidden or shown. */
+  const following: { refresh?: () => void } = {};
+
+  async function place() {
+    const pixelRatio = map.getPixelRatio();
+    // Styles are shared objects (see SharedStyles), so each maps straight to its image id.
+    const imageIds = new Map<PinStyle, string>();
+    for (const style of input.styles) imageIds.set(style, pinStyleKey(style));
+    // Drawn while the style loads, all at once; added to the map once it has.
+    for (const style of imageIds.keys()) drawPinImage(map, style, pixelRatio).catch(() => {}); // heard below
+    await whenStyleLoaded();
+    if (!isCurrent()) return;
+    addPinSource(map, input.attribution);
+    teardown = () => {
+      index.destroy();
+      removePinLayers(map);
+    };
+    const images = input.images.layerImages(imageIds.keys(), pixelRatio);
+    // Each image is added as its drawing (started above) ends; this rejects if one cannot be drawn.
+    const drawn = Promise.all([...imageIds.keys()].map((style) => ensurePinImage(map, style, pixelRatio)));
+    drawn.catch(() => {}); // heard below
+    const imageOf = (pin: Pin) => imageIds.get(styleOf(pin))!;
+    const groups = followView(map, index, (groups) => groupFeatures(groups, list, imageOf));
+    following.refresh = groups.refresh;
+    const removeLayers = addPinLayers(map, {
+      images,
+      image: ['get', 'image'],
+      font: clusterFont(map),
+      expansionZoom: (clusterId) => index.expansionZoom(clusterId),
+      onPin: (feature, trigger, byKeyboard) => {
+        const pin = pins.get(feature.properties.id as string);
+        if (!pin) return;
+        onPinClick(pin.id);
+        openPopup(pin, trigger, byKeyboard ?? false);
+      },
+      pinOf: (feature) => pins.get(feature.properties.id as string),
+      styleOf,
+      clusterLabel: input.clusterLabel,
+    });
+    // A style loaded afresh (a theme's style MapLibre could not diff) keeps Pinmap's layers
+    // (carryPinmapParts) but not their images: the pins' are added again here, the bubbles' by
+    // the missing-image resolver when they are next drawn.
+    const restoreImages = () => {
+      for (const style of imageIds.keys()) ensurePinImage(map, style, pixelRatio).catch(() => {});
+    };
+    map.on('style.load', restoreImages);
+    teardown = () => {
+      map.off('style.load', restoreImages);
+      groups.stop();
+      index.destroy();
+      removeLayers();
+    };
+    try {
+      await groups.first;
+    } catch (error) {
+      if (isCurrent()) console.error(`Pinmap: the pins could not be grouped: ${reasonOf(error)}`);
+    }
+    await drawn;
+  }
+
+  return {
+    mode: 'gl',
+    placed: place(),
+    // Hidden categories: the index groups the pins again without them; the source follows once it has.
+    setHidden(next) {
+      index.filter(visibleMask(list, next), map.getZoom()).then(
+        () => following.refresh?.(),
+        () => {},
+      );
+    },
+    revealZoom(id) {
+      // The index knows pins by their place in the set; asked rarely (`?pin=`), so found by a scan.
+      const at = list.findIndex((pin) => pin.id === id);
+      // An index destroyed meanwhile (the pins were set again) leaves the camera's zoom.
+      return at < 0 ? map.getZoom() : index.revealZoom(at, map.getZoom()).catch(() => map.getZoom());
+    },
+    hasPinAt: (point) => pinSymbolAt(map, point),
+    destroy: () => teardown(),
+  };
+}
+
+/**
+ * A pin index worker started ahead (`PinLayer.expectPins`), while a large set is read, for the
+ * GPU layer that will group it; kept while it has not failed to start.
+ */
+export class SpareIndexWorker {
+  private worker: Worker | undefined;
+
+  /** Starts a worker, unless one waits already. Returns what lets the waiting one go. */
+  start(): () => void {
+    const letGo = () => this.drop();
+    if (this.worker) return letGo;
+    try {
+      const worker = startIndexWorker();
+      // It could not start: the index starts one of its own (and groups on the page if that fails too).
+      worker.onerror = (event) => {
+        event.preventDefault();
+        worker.terminate();
+        if (this.worker === worker) this.worker = undefined;
+      };
+      this.worker = worker;
+    } catch {
+      // As above.
+    }
+    return letGo;
+  }
+
+  /** The waiting worker, for an index to group in; none waits any more. */
+  take(): Worker | undefined {
+    const worker = this.worker;
+    this.worker = undefined;
+    return worker;
+  }
+
+  /** Ends the waiting worker, if any (its set is drawn otherwise, or never came). */
+  drop(): void {
+    this.take()?.terminate();
+  }
+}
+
+/** The GPU pins' GeoJSON source: the bubbles and lone pins around the view (see `followView`). */
+function addPinSource(map: MapLibreMap, attribution: string | undefined): void {
+  map.addSource(PIN_SOURCE, {
+    type: 'geojson',
+    data: { type: 'FeatureCollection', features: [] },
+    ...(attribution ? { attribution } : {}),
+  });
+}
+
+/** The index's groups as the source's features: bubbles with their counts, and pins with their id and image. */
+function groupFeatures(groups: PinGroups, list: Pin[], imageOf: (pin: Pin) => string): GeoJSON.FeatureCollection<GeoJSON.Point> {
+  const features: GeoJSON.Feature<GeoJSON.Point>[] = [];
+  const { clusters } = groups;
+  for (let k = 0; k < clusters.length; k += 4) {
+    const count = clusters[k + 2]!;
+    features.push({
+      type: 'Feature',
+      geometry: { type: 'Point', coordinates: [clusters[k]!, clusters[k + 1]!] },
+      properties: { cluster: true, cluster_id: clusters[k + 3]!, point_count: count, point_count_abbreviated: abbreviate(count) },
+    });
+  }
+  for (const i of groups.pins) {
+    const pin = list[i]!;
+    features.push({ type: 'Feature', geometry: { type: 'Point', coordinates: pin.lngLat }, properties: { id: pin.id, image: imageOf(pin) } });
+  }
+  return { type: 'FeatureCollection', features };
+}
+
+/**
+ * Keeps the pins' source on the groups of the area around the view: the visible area and half
+ * of it again on every side, at the view's whole zoom (as MapLibre's tiles change zoom). It is
+ * asked again when the view leaves that area or its whole zoom changes, one question at a
+ * time. `first` settles once the source has the first answer.
+ */
+function followView(
+  map: MapLibreMap,
+  index: PinIndex,
+  toFeatures: (groups: PinGroups) => GeoJSON.FeatureCollection<GeoJSON.Point>,
+): { first: Promise<void>; refresh(): void; stop(): void } {
+  let shown: { zoom: number; bbox: [number, number, number, number] } | undefined;
+  let asking = false;
+  let stopped = false;
+
+  const wholeZoom = () => Math.max(0, Math.floor(map.getZoom()));
+  const needed = () => {
+    const bounds = map.getBounds();
+    return { zoom: wholeZoom(), visible: [bounds.getWest(), bounds.getSouth(), bounds.getEast(), bounds.getNorth()] as [number, number, number, number] };
+  };
+  const isShown = ({ zoom, visible: [w, s, e, n] }: ReturnType<typeof needed>) =>
+    shown !== undefined && shown.zoom === zoom && w >= shown.bbox[0] && s >= shown.bbox[1] && e <= shown.bbox[2] && n <= shown.bbox[3];
+
+  let ready = false;
+  let showFirst!: () => void;
+  let failFirst!: (error: unknown) => void;
+  const first = new Promise<void>((resolve, reject) => {
+    showFirst = resolve;
+    failFirst = reject;
+  });
+
+  /** Counts `refresh` calls: an answer asked for before the last one is shown, but not kept as current. */
+  let version = 0;
+
+  async function update(): Promise<void> {
+    if (!ready || asking || stopped) return;
+    const want = needed();
+    if (isShown(want)) return;
+    const asked = version;
+    asking = true;
+    const [w, s, e, n] = want.visible;
+    const dx = (e - w) / 2;
+    const dy = (n - s) / 2;
+    // Longitudes go on past ±180 (the index wraps them); a box a world wide or more is the world.
+    const bbox: [number, number, number, number] =
+      e - w + 2 * dx >= 360 ? [-180, Math.max(-90, s - dy), 180, Math.min(90, n + dy)] : [w - dx, Math.max(-90, s - dy), e + dx, Math.min(90, n + dy)];
+    try {
+      const groups = await index.groups(bbox, want.zoom);
+      if (stopped) return;
+      map.getSource<GeoJSONSource>(PIN_SOURCE)?.setData(toFeatures(groups));
+      shown = asked !== version ? undefined : { zoom: want.zoom, bbox: bbox[2] - bbox[0] >= 360 ? [-Infinity, bbox[1], Infinity, bbox[3]] : bbox };
+      showFirst();
+    } finally {
+      asking = false;
+    }
+    // The view may have gone on while the index answered.
+    await update();
+  }
+
+  const onMove = () => {
+    update().catch((error: unknown) => {
+      failFirst(error);
+      if (!stopped) console.error(`Pinmap: the pins could not be grouped: ${reasonOf(error)}`);
+    });
+  };
+  // Once the map has drawn a zoom's groups, the zooms around it are grouped ahead of a zoom in or out.
+  let prepared: number | undefined;
+  const onIdle = () => {
+    if (stopped || shown === undefined || shown.zoom === prepared) return;
+    prepared = shown.zoom;
+    index.prepare([prepared - 1, prepared + 1, prepared + 2]).catch(() => {});
+  };
+  map.on('move', onMove);
+  map.on('moveend', onMove);
+  map.on('idle', onIdle);
+  index.ready.then(() => {
+    ready = true;
+    onMove();
+  }, failFirst);
+  return {
+    // Settles once the source has its first groups (or they cannot be had).
+    first,
+    // The index's groups changed (a filter): ask again for the view as it is.
+    refresh() {
+      version++;
+      shown = undefined;
+      onMove();
+    },
+    stop() {
+      stopped = true;
+      map.off('move', onMove);
+      map.off('moveend', onMove);
+      map.off('idle', onIdle);
+    },
+  };
+}
