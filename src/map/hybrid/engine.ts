@@ -9,7 +9,8 @@ import { MESSAGES, reasonOf } from '../../config/errors.ts';
 import { accessTokenOf, providerOriginOf, redactToken, tokenRuleOf, tokenTransform } from '../request-transform.ts';
 import { tokenTileLayer } from './token-tile-layer.ts';
 import { policyViolationFor } from '../policy-violations.ts';
-import { LEAFLET_POPUP_MAX_WIDTH, createHybridPins } from './pins.ts';
+import { createHybridPins } from './pins.ts';
+import { LEAFLET_POPUP_MAX_WIDTH } from './pin-popup.ts';
 import { boxContains } from '../../pins/filter.ts';
 import { localeWith } from '../../config/locale.ts';
 import { describeFailure, onMapAttributionsChange, sharedMapOptions, showTheme, themeOf, themesDiffer, visibleAttributions, watchMapErrors } from '../maplibre-map.ts';
@@ -18,13 +19,7 @@ import { resolveTemplate } from '../style-urls.ts';
 import { warnIfStyleSheetMissing } from '../stylesheets.ts';
 import { VectorLayer } from './vector-layer.ts';
 import { createLabelCollision, type CollisionBox } from '../label-collision.ts';
-
-/**
- * Leaflet counts zoom in 256 px tiles, MapLibre in 512 px tiles: the same scale is one more in
- * Leaflet. Everything outside this module speaks MapLibre's zoom (the address, config, controls).
- */
-const toLeaflet = (zoom: number) => zoom + 1;
-const toMapLibre = (zoom: number) => zoom - 1;
+import { toLeafletZoom, toMapLibreZoom } from './zoom.ts';
 
 /** Stacking within the vector layer's pane: raster layers below it, the vector layer, raster layers above it. */
 const Z_INDEX = { rasterBelow: 10, vector: 100, rasterAbove: 110 } as const;
@@ -56,9 +51,9 @@ export function createHybridEngine(parent: HTMLElement, config: PinmapConfig, ev
 
   const map = L.map(container, {
     center: [config.center[1], config.center[0]],
-    zoom: toLeaflet(config.zoom),
-    minZoom: toLeaflet(config.minZoom),
-    maxZoom: toLeaflet(config.maxZoom),
+    zoom: toLeafletZoom(config.zoom),
+    minZoom: toLeafletZoom(config.minZoom),
+    maxZoom: toLeafletZoom(config.maxZoom),
     // Any zoom, as in the vector view (the address may hold 3.27); the buttons step by 1.
     zoomSnap: 0,
     zoomDelta: 1,
@@ -208,19 +203,19 @@ export function createHybridEngine(parent: HTMLElement, config: PinmapConfig, ev
 
   const getCamera = (): Camera => {
     const center = map.getCenter();
-    return { center: [center.lng, center.lat], zoom: toMapLibre(map.getZoom()), bearing: 0, pitch: 0 };
+    return { center: [center.lng, center.lat], zoom: toMapLibreZoom(map.getZoom()), bearing: 0, pitch: 0 };
   };
   const target = (camera: Partial<Camera>): [L.LatLng, number] => {
     const now = getCamera();
     const [lng, lat] = camera.center ?? now.center;
-    return [L.latLng(lat, lng), toLeaflet(camera.zoom ?? now.zoom)];
+    return [L.latLng(lat, lng), toLeafletZoom(camera.zoom ?? now.zoom)];
   };
 
   return {
     view: 'hybrid',
     canRotate: false,
     getCamera,
-    getZoomRange: () => ({ min: toMapLibre(map.getMinZoom()), max: toMapLibre(map.getMaxZoom()) }),
+    getZoomRange: () => ({ min: toMapLibreZoom(map.getMinZoom()), max: toMapLibreZoom(map.getMaxZoom()) }),
     jumpTo(camera) {
       const [center, zoom] = target(camera);
       map.setView(center, zoom, { animate: false });
@@ -241,7 +236,7 @@ export function createHybridEngine(parent: HTMLElement, config: PinmapConfig, ev
     fitBounds(bounds, { tag, duration = DEFAULT_EASE, maxZoom, padding }) {
       const box = L.latLngBounds([bounds[0][1], bounds[0][0]], [bounds[1][1], bounds[1][0]]);
       const options = {
-        maxZoom: toLeaflet(maxZoom),
+        maxZoom: toLeafletZoom(maxZoom),
         ...(padding ? { paddingTopLeft: L.point(padding.left, padding.top), paddingBottomRight: L.point(padding.right, padding.bottom) } : {}),
       };
       motion.animate(tag, duration, () => map.flyToBounds(box, { ...options, duration: duration / 1000 }), () => map.fitBounds(box, { ...options, animate: false }));
@@ -308,7 +303,7 @@ export function createHybridEngine(parent: HTMLElement, config: PinmapConfig, ev
     },
     setUserLocation: userLocation.set,
     getAttributions() {
-      const zoom = toMapLibre(map.getZoom());
+      const zoom = toMapLibreZoom(map.getZoom());
       const credits = glMap ? visibleAttributions(glMap) : [];
       config.rasterLayers.forEach((layer, index) => {
         if (layer.attribution && map.hasLayer(rasterLayers[index]!) && showsAt(layer, zoom)) credits.push(layer.attribution);
@@ -359,8 +354,8 @@ export function createHybridEngine(parent: HTMLElement, config: PinmapConfig, ev
       opacity: layer.opacity,
       zIndex: (layer.placement === 'above' ? Z_INDEX.rasterAbove : Z_INDEX.rasterBelow) + index,
       className: `pinmap-raster-layer pinmap-raster-${layer.placement}`,
-      ...(layer.minZoom === undefined ? {} : { minZoom: toLeaflet(layer.minZoom) }),
-      ...(layer.maxZoom === undefined ? {} : { maxZoom: toLeaflet(layer.maxZoom) }),
+      ...(layer.minZoom === undefined ? {} : { minZoom: toLeafletZoom(layer.minZoom) }),
+      ...(layer.maxZoom === undefined ? {} : { maxZoom: toLeafletZoom(layer.maxZoom) }),
       ...(layer.maxTileZoom === undefined ? {} : { maxNativeZoom: layer.maxTileZoom }),
     });
   }

@@ -1,75 +1,42 @@
 import L from 'leaflet';
 import type { RequestTransformFunction } from 'maplibre-gl';
-import { DEFAULTS } from '../../config/constants.ts';
 import { PinIcon } from './leaflet-pin-icon.ts';
-import type { Pin, PinSet, PinArchive, CategoryCount } from '../../pins/types.ts';
-import { pinDrawing, type PinStyle } from '../../pins/icon.ts';
+import type { Pin, PinArchive } from '../../pins/types.ts';
+import type { PinStyle } from '../../pins/icon.ts';
 import { clusterButton, keepFocusedPinsInView, makePinButton, MARKER_AREA_PAD, orderForKeyboard, type OrderedMarker } from '../dom-pins.ts';
 import { IndexedPinClusters, PinClusters, type PinGroup } from '../../pins/grouping/clusters.ts';
-import { PinsById } from '../../pins/data.ts';
-import { SharedStyles } from '../../pins/icon.ts';
 import { clusterDiameter } from '../../pins/bubble.ts';
 import { pinLookup, type PinLookup } from '../pin-archive.ts';
 import { revealZoomOf } from '../../pins/archive-format.ts';
 import { PinArchiveTiles, type Bbox, type TiledGroup } from '../pin-archive-tiles.ts';
-import { createPopupContent } from '../../pins/popup-content.ts';
-import { isShown, visibleMask } from '../../pins/filter.ts';
+import { isShown, nearestCopy, visibleMask } from '../../pins/filter.ts';
 import { reasonOf } from '../../config/errors.ts';
-import type { OpenPinOptions } from '../adapter.ts';
-import type { PinOptions } from '../../config/pin-options.ts';
 import { collisionBoxes, type CollisionBox } from '../label-collision.ts';
+import { PinSetState, focusReturn, type PinLayer, type PinLayerMode, type PinLayerOptions } from '../pin-layer.ts';
+import { createLeafletPopup } from './pin-popup.ts';
+import { toLeafletZoom, toMapLibreZoom } from './zoom.ts';
 import '../../pins/icon-font.ts';
 
-export interface HybridPinOptions {
+/** What the hybrid view's pin layer is given beyond what both views' are. */
+export interface HybridPinOptions extends PinLayerOptions {
   /**
    * Inline sets of more pins than this are grouped in the pin index's worker, as the vector view's
    * GPU pins are (its `domPinLimit`); smaller ones on the page, at once.
    */
   groupInWorkerAbove: number;
-  /** A cluster bubble's accessible name; `{count}` stands for its number of pins. */
-  clusterLabel: string;
   /** The popup's close button's name. */
   closeLabel: string;
-  /** Told whenever the open popup changes: the pin's id, or null when it closed. */
-  onOpenPinChange: (id: string | null) => void;
-  /** Told when the user clicks, taps or presses Enter or Space on a pin (before its popup opens). */
-  onPinClick: (id: string) => void;
   /** Told the boxes of the pins and bubbles shown whenever they change (labels keep out from under them). */
   onShown?: (boxes: CollisionBox[]) => void;
   /** Told when the groups of a view are asked for and when they show (a pin archive's tiles, the pin index's worker): the map is not idle meanwhile. */
   onLoading?: (loading: boolean) => void;
   /** The request transform of the map's requests (the token rule), for a pin archive's tiles. */
   transformRequest?: RequestTransformFunction;
-  /** Told when pre-tiled pins of a new view are on the map (`HybridPins.shownPins` changed). */
+  /** Told when pre-tiled pins of a new view are on the map (`PinLayer.shownPins` changed). */
   onTiledPinsShown?: () => void;
   /** Told when a pin archive's tiles cannot be read because the archive is at fault (see `PinArchiveTiles`): its URL and why, once per reason. */
   onArchiveUnreadable?: (url: string, reason: string) => void;
 }
-
-/** The hybrid view's pins: the same interface as the vector view's pin layer. */
-export interface HybridPins {
-  readonly attribution: string | undefined;
-  /** Replaces the pins; resolves once the first of them are on the map (a pin archive's first tiles read). */
-  setPins(set: PinSet): Promise<void>;
-  open(id: string, options?: OpenPinOptions): boolean;
-  /** The pins of the set shown, in its order (every category). */
-  readonly pins: readonly Pin[];
-  /** The set's category styles. */
-  readonly pinStyles: Readonly<Record<string, PinOptions>>;
-  /** Pre-tiled pins: the archive's categories and counts (see `MapAdapter.getCategoryCounts`); else undefined. */
-  readonly categories: readonly CategoryCount[] | undefined;
-  /** Pre-tiled pins: the pins drawn now, in and around the view (see `MapAdapter.getShownPins`); else undefined. */
-  shownPins(): Pin[] | undefined;
-  /** Hides the pins of these categories (see `MapAdapter.setHiddenCategories`). */
-  setHidden(categories: readonly string[]): void;
-  viewOf(id: string): Promise<{ center: [number, number]; zoom: number } | undefined>;
-  close(): void;
-  destroy(): void;
-}
-
-/** Leaflet's zoom for a MapLibre zoom (256 px tiles against 512 px: one more). */
-const leafletZoom = (zoom: number) => zoom + 1;
-const mapLibreZoom = (zoom: number) => zoom - 1;
 
 /** A bubble or a lone pin as the markers show it, from inline pins' grouping or an archive's tiles. */
 type ShownGroup =
@@ -87,17 +54,11 @@ type ShownGroup =
  * the archive's tiles of the view's whole zoom (`PinArchiveTiles`), read after each move, instead
  * of from a grouping on the page. So they are buttons too (Tab, Enter), and show without WebGL.
  */
-export function createHybridPins(map: L.Map, options: HybridPinOptions): HybridPins {
-  let pins = new PinsById([]);
-  let pinList: Pin[] = [];
-  let pinStyles: Readonly<Record<string, PinOptions>> = {};
-  let categories: readonly CategoryCount[] | undefined;
-  let hidden: ReadonlySet<string> = new Set();
-  /** Every pin's style, the inline set's and the archive's looks alike. */
-  let styles = new SharedStyles();
+export function createHybridPins(map: L.Map, options: HybridPinOptions): PinLayer {
+  /** The set, and every pin's style: the inline set's and the archive's looks alike. */
+  const state = new PinSetState();
   let icons = new Map<PinStyle, PinIcon>();
   let clusters: PinClusters | IndexedPinClusters | undefined;
-  let attribution: string | undefined;
   /** Pre-tiled pins: the archive, and its tiles as the page reads them. */
   let archive: PinArchive | undefined;
   let tiles: PinArchiveTiles | undefined;
@@ -114,6 +75,9 @@ export function createHybridPins(map: L.Map, options: HybridPinOptions): HybridP
   const layer = L.layerGroup().addTo(map);
   const popup = createLeafletPopup(map, options);
 
+  /** Every pin is a DOM marker, inline or pre-tiled. */
+  const mode = (): PinLayerMode => (state.byId.size > 0 || archive ? 'dom' : 'none');
+
   const setLoading = (next: boolean) => {
     if (next === loading) return;
     loading = next;
@@ -122,12 +86,12 @@ export function createHybridPins(map: L.Map, options: HybridPinOptions): HybridP
 
   /** A pin's style: the inline set's, or its archive look's. */
   function styleOf(pin: Pin): PinStyle {
-    return styles.of(pin);
+    return state.styles.of(pin);
   }
 
   /** The pin with this id: of the inline set, or a pre-tiled one found in the pin index or on the map. */
   function findPin(id: string): Pin | undefined {
-    return pins.get(id) ?? found?.known(id)?.pin ?? tiledPins.get(id);
+    return state.byId.get(id) ?? found?.known(id)?.pin ?? tiledPins.get(id);
   }
 
   /**
@@ -135,7 +99,7 @@ export function createHybridPins(map: L.Map, options: HybridPinOptions): HybridP
    * fields (its tile has only what its button needs).
    */
   function openFound(id: string, open: (pin: Pin) => void): boolean {
-    const known = pins.get(id) ?? found?.known(id)?.pin;
+    const known = state.byId.get(id) ?? found?.known(id)?.pin;
     if (known) {
       open(known);
       return true;
@@ -147,15 +111,15 @@ export function createHybridPins(map: L.Map, options: HybridPinOptions): HybridP
   }
 
   function openPin(pin: Pin, trigger: HTMLElement | undefined, byKeyboard: boolean, pan = true, returnFocus?: () => void) {
-    const element = trigger ?? (returnFocus ? undefined : markers.get(pin.id)?.getElement());
-    popup.open(pin, styleOf(pin), element ? () => element.focus({ preventScroll: true }) : returnFocus, byKeyboard, pan);
+    popup.open(pin, styleOf(pin), focusReturn(trigger, returnFocus, () => markers.get(pin.id)?.getElement()), byKeyboard, pan);
   }
 
   /** Groups the pins that show (every category but the hidden ones): a large set in the pin index's worker. */
   function group() {
+    const { list: pinList, hidden } = state;
     if (pinList.length > options.groupInWorkerAbove) {
       const visible = visibleMask(pinList, hidden);
-      const zoom = mapLibreZoom(map.getZoom());
+      const zoom = toMapLibreZoom(map.getZoom());
       if (clusters instanceof IndexedPinClusters) clusters.filter(visible, zoom);
       else clusters = new IndexedPinClusters(pinList, zoom, visible);
       return;
@@ -195,9 +159,9 @@ export function createHybridPins(map: L.Map, options: HybridPinOptions): HybridP
         html: clusterButton(count, options.clusterLabel, () => {
           const at = marker.getLatLng();
           const zoom = expansionZoom();
-          if (typeof zoom === 'number') map.setView(at, leafletZoom(zoom));
+          if (typeof zoom === 'number') map.setView(at, toLeafletZoom(zoom));
           // The pin index answers later; a set replaced meanwhile has no such bubble any more.
-          else zoom.then((answer) => map.setView(at, leafletZoom(answer)), () => {});
+          else zoom.then((answer) => map.setView(at, toLeafletZoom(answer)), () => {});
         }),
       }),
       keyboard: false,
@@ -228,7 +192,7 @@ export function createHybridPins(map: L.Map, options: HybridPinOptions): HybridP
       return;
     }
     const grouping = clusters;
-    const zoom = mapLibreZoom(map.getZoom());
+    const zoom = toMapLibreZoom(map.getZoom());
     const [west, south, east, north] = viewBox();
     const bbox: [number, number, number, number] = east - west >= 360 ? [-180, south, 180, north] : [wrap(west), south, wrap(east), north];
     if (grouping instanceof PinClusters) return void showGroups(grouping, grouping.groupsAt(zoom, bbox));
@@ -255,12 +219,12 @@ export function createHybridPins(map: L.Map, options: HybridPinOptions): HybridP
     for (const group of groups) {
       if (group.kind === 'cluster') list.push({ ...group, expansionZoom: () => grouping.expansionZoom(group.clusterId) });
       else {
-        const pin = pins.get(group.id);
+        const pin = state.byId.get(group.id);
         if (pin) list.push({ kind: 'pin', key: group.key, pin });
       }
     }
     show(list);
-    options.onShown?.(collisionBoxes(groups, pins, styleOf));
+    options.onShown?.(collisionBoxes(groups, state.byId, styleOf));
   }
 
   /** After a new grouping every group is new (a bubble's id may now stand for other pins): the old markers go. */
@@ -274,13 +238,13 @@ export function createHybridPins(map: L.Map, options: HybridPinOptions): HybridP
   async function renderTiled(source: PinArchiveTiles) {
     const asked = ++groupsRequest;
     setLoading(true);
-    const found = await source.groupsAt(mapLibreZoom(map.getZoom()), viewBox());
+    const found = await source.groupsAt(toMapLibreZoom(map.getZoom()), viewBox());
     if (asked !== groupsRequest || source !== tiles) return;
     const list: ShownGroup[] = [];
     const onMap = new Map<string, Pin>();
     for (const group of found) {
       if (group.kind === 'pin') {
-        if (!isShown(group.pin, hidden)) continue;
+        if (!isShown(group.pin, state.hidden)) continue;
         onMap.set(group.pin.id, group.pin);
         list.push(group);
       } else list.push({ ...group, expansionZoom: () => group.expansionZoom });
@@ -319,7 +283,7 @@ export function createHybridPins(map: L.Map, options: HybridPinOptions): HybridP
       const at = marker.getLatLng();
       if (element) ordered.push({ element, lngLat: [at.lng, at.lat] });
     }
-    orderForKeyboard(ordered, Math.floor(mapLibreZoom(map.getZoom())));
+    orderForKeyboard(ordered, Math.floor(toMapLibreZoom(map.getZoom())));
   }
 
   map.on('zoomend moveend', render);
@@ -344,18 +308,18 @@ export function createHybridPins(map: L.Map, options: HybridPinOptions): HybridP
   }
 
   return {
-    get attribution() {
-      return pins.size > 0 || archive ? attribution : undefined;
+    get mode() {
+      return mode();
     },
+    get attribution() {
+      return mode() === 'dom' ? state.attribution : undefined;
+    },
+    // The pin index's worker starts when a large set is grouped (`IndexedPinClusters`), not ahead.
+    expectPins: () => () => {},
     async setPins(set) {
       clear();
-      pins = new PinsById(set.pins);
-      pinList = set.pins;
-      pinStyles = set.pinStyles;
-      categories = set.archive?.categories;
-      styles = new SharedStyles();
+      state.replace(set);
       icons = new Map();
-      attribution = set.attribution;
       if (set.archive) {
         archive = set.archive;
         found = pinLookup(set.archive);
@@ -372,38 +336,36 @@ export function createHybridPins(map: L.Map, options: HybridPinOptions): HybridP
       return openFound(id, (pin) => openPin(pin, undefined, openOptions?.byKeyboard ?? false, openOptions?.pan ?? true, openOptions?.returnFocus));
     },
     get pins() {
-      return pinList;
+      return state.list;
     },
     get pinStyles() {
-      return pinStyles;
+      return state.pinStyles;
     },
     get categories() {
-      return categories;
+      return state.categories;
     },
     shownPins: () => (archive ? [...tiledPins.values()] : undefined),
     setHidden(categories) {
-      const next = new Set(categories);
-      if (next.size === hidden.size && [...next].every((c) => hidden.has(c))) return;
-      hidden = next;
+      if (!state.hide(categories)) return;
       const openId = popup.openId();
       const open = openId === undefined ? undefined : findPin(openId);
-      if (open && !isShown(open, hidden)) popup.close();
+      if (open && !isShown(open, state.hidden)) popup.close();
       // Pre-tiled pins: the pins of hidden categories leave the map (the tiles' bubbles keep their counts).
       if (tiles) return void render();
-      if (pinList.length === 0) return;
+      if (state.list.length === 0) return;
       group();
       // The markers shown stay until the new groups come (at once, or from the pin index's worker).
       regrouped = true;
       render();
     },
     async viewOf(id) {
-      const zoom = mapLibreZoom(map.getZoom());
+      const zoom = toMapLibreZoom(map.getZoom());
       if (archive) {
         // The archive's pin index knows the pin and the zooms where it stands alone.
         const entry = await found?.lookUp(id);
         return entry && { center: entry.pin.lngLat, zoom: Math.max(zoom, revealZoomOf(entry.aloneMask, zoom)) };
       }
-      const pin = pins.get(id);
+      const pin = state.byId.get(id);
       if (!pin || !clusters) return undefined;
       // An index destroyed meanwhile (the pins were set again) leaves the zoom as it is.
       const reveal = await Promise.resolve(clusters.revealZoom(id, zoom)).catch(() => zoom);
@@ -428,95 +390,4 @@ function asPinGroup(group: TiledGroup): PinGroup {
 /** A longitude in -180..180. */
 function wrap(lng: number): number {
   return ((((lng + 180) % 360) + 360) % 360) - 180;
-}
-
-/** The copy of `lng` (± 360°) nearest to `center`, so a pin shows on the world copy in view. */
-function nearestCopy(lng: number, center: number): number {
-  return lng + 360 * Math.round((center - lng) / 360);
-}
-
-/**
- * Leaflet's `maxWidth` for a popup: the content's, without the left and right padding around it
- * (12 and 28 px, `.pinmap-leaflet-popup .leaflet-popup-content-wrapper`) and the pixel Leaflet
- * adds to the width it measured, so the whole popup is at most `popupMaxWidth` wide, as in the vector view.
- */
-export const LEAFLET_POPUP_MAX_WIDTH = parseInt(DEFAULTS.popupMaxWidth, 10) - 12 - 28 - 1;
-
-/**
- * The pins' one popup in Leaflet: the same content as in the vector view, at most 240 px wide,
- * its tip at the pin's popupAnchor, with a real close button. It closes on that button, Esc and
- * a click on the map; focus moves into it and goes back to the pin when it closes. Leaflet pans
- * the map to keep it in view.
- */
-function createLeafletPopup(map: L.Map, options: HybridPinOptions) {
-  let current: { popup: L.Popup; pinId: string } | undefined;
-  let returnFocus: (() => void) | undefined;
-  const container = map.getContainer();
-
-  const onKeyDown = (event: KeyboardEvent) => {
-    if (event.key !== 'Escape' || !current) return;
-    event.stopPropagation();
-    close();
-  };
-  container.addEventListener('keydown', onKeyDown);
-
-  function close() {
-    if (current) map.closePopup(current.popup);
-  }
-
-  function open(pin: Pin, style: PinStyle, refocus: (() => void) | undefined, byKeyboard: boolean, pan: boolean) {
-    close();
-    returnFocus = refocus;
-    const [ax, ay] = pinDrawing(style).popupAnchor;
-    const content = createPopupContent(pin);
-    const closeButton = document.createElement('button');
-    closeButton.type = 'button';
-    closeButton.className = 'pinmap-popup-close';
-    closeButton.setAttribute('aria-label', options.closeLabel);
-    closeButton.title = options.closeLabel;
-    closeButton.textContent = '×';
-    closeButton.addEventListener('click', (event) => {
-      event.stopPropagation();
-      close();
-    });
-    const popup = L.popup({
-      maxWidth: LEAFLET_POPUP_MAX_WIDTH,
-      className: 'pinmap-popup pinmap-leaflet-popup',
-      closeButton: false,
-      autoPan: pan,
-      autoPanPadding: [10, 10],
-      // Leaflet's popup tip reaches 7 px below its box: the tip's point lands on the anchor.
-      offset: [ax, ay + 7],
-    })
-      .setLatLng([pin.lngLat[1], nearestCopy(pin.lngLat[0], map.getCenter().lng)])
-      .setContent(content);
-    const entry = { popup, pinId: pin.id };
-    popup.on('remove', () => {
-      if (current !== entry) return;
-      current = undefined;
-      returnFocus?.();
-      options.onOpenPinChange(null);
-    });
-    current = entry;
-    popup.openOn(map);
-    const element = popup.getElement()!;
-    element.setAttribute('role', 'dialog');
-    element.setAttribute('aria-label', pin.title);
-    element.dataset.pinId = pin.id;
-    element.querySelector('.leaflet-popup-content-wrapper')?.prepend(closeButton);
-    options.onOpenPinChange(pin.id);
-    const body = element.querySelector<HTMLElement>('.leaflet-popup-content');
-    body?.setAttribute('tabindex', '-1');
-    (byKeyboard ? closeButton : body)?.focus({ preventScroll: true });
-  }
-
-  return {
-    open,
-    close,
-    openId: () => current?.pinId,
-    destroy() {
-      container.removeEventListener('keydown', onKeyDown);
-      close();
-    },
-  };
 }

@@ -3,6 +3,7 @@ import { MaplibreGL } from '@maplibre/maplibre-gl-leaflet';
 import type { Map as MapLibreMap, MapOptions } from 'maplibre-gl';
 import type { VectorLayerConfig } from '../../config/schema.ts';
 import { releaseBeforeRemove } from '../maplibre-map.ts';
+import { toMapLibreZoom } from './zoom.ts';
 
 /** The plugin's own members this layer builds on (it declares none of them in its types). */
 interface PluginInternals {
@@ -157,8 +158,8 @@ export class VectorLayer extends MaplibreGL {
   }
 
   /**
-   * Points MapLibre's camera at what Leaflet draws at the middle of the box, at Leaflet's zoom − 1,
-   * and draws it now: in the frame in which Leaflet moves its pins and the box, not the next one.
+   * Points MapLibre's camera at what Leaflet draws at the middle of the box, at Leaflet's zoom (in
+   * MapLibre's terms), and draws it now: in the frame in which Leaflet moves its pins and the box, not the next one.
    */
   private followLeaflet(): void {
     const self = this.internals;
@@ -168,7 +169,7 @@ export class VectorLayer extends MaplibreGL {
     // (The plugin stores a plain {x, y} as the position; L.point makes it a Point either way.)
     const at = L.point(L.DomUtil.getPosition(self._container)).add(this.getSize().divideBy(2));
     const center = map.layerPointToLatLng(at);
-    gl.jumpTo({ center: [center.lng, center.lat], zoom: map.getZoom() - 1 });
+    gl.jumpTo({ center: [center.lng, center.lat], zoom: toMapLibreZoom(map.getZoom()) });
     gl.redraw();
   }
 
