@@ -1,15 +1,17 @@
-import { Map as MapLibreMap, Marker, type MapLibreEvent } from 'maplibre-gl';
+import { Map as MapLibreMap } from 'maplibre-gl';
 import type { Camera } from '../../config/address.ts';
-import type { EngineEvents, Gesture, MapAdapter, MapMotionEvent, UserLocation } from '../adapter.ts';
+import type { EngineEvents, MapAdapter } from '../adapter.ts';
 import type { PinmapConfig } from '../../config/schema.ts';
 import { localeWith } from '../../config/locale.ts';
 import { describeFailure, onMapAttributionsChange, releaseBeforeRemove, sharedMapOptions, showTheme, styleReadiness, themeOf, themesDiffer, visibleAttributions, watchMapErrors } from '../maplibre-map.ts';
-import { accuracyCircleDiameter, distanceBetween } from '../scale.ts';
+import { distanceBetween } from '../scale.ts';
 import type { PinLayer } from '../pin-layer.ts';
 import type { Pin } from '../../pins/types.ts';
 import type { PinOptions } from '../../config/pin-options.ts';
 import { warnIfStyleSheetMissing } from '../stylesheets.ts';
 import { boxContains } from '../../pins/filter.ts';
+import { createMotion } from './motion.ts';
+import { createUserLocationMarkers } from './user-location.ts';
 
 /**
  * The vector view: one MapLibre map in the container. Reports its status as map status machine
@@ -92,7 +94,7 @@ export function createVectorEngine(container: HTMLElement, config: PinmapConfig,
     return { center: [c.lng, c.lat], zoom: map.getZoom(), bearing: map.getBearing(), pitch: map.getPitch() };
   };
   const userLocation = createUserLocationMarkers(map);
-  const animations = new AnimationClock();
+  const motion = createMotion(map);
   const stopEndingDrags = endDragsReleasedOutside(map);
 
   return {
@@ -104,16 +106,13 @@ export function createVectorEngine(container: HTMLElement, config: PinmapConfig,
       map.jumpTo(camera);
     },
     easeTo(camera, { tag, duration = DEFAULT_EASE }) {
-      animations.start(tag, duration);
-      map.easeTo({ ...camera, duration }, { [TAG]: tag });
+      map.easeTo({ ...camera, duration }, motion.tagged(tag, duration));
     },
     flyTo(camera, { tag, duration }) {
-      animations.start(tag, duration);
-      map.flyTo({ ...camera, ...(duration === undefined ? {} : { duration }) }, { [TAG]: tag });
+      map.flyTo({ ...camera, ...(duration === undefined ? {} : { duration }) }, motion.tagged(tag, duration));
     },
     fitBounds(bounds, { tag, duration = DEFAULT_EASE, maxZoom, padding }) {
-      animations.start(tag, duration);
-      map.fitBounds(bounds, { maxZoom, duration, bearing: map.getBearing(), linear: true, ...(padding ? { padding } : {}) }, { [TAG]: tag });
+      map.fitBounds(bounds, { maxZoom, duration, bearing: map.getBearing(), linear: true, ...(padding ? { padding } : {}) }, motion.tagged(tag, duration));
     },
     stopAnimation() {
       map.stop();
@@ -160,9 +159,7 @@ export function createVectorEngine(container: HTMLElement, config: PinmapConfig,
       return () => pinClickListeners.delete(listener);
     },
     getMap: () => map,
-    onMotion(listener) {
-      return listenToMotion(map, animations, listener);
-    },
+    onMotion: (listener) => motion.listen(listener),
     getPins: () => pinLayer?.pins ?? NO_PINS,
     getPinStyles: () => pinLayer?.pinStyles ?? NO_PIN_STYLES,
     getCategoryCounts: () => pinLayer?.categories,
@@ -256,132 +253,8 @@ function endDragsReleasedOutside(map: MapLibreMap): () => void {
 const NO_PINS: readonly Pin[] = [];
 const NO_PIN_STYLES: Readonly<Record<string, PinOptions>> = {};
 
-/** The key under which an animation's tag rides on MapLibre's event data. */
-const TAG = 'pinmapAnimation';
 /** MapLibre's ease length, used when a caller gives none. */
 const DEFAULT_EASE = 500;
-
-type MotionEventData = MapLibreEvent & { originalEvent?: unknown; [TAG]?: string };
-
-/**
- * Turns MapLibre's movement events into the adapter's motion events: an animation's tag comes
- * back from its event data; a user's input shows as `originalEvent` (a container resize carries
- * its ResizeObserver entries instead, so it is not taken for the user).
- */
-function listenToMotion(map: MapLibreMap, animations: AnimationClock, listener: (event: MapMotionEvent) => void): () => void {
-  const byUser = (event: MotionEventData) => event.originalEvent !== undefined;
-  const onStart = (event: MotionEventData) => {
-    listener({ type: 'motion.started', tag: event[TAG], byUser: byUser(event) });
-    // The keyboard moves the camera with eases of its own, without drag or zoom start events.
-    if (event.originalEvent instanceof KeyboardEvent) listener({ type: 'user.gesture', gesture: keyboardGesture(event.originalEvent) });
-  };
-  const onEnd = (event: MotionEventData) => {
-    const user = byUser(event);
-    const tag = event[TAG];
-    listener({ type: 'motion.ended', tag, byUser: user, completed: tag === undefined || animations.hasRunItsCourse(tag) });
-    if (user) listener({ type: 'user.moveEnded', bearing: map.getBearing() });
-  };
-  const gestures: [string, Gesture][] = [
-    ['dragstart', 'drag'],
-    ['zoomstart', 'zoom'],
-    ['rotatestart', 'rotate'],
-    ['pitchstart', 'pitch'],
-  ];
-  const gestureHandlers = gestures.map(([type, gesture]) => {
-    const handler = (event: MotionEventData) => {
-      if (byUser(event)) listener({ type: 'user.gesture', gesture });
-    };
-    map.on(type as 'dragstart', handler);
-    return [type, handler] as const;
-  });
-  map.on('movestart', onStart);
-  map.on('moveend', onEnd);
-  return () => {
-    map.off('movestart', onStart);
-    map.off('moveend', onEnd);
-    for (const [type, handler] of gestureHandlers) map.off(type as 'dragstart', handler);
-  };
-}
-
-/** What a key does to MapLibre's camera: +, - and = zoom; Shift with an arrow rotates or pitches; other keys pan. */
-function keyboardGesture(event: KeyboardEvent): Gesture {
-  if (['+', '-', '=', '_'].includes(event.key)) return 'zoom';
-  if (event.shiftKey) return event.key === 'ArrowUp' || event.key === 'ArrowDown' ? 'pitch' : 'rotate';
-  return 'drag';
-}
-
-/**
- * When each tagged animation started and how long it was asked to last. MapLibre draws an
- * animation's last frame only once its duration has passed, so an end that comes earlier is one
- * that was cut short. (A flight without a given duration picks its own length: its end counts
- * as complete.)
- */
-class AnimationClock {
-  private readonly runs = new Map<string, { startedAt: number; duration: number | undefined }>();
-
-  start(tag: string, duration: number | undefined): void {
-    this.runs.clear(); // one animation at a time: a new one replaces the old
-    this.runs.set(tag, { startedAt: performance.now(), duration });
-  }
-
-  hasRunItsCourse(tag: string): boolean {
-    const run = this.runs.get(tag);
-    if (!run || run.duration === undefined) return true;
-    return performance.now() - run.startedAt >= run.duration - 1;
-  }
-}
-
-/**
- * The user's dot and accuracy circle as two MapLibre markers (elements styled by Pinmap's
- * style sheet). The circle's diameter is 2·accuracy over the metres a pixel covers at the dot,
- * measured over 100 px as the map is drawn, and follows every zoom.
- */
-function createUserLocationMarkers(map: MapLibreMap) {
-  let current: UserLocation | undefined;
-  let dot: Marker | undefined;
-  let circle: Marker | undefined;
-
-  const resizeCircle = () => {
-    if (!current || !circle) return;
-    const at = map.project(current.lngLat);
-    const a = map.unproject(at);
-    const b = map.unproject([at.x + 100, at.y]);
-    const metresPerPixel = distanceBetween([a.lng, a.lat], [b.lng, b.lat]) / 100;
-    if (!(metresPerPixel > 0)) return;
-    const diameter = `${accuracyCircleDiameter(current.accuracy, metresPerPixel)}px`;
-    const element = circle.getElement();
-    element.style.width = diameter;
-    element.style.height = diameter;
-  };
-
-  const remove = () => {
-    dot?.remove();
-    circle?.remove();
-    dot = circle = undefined;
-    map.off('zoom', resizeCircle);
-  };
-
-  return {
-    set(location: UserLocation | undefined) {
-      current = location;
-      if (!location) return remove();
-      if (!dot || !circle) {
-        const circleElement = document.createElement('div');
-        circleElement.className = 'pinmap-user-accuracy';
-        const dotElement = document.createElement('div');
-        dotElement.className = 'pinmap-user-dot';
-        circle = new Marker({ element: circleElement, pitchAlignment: 'map' }).setLngLat(location.lngLat).addTo(map);
-        dot = new Marker({ element: dotElement }).setLngLat(location.lngLat).addTo(map);
-        map.on('zoom', resizeCircle);
-      }
-      dot.setLngLat(location.lngLat);
-      circle.setLngLat(location.lngLat);
-      dot.getElement().classList.toggle('pinmap-user-dot-stale', location.stale);
-      circle.getElement().classList.toggle('pinmap-user-accuracy-stale', location.stale);
-      resizeCircle();
-    },
-  };
-}
 
 /** Stands in for a map that could not be created, so the caller's bookkeeping stays simple. */
 function failedAdapter(config: PinmapConfig): MapAdapter {
