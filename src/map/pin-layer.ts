@@ -14,7 +14,8 @@ export type PinLayerMode = 'dom' | 'gl' | 'none';
 /**
  * The pins of a map, as either engine draws them (the vector view: `vector/pins.ts`; the hybrid
  * view: `hybrid/pins.ts`): one pin set at a time, grouped into bubbles where they crowd, with one
- * popup open at a time. The engines' adapters answer the `MapAdapter`'s pin questions from it.
+ * popup open at a time. The engines' adapters answer the `MapAdapter`'s pin questions from it
+ * (`adapter-wiring.ts`).
  */
 export interface PinLayer {
   /** How the current pins are drawn. */

@@ -11,10 +11,9 @@ import { tokenTileLayer } from './token-tile-layer.ts';
 import { policyViolationFor } from '../policy-violations.ts';
 import { createHybridPins } from './pins.ts';
 import { LEAFLET_POPUP_MAX_WIDTH } from './pin-popup.ts';
-import { boxContains } from '../../pins/filter.ts';
 import { localeWith } from '../../config/locale.ts';
 import { describeFailure, onMapAttributionsChange, sharedMapOptions, showTheme, themeOf, themesDiffer, visibleAttributions, watchMapErrors } from '../maplibre-map.ts';
-import { distanceBetween } from '../scale.ts';
+import { DEFAULT_EASE, Listeners, measureAcross, viewContainsIn, wirePins } from '../adapter-wiring.ts';
 import { resolveTemplate } from '../style-urls.ts';
 import { warnIfStyleSheetMissing } from '../stylesheets.ts';
 import { VectorLayer } from './vector-layer.ts';
@@ -78,17 +77,43 @@ export function createHybridEngine(parent: HTMLElement, config: PinmapConfig, ev
   // Busy and idle: Leaflet's moves and tiles, MapLibre's drawing, and pins on their way.
   let moving = false;
   let glIdle = false;
-  let pendingPinSets = 0;
   /** The pins' groups of the view are on their way (a pin archive's tiles, the pin index's worker). */
   let pinGroupsLoading = false;
   let destroyed = false;
   const busy = () => events.onStatus({ type: 'map.busy' });
+  // The pins are Leaflet markers, made with the map (`pins.load()` below): they follow it from the start.
+  const shownPinListeners = new Listeners();
+  const pins = wirePins(
+    events,
+    (told) =>
+      createHybridPins(map, {
+        ...told,
+        groupInWorkerAbove: config.domPinLimit,
+        clusterLabel: locale['PinLayer.Cluster'],
+        closeLabel: locale['Popup.Close'],
+        onShown: (boxes) => {
+          shownBoxes = boxes;
+          collision?.set(boxes);
+        },
+        onLoading: (loading) => {
+          pinGroupsLoading = loading;
+          if (loading) busy();
+          else checkIdle();
+        },
+        // A pin archive's tiles follow the token rule of every other request of the map.
+        transformRequest: tokenTransform(accessTokenOf(config), providerOriginOf(config, document.baseURI), config.accessTokenHeader),
+        onTiledPinsShown: () => shownPinListeners.tell(),
+        // A damaged pin archive is the same notice as the vector view gives for a map tiles archive; the rest of the map goes on.
+        onArchiveUnreadable: (url, reason) => events.onNotice?.(redactToken(MESSAGES.archiveFailed(url, reason), accessTokenOf(config))),
+      }),
+    () => checkIdle(),
+  );
   const rasterLayers = config.rasterLayers.map((layer, index) => createRasterLayer(layer, index, pane));
   /** When each raster layer's latest tile arrived (its fade-in ends 200 ms later). */
   const lastTileAt = new Map<L.TileLayer, number>();
   let idleTimer: ReturnType<typeof setTimeout> | undefined;
   const checkIdle = () => {
-    if (destroyed || moving || pendingPinSets > 0 || pinGroupsLoading || !glIdle) return;
+    if (destroyed || moving || pins.pending() > 0 || pinGroupsLoading || !glIdle) return;
     if ((map as unknown as { _animatingZoom?: boolean })._animatingZoom) return;
     const now = performance.now();
     let wait = 0;
@@ -164,32 +189,7 @@ export function createHybridEngine(parent: HTMLElement, config: PinmapConfig, ev
     checkIdle();
   });
 
-  const openPinListeners = new Set<(id: string | null) => void>();
-  const pinClickListeners = new Set<(id: string) => void>();
-  const pinSetListeners = new Set<() => void>();
-  const shownPinListeners = new Set<() => void>();
-  const attributionListeners = new Set<() => void>();
-  const pins = createHybridPins(map, {
-    groupInWorkerAbove: config.domPinLimit,
-    clusterLabel: locale['PinLayer.Cluster'],
-    closeLabel: locale['Popup.Close'],
-    onOpenPinChange: (id) => openPinListeners.forEach((listener) => listener(id)),
-    onPinClick: (id) => pinClickListeners.forEach((listener) => listener(id)),
-    onShown: (boxes) => {
-      shownBoxes = boxes;
-      collision?.set(boxes);
-    },
-    onLoading: (loading) => {
-      pinGroupsLoading = loading;
-      if (loading) busy();
-      else checkIdle();
-    },
-    // A pin archive's tiles follow the token rule of every other request of the map.
-    transformRequest: tokenTransform(accessTokenOf(config), providerOriginOf(config, document.baseURI), config.accessTokenHeader),
-    // A damaged pin archive is the same notice as the vector view gives for a map tiles archive; the rest of the map goes on.
-    onTiledPinsShown: () => shownPinListeners.forEach((listener) => listener()),
-    onArchiveUnreadable: (url, reason) => events.onNotice?.(redactToken(MESSAGES.archiveFailed(url, reason), accessTokenOf(config))),
-  });
+  void pins.load();
   const userLocation = createUserLocationLayers(map, LOCATION_PANE);
 
   // An interactive vector layer hears clicks first (MapLibre's canvas is under Leaflet's own
@@ -249,59 +249,14 @@ export function createHybridEngine(parent: HTMLElement, config: PinmapConfig, ev
       map.on('move zoom', handler);
       return () => map.off('move zoom', handler);
     },
-    setPins(request) {
-      pendingPinSets++;
-      busy();
-      return request
-        .then(async (set) => {
-          if (destroyed) return;
-          await pins.setPins(set);
-          if (!destroyed) pinSetListeners.forEach((listener) => listener());
-        })
-        .catch(() => {}) // the caller shows why; the map goes on without these pins
-        .finally(() => {
-          pendingPinSets--;
-          checkIdle();
-          attributionListeners.forEach((listener) => listener());
-        });
-    },
-    openPin: (id, options) => pins.open(id, options),
-    pinView: (id) => pins.viewOf(id),
-    closePin: () => pins.close(),
-    onOpenPinChange(listener) {
-      openPinListeners.add(listener);
-      return () => openPinListeners.delete(listener);
-    },
-    onPinClick(listener) {
-      pinClickListeners.add(listener);
-      return () => pinClickListeners.delete(listener);
-    },
+    ...pins.adapter,
     getMap: () => glMap,
     onMotion: (listener) => motion.listen(listener),
-    getPins: () => pins.pins,
-    getPinStyles: () => pins.pinStyles,
-    getCategoryCounts: () => pins.categories,
-    getShownPins: () => pins.shownPins(),
-    onShownPinsChange(listener) {
-      shownPinListeners.add(listener);
-      return () => shownPinListeners.delete(listener);
-    },
-    onPinsChange(listener) {
-      pinSetListeners.add(listener);
-      return () => pinSetListeners.delete(listener);
-    },
-    viewContains() {
-      const bounds = map.getBounds();
-      const box: [number, number, number, number] = [bounds.getWest(), bounds.getSouth(), bounds.getEast(), bounds.getNorth()];
-      return (lngLat) => boxContains(box, lngLat);
-    },
-    setHiddenCategories: (categories) => pins.setHidden(categories),
+    onShownPinsChange: (listener) => shownPinListeners.add(listener),
+    viewContains: () => viewContainsIn(map.getBounds()),
     measure(pixels) {
       const { x: width, y: height } = map.getSize();
-      if (!width || !height) return undefined;
-      const left = map.containerPointToLatLng([width / 2 - pixels / 2, height / 2]);
-      const right = map.containerPointToLatLng([width / 2 + pixels / 2, height / 2]);
-      return distanceBetween([left.lng, left.lat], [right.lng, right.lat]);
+      return measureAcross(pixels, width, height, (x, y) => map.containerPointToLatLng([x, y]));
     },
     setUserLocation: userLocation.set,
     getAttributions() {
@@ -310,17 +265,18 @@ export function createHybridEngine(parent: HTMLElement, config: PinmapConfig, ev
       config.rasterLayers.forEach((layer, index) => {
         if (layer.attribution && map.hasLayer(rasterLayers[index]!) && showsAt(layer, zoom)) credits.push(layer.attribution);
       });
-      if (pins.attribution) credits.push(pins.attribution);
+      const pinCredit = pins.layer()?.attribution;
+      if (pinCredit) credits.push(pinCredit);
       return [...new Set(credits)];
     },
     onAttributionsChange(listener) {
-      attributionListeners.add(listener);
+      const stopPins = pins.attributionListeners.add(listener);
       const stopGl = glMap ? onMapAttributionsChange(glMap, listener) : () => {};
       map.on('zoomend layeradd layerremove', listener);
       return () => {
         stopGl();
         map.off('zoomend layeradd layerremove', listener);
-        attributionListeners.delete(listener);
+        stopPins();
       };
     },
     setTheme(next) {
@@ -335,12 +291,9 @@ export function createHybridEngine(parent: HTMLElement, config: PinmapConfig, ev
     destroy() {
       destroyed = true;
       clearTimeout(idleTimer);
-      openPinListeners.clear();
-      pinClickListeners.clear();
-      pinSetListeners.clear();
-      attributionListeners.clear();
       motion.destroy();
       pins.destroy();
+      shownPinListeners.clear();
       collision?.destroy();
       userLocation.set(undefined);
       // Removing the Leaflet map removes every layer: the vector layer frees MapLibre's map.
@@ -391,9 +344,6 @@ function openFeaturePopup(map: L.Map, hit: FeatureClick): void {
 function showsAt(layer: RasterLayerConfig, zoom: number): boolean {
   return (layer.minZoom === undefined || zoom >= layer.minZoom) && (layer.maxZoom === undefined || zoom <= layer.maxZoom);
 }
-
-/** The ease length when a caller gives none (MapLibre's). */
-const DEFAULT_EASE = 500;
 
 /**
  * Leaflet leaves a raster tile that failed to load empty (and counts it as loaded) for as long as

@@ -1,5 +1,6 @@
 import type L from 'leaflet';
 import type { MapMotionEvent } from '../adapter.ts';
+import { Listeners } from '../adapter-wiring.ts';
 
 /**
  * Leaflet's movements as the adapter's motion events (see `MapMotionEvent`). Leaflet names no
@@ -9,8 +10,8 @@ import type { MapMotionEvent } from '../adapter.ts';
  * double-click, pinch or keys, which are gestures.
  */
 export function createMotion(map: L.Map) {
-  const listeners = new Set<(event: MapMotionEvent) => void>();
-  const emit = (event: MapMotionEvent) => listeners.forEach((listener) => listener(event));
+  const listeners = new Listeners<[event: MapMotionEvent]>();
+  const emit = (event: MapMotionEvent) => listeners.tell(event);
   let active: { tag: string; startedAt: number; duration: number | undefined } | undefined;
   let quiet = 0;
   let userMoving = false;
@@ -104,10 +105,7 @@ export function createMotion(map: L.Map) {
       // Leaflet's layers and tiles settle where the camera stopped (its end is reported above).
       quietly(() => map.fire('moveend'));
     },
-    listen(listener: (event: MapMotionEvent) => void) {
-      listeners.add(listener);
-      return () => listeners.delete(listener);
-    },
+    listen: (listener: (event: MapMotionEvent) => void) => listeners.add(listener),
     destroy() {
       listeners.clear();
       map.off('movestart', onMoveStart);
