@@ -16,6 +16,9 @@ import { pinOptionsShape, type PinOptionName, type PinOptions } from '../config/
  *
  * The checks are plain JavaScript, not a zod object per feature, so 100k features parse quickly;
  * only present `pin` option fields go through their zod schema (`pinOptionsShape`).
+ *
+ * About 540 lines, on purpose: every rule a pin is checked by (the browser's GeoJSON and CSV
+ * readers and the tiler all use `PinChecker`) is in this one file, read top to bottom.
  */
 
 
