@@ -501,7 +501,7 @@ test.describe('sprite faults', () => {
   const spriteStyle = (() => {
     const style = JSON.parse(readFileSync(new URL('../fixtures/basemap/style.json', import.meta.url), 'utf8')) as { layers: unknown[]; sprite?: string };
     style.sprite = '/__faults/sprite/basemap';
-    style.layers.push({ id: 'capital-stars', type: 'symbol', source: 'basemap', 'source-layer': 'places', filter: ['get', 'capital'], layout: { 'icon-image': 'star', 'icon-allow-overlap': true } });
+    style.layers.push({ id: 'capital-stars', type: 'symbol', source: 'basemap', 'source-layer': 'places', filter: ['==', ['get', 'capital'], true], layout: { 'icon-image': 'star', 'icon-allow-overlap': true } });
     return style;
   })();
   const spriteJson = { star: { x: 0, y: 0, width: 16, height: 16, pixelRatio: 1 } };

@@ -81,7 +81,8 @@ test.describe('pins as DOM markers', () => {
     const single = await page.locator('.pinmap-pin').count();
     const clustered = await page.locator('.pinmap-cluster').evaluateAll((bubbles) => bubbles.reduce((sum, b) => sum + Number((b as HTMLElement).dataset.count), 0));
     expect(single + clustered).toBe(440);
-    expect(single).toBeGreaterThan(20);
+    // The app opens fitted to its pins (the whole world): the lone cities are few but there.
+    expect(single).toBeGreaterThan(5);
     await expect(page.locator('.pinmap-cluster').first()).toHaveAccessibleName(/^\d+ pins: zoom in$/);
     expect(console.errors).toEqual([]);
     expect(console.warnings).toEqual([]);
