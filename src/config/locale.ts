@@ -27,6 +27,9 @@ export const DEFAULT_LOCALE = {
   'ViewControl.Hybrid': 'Hybrid',
   'Popup.Close': 'Close popup',
   'PinLayer.Cluster': '{count} pins: zoom in',
+  'PinLayer.Pins': 'Pins, {count} in view',
+  'PinLayer.ZoomedIn': 'Zoomed in: {count} pins',
+  'Pinmap.SkipToControls': 'Skip to map controls',
   'PinLayer.Dismiss': 'Dismiss',
   'PinLayer.Retry': 'Retry',
   // Said once, past the embedded basemap's detail (zoom 11).

@@ -2,6 +2,7 @@ import { DEFAULTS } from '../config/constants.ts';
 import { abbreviate, clusterDiameter } from '../pins/bubble.ts';
 import { createPinElement, type PinStyle } from '../pins/icon.ts';
 import type { Pin } from '../pins/types.ts';
+import { ROW_PX, rowOf } from './pin-focus.ts';
 
 /**
  * What the DOM pins of both views share: the pin button, the cluster bubble, their stacking and
@@ -20,8 +21,9 @@ export function onActivate(element: HTMLElement, action: () => void): void {
 }
 
 /**
- * A pin as a DOM element: the pin icon, a real button named by the pin's title (`.pinmap-pin`,
- * `data-pin-id`). Its click and Enter/Space call `onOpen` (with whether the keyboard did), and
+ * A pin as a DOM element: the pin icon, a real button named by the pin's title and category
+ * (`.pinmap-pin`, `data-pin-id`), out of the Tab order until the pins' group (`pin-group.ts`)
+ * makes it the one Tab reaches. Its click and Enter/Space call `onOpen` (with whether the keyboard did), and
  * the click goes no further: the map behind must not take it for a click on the map.
  */
 export function pinButton(pin: Pin, style: PinStyle, onOpen: (element: HTMLElement, byKeyboard: boolean) => void): HTMLElement {
@@ -33,8 +35,8 @@ export function makePinButton(element: HTMLElement, pin: Pin, onOpen: (element: 
   element.classList.add('pinmap-pin');
   element.dataset.pinId = pin.id;
   element.setAttribute('role', 'button');
-  element.setAttribute('tabindex', '0');
-  element.setAttribute('aria-label', pin.title);
+  element.setAttribute('tabindex', '-1');
+  element.setAttribute('aria-label', pin.category ? `${pin.title}, ${pin.category}` : pin.title);
   element.title = pin.title;
   onClickNotDrag(element, () => onOpen(element, false));
   onActivate(element, () => onOpen(element, true));
@@ -60,9 +62,6 @@ function onClickNotDrag(element: HTMLElement, action: () => void): void {
   });
 }
 
-/** The DOM pins' and bubbles' buttons on a map of either view (not the legend's or the list's drawings). */
-const MARKER_BUTTONS = '.maplibregl-marker.pinmap-pin, .maplibregl-marker.pinmap-cluster, .leaflet-marker-icon.pinmap-pin, .leaflet-marker-icon .pinmap-cluster';
-
 /** How far inside the map's edges a pin or bubble that the keyboard reaches is brought (CSS px): clear of the corners' controls. */
 const FOCUS_MARGIN = 50;
 
@@ -72,8 +71,7 @@ const FOCUS_MARGIN = 50;
  * shifting the map away from where its camera says it is. The container is put back at once, and
  * a pin or bubble that the keyboard focused wholly or partly beyond an edge is brought
  * `FOCUS_MARGIN` inside it by panning the map (`panBy`: the view moves right and down by dx and
- * dy CSS px, at once). Tab from the map itself goes to the first pin or bubble in view. Returns
- * what removes its listeners.
+ * dy CSS px, at once). Returns what removes its listeners.
  */
 export function keepFocusedPinsInView(container: HTMLElement, panBy: (dx: number, dy: number) => void): () => void {
   const unscroll = () => {
@@ -94,40 +92,23 @@ export function keepFocusedPinsInView(container: HTMLElement, panBy: (dx: number
     const dy = overflow(box.top, box.bottom, frame.top, frame.bottom);
     if (dx !== 0 || dy !== 0) panBy(dx, dy);
   };
-  // Tab from the map itself (MapLibre's canvas, Leaflet's container) goes to the first pin or
-  // bubble in view, in the Tab order (`orderForKeyboard`), rather than to the first on the map,
-  // which may be far north of the view; Shift+Tab from there goes back to those north of it.
-  const onKeyDown = (event: KeyboardEvent) => {
-    if (event.key !== 'Tab' || event.shiftKey || event.altKey || event.ctrlKey || event.metaKey) return;
-    const from = event.target;
-    if (from !== container && !(from instanceof HTMLCanvasElement && from.classList.contains('maplibregl-canvas'))) return;
-    const frame = container.getBoundingClientRect();
-    for (const element of container.querySelectorAll<HTMLElement>(MARKER_BUTTONS)) {
-      const box = element.getBoundingClientRect();
-      if (box.left < frame.left || box.right > frame.right || box.top < frame.top || box.bottom > frame.bottom) continue;
-      event.preventDefault();
-      element.focus({ preventScroll: true });
-      return;
-    }
-  };
   container.addEventListener('focusin', onFocusIn);
   container.addEventListener('scroll', unscroll);
-  container.addEventListener('keydown', onKeyDown);
   return () => {
     container.removeEventListener('focusin', onFocusIn);
     container.removeEventListener('scroll', unscroll);
-    container.removeEventListener('keydown', onKeyDown);
   };
 }
 
 /** Counts as a bubble's name writes them (1,234): one formatter for every bubble, made when first needed. */
 let countFormat: Intl.NumberFormat | undefined;
 
-/** A cluster bubble: a button showing how many pins it holds; activating it calls `onZoom`. */
+/** A cluster bubble: a button showing how many pins it holds (out of the Tab order, as a pin's); activating it calls `onZoom`. */
 export function clusterButton(count: number, label: string, onZoom: () => void): HTMLButtonElement {
   const element = document.createElement('button');
   element.type = 'button';
   element.className = 'pinmap-cluster';
+  element.tabIndex = -1;
   element.dataset.count = String(count);
   element.textContent = abbreviate(count);
   // A map of many bubbles makes hundreds at once; `toLocaleString` would make a formatter for each.
@@ -151,42 +132,23 @@ export function stackByLatitude(element: HTMLElement, lat: number): void {
   element.style.zIndex = String(Math.round((90 - lat) * 1000));
 }
 
-/** The height of a row of the Tab order (`readingOrder`), px at the whole zoom (512 px tiles). */
-export const TAB_ROW_PX = 64;
+/** The height of a row of the reading order (`readingOrder`), px at the whole zoom (512 px tiles). */
+export const TAB_ROW_PX = ROW_PX;
 
 /**
- * The area around the view whose DOM pins and bubbles Tab reaches: the view and this share of it
- * again on every side. The hybrid view makes its markers only there; the vector view makes them
- * for the whole world and takes those beyond it out of the Tab order (`tabbableAround`).
+ * The area around the view where the hybrid view makes its markers: the view and this share of
+ * it again on every side.
  */
 export const MARKER_AREA_PAD = 0.5;
 
-/**
- * Takes DOM pins and bubbles beyond the area around the view (`MARKER_AREA_PAD`; `view` is
- * [west, south, east, north], west and east as the map gives them) out of the Tab order, and
- * puts those within it back, so that Tab goes from pin to pin near the view, not round the world.
- */
-export function tabbableAround(markers: Iterable<OrderedMarker>, view: readonly [number, number, number, number]): void {
-  const [west, south, east, north] = view;
-  const dx = (east - west) * MARKER_AREA_PAD;
-  const dy = (north - south) * MARKER_AREA_PAD;
-  const [w, s, e, n] = [west - dx, south - dy, east + dx, north + dy];
-  const wholeWidth = e - w >= 360;
-  for (const { element, lngLat } of markers) {
-    const [lng, lat] = lngLat;
-    const inside = lat >= s && lat <= n && (wholeWidth || [lng, lng - 360, lng + 360].some((copy) => copy >= w && copy <= e));
-    element.tabIndex = inside ? 0 : -1;
-  }
-}
-
-/** A DOM pin or bubble to put in the Tab order: its element, and where it stands. */
+/** A DOM pin or bubble to put in reading order: its element, and where it stands. */
 export interface OrderedMarker {
   element: HTMLElement;
   lngLat: readonly [number, number];
 }
 
 /**
- * Where a point comes in the Tab order at a whole `zoom`: rows of `TAB_ROW_PX` on the map (in
+ * Where a point comes in reading order at a whole `zoom`: rows of `TAB_ROW_PX` on the map (in
  * Web Mercator at that zoom, so panning changes nothing), north to south, and in a row west to
  * east, as a page is read. Returns [row, longitude, -latitude] to compare in turn.
  */
@@ -194,7 +156,7 @@ export function readingOrder(lngLat: readonly [number, number], zoom: number): [
   const lat = Math.max(-85.051129, Math.min(85.051129, lngLat[1]));
   const sin = Math.sin((lat * Math.PI) / 180);
   const y = (0.5 - Math.log((1 + sin) / (1 - sin)) / (4 * Math.PI)) * 512 * 2 ** zoom;
-  return [Math.floor(y / TAB_ROW_PX), lngLat[0], -lngLat[1]];
+  return [rowOf({ x: 0, y }), lngLat[0], -lngLat[1]];
 }
 
 /** What `moveBefore` is: a move that keeps focus, where the browser has it (Chrome 133). */
@@ -202,8 +164,8 @@ type MovableParent = Node & { moveBefore?: (node: Node, child: Node | null) => v
 
 /**
  * Puts DOM pins and bubbles (siblings in one parent) in reading order (`readingOrder`) in the
- * document, so Tab goes from one to the next as they are read on the map rather than in the
- * order they were added. Moves only the elements out of place (those added since), and keeps
+ * document, so a screen reader's cursor goes from one to the next as they are read on the map
+ * (as Home and End do) rather than in the order they were added. Moves only the elements out of place (those added since), and keeps
  * the focus of a focused one that has to move.
  */
 export function orderForKeyboard(markers: readonly OrderedMarker[], zoom: number): void {

@@ -68,6 +68,10 @@ export interface PinLayer {
 export interface PinLayerOptions {
   /** A cluster bubble's accessible name; `{count}` stands for its number of pins. */
   clusterLabel: string;
+  /** The pins' group's name (`pin-group.ts`); `{count}` stands for the number of pins in view. */
+  pinsLabel: string;
+  /** Said once a bubble's zoom from the keyboard has put the focus on what it split into; `{count}` is the bubble's count. */
+  zoomedInLabel: string;
   /** Told whenever the open popup changes: the pin's id, or null when it closed. */
   onOpenPinChange: (id: string | null) => void;
   /** Told when the user clicks, taps or presses Enter or Space on a pin (before its popup opens). */
@@ -119,3 +123,4 @@ export function focusReturn(trigger: HTMLElement | undefined, returnFocus: (() =
   const element = trigger ?? (returnFocus ? undefined : marker());
   return element ? () => element.focus({ preventScroll: true }) : returnFocus;
 }
+

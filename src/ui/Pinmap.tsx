@@ -1,5 +1,5 @@
 import { useActorRef, useSelector } from '@xstate/react';
-import { useCallback, useContext, useEffect, useImperativeHandle, useMemo, useRef, useState, type Ref } from 'react';
+import { useCallback, useContext, useEffect, useImperativeHandle, useMemo, useRef, useState, type MouseEvent, type Ref } from 'react';
 import { mapStatusMachine, type MapStatus } from '../machines/map-status.machine.ts';
 import type { Camera, ViewName } from '../config/address.ts';
 import type { MapAdapter } from '../map/adapter.ts';
@@ -317,6 +317,11 @@ function PinmapView({ config, fitPins, viewState, events, className, handleRef }
   return (
     // A landmark of its own, so the controls around the map's canvas are inside one for screen readers.
     <div className={rootClass(className)} ref={rootRef} role="region" aria-label={regionLabel(config)} data-map-state={shownStatus} data-view={view} data-theme={theme}>
+      {adapter && status !== 'error' && (
+        <a className="pinmap-skip-link" href="#" onClick={(event) => skipToControls(event, rootRef.current)}>
+          {locale['Pinmap.SkipToControls']}
+        </a>
+      )}
       <div className="pinmap-map" ref={containerRef} />
       {(engineNotice || notice || progressText || shownPageNotice || basemapNote.state !== 'hidden') && (
         <div className="pinmap-notices">
@@ -461,4 +466,13 @@ function adapterKey(adapter: MapAdapter): number {
 
 function rootClass(className: string | undefined): string {
   return className ? `pinmap ${className}` : 'pinmap';
+}
+
+/** What takes the keyboard's focus among the corners' controls. */
+const FOCUSABLE = 'button:not(:disabled), input, select, summary, a[href], [tabindex]:not([tabindex="-1"])';
+
+/** The skip link: the focus goes past the map and its pins to the first of the corners' controls. */
+function skipToControls(event: MouseEvent, root: HTMLElement | null): void {
+  event.preventDefault();
+  root?.querySelector<HTMLElement>(`.pinmap-corner :is(${FOCUSABLE})`)?.focus();
 }

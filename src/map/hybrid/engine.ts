@@ -70,6 +70,9 @@ export function createHybridEngine(parent: HTMLElement, config: PinmapConfig, ev
     inertia: !reducedMotion,
     tapTolerance: Math.max(1, config.clickTolerance),
   });
+  // Named as MapLibre names its canvas: the map's Tab stop, before its pins' group.
+  map.getContainer().setAttribute('role', 'region');
+  map.getContainer().setAttribute('aria-label', 'Map');
   const pane = config.vectorLayer.pane;
   if (!map.getPane(pane)) map.createPane(pane);
   map.createPane(LOCATION_PANE).style.zIndex = '450';
@@ -90,6 +93,8 @@ export function createHybridEngine(parent: HTMLElement, config: PinmapConfig, ev
         ...told,
         groupInWorkerAbove: config.domPinLimit,
         clusterLabel: locale['PinLayer.Cluster'],
+        pinsLabel: locale['PinLayer.Pins'],
+        zoomedInLabel: locale['PinLayer.ZoomedIn'],
         closeLabel: locale['Popup.Close'],
         onShown: (boxes) => {
           shownBoxes = boxes;

@@ -12,6 +12,7 @@ import { PinArchiveTiles, type Bbox, type TiledGroup } from '../pin-archive-tile
 import { isShown, nearestCopy, visibleMask } from '../../pins/filter.ts';
 import { reasonOf } from '../../config/errors.ts';
 import { collisionBoxes, type CollisionBox } from '../label-collision.ts';
+import { createPinGroup } from '../pin-group.ts';
 import { PinSetState, focusReturn, type PinLayer, type PinLayerMode, type PinLayerOptions } from '../pin-layer.ts';
 import { createLeafletPopup } from './pin-popup.ts';
 import { toLeafletZoom, toMapLibreZoom } from './zoom.ts';
@@ -74,6 +75,12 @@ export function createHybridPins(map: L.Map, options: HybridPinOptions): PinLaye
   let shown = new Map<string, L.Marker>();
   const layer = L.layerGroup().addTo(map);
   const popup = createLeafletPopup(map, options);
+  // The pins and bubbles (Leaflet's marker pane holds them) are one Tab stop.
+  const pinGroup = createPinGroup(map.getContainer(), map.getPane('markerPane')!, {
+    label: options.pinsLabel,
+    zoomedInLabel: options.zoomedInLabel,
+    mapElement: () => map.getContainer(),
+  });
 
   /** Every pin is a DOM marker, inline or pre-tiled. */
   const mode = (): PinLayerMode => (state.byId.size > 0 || archive ? 'dom' : 'none');
@@ -284,6 +291,8 @@ export function createHybridPins(map: L.Map, options: HybridPinOptions): PinLaye
       if (element) ordered.push({ element, lngLat: [at.lng, at.lat] });
     }
     orderForKeyboard(ordered, Math.floor(toMapLibreZoom(map.getZoom())));
+    // The markers for where the camera rests are placed.
+    pinGroup.rested();
   }
 
   map.on('zoomend moveend', render);
@@ -376,6 +385,7 @@ export function createHybridPins(map: L.Map, options: HybridPinOptions): PinLaye
       map.off('zoomend moveend', render);
       releaseFocus();
       clear();
+      pinGroup.destroy();
       popup.destroy();
       layer.remove();
     },

@@ -3,9 +3,9 @@ import type { PinsById } from '../../pins/data.ts';
 import { isShown } from '../../pins/filter.ts';
 import { PinClusters } from '../../pins/grouping/clusters.ts';
 import type { Pin } from '../../pins/types.ts';
-import { clusterButton, orderForKeyboard, pinButton, tabbableAround, type OrderedMarker } from '../dom-pins.ts';
+import { clusterButton, orderForKeyboard, pinButton } from '../dom-pins.ts';
 import { collisionBoxes, type LabelCollision } from '../label-collision.ts';
-import { orderedMarkers, stackedMarker } from './markers.ts';
+import { addToPinGroup, orderedMarkers, stackedMarker } from './markers.ts';
 import type { PinStrategy, PinStrategyInput } from './pin-strategy.ts';
 
 /** What DOM markers draw: a small inline set. */
@@ -21,7 +21,7 @@ export interface DomPinsInput extends PinStrategyInput {
  * DOM pins, clustered: each pin is a MapLibre `Marker` whose element is the pin icon, a real
  * button with the pin's title as its name. At each whole zoom the set is grouped, and each group
  * of nearby pins is one bubble button with its count; only whole-zoom changes regroup, so panning
- * touches no DOM. Tab goes from pin to pin around the view, in reading order.
+ * touches no DOM. They are in reading order in the pins' group (`addToPinGroup`).
  */
 export function createDomPins(map: MapLibreMap, { list: all, pins, hidden, styleOf, clusterLabel, onPinClick, openPopup, collision }: DomPinsInput): PinStrategy {
   /** Each pin's marker, made once and kept while the pin set lives (focus survives zooms). */
@@ -77,25 +77,15 @@ export function createDomPins(map: MapLibreMap, { list: all, pins, hidden, style
         }
       }
       for (const [key, marker] of shown) if (!next.has(key)) marker.remove();
-      for (const [key, marker] of next) if (!shown.has(key)) marker.addTo(map);
+      for (const [key, marker] of next) if (!shown.has(key)) addToPinGroup(marker, map);
       shown = next;
-      const ordered = orderedMarkers(shown.values());
-      orderForKeyboard(ordered, zoom);
-      tabbable(ordered);
+      orderForKeyboard(orderedMarkers(shown.values()), zoom);
       collision.set(collisionBoxes(groups, pins, styleOf));
-    };
-    // Tab goes from pin to pin around the view, as in the hybrid view (which makes markers only there).
-    const tabbable = (ordered: OrderedMarker[]) => {
-      const bounds = map.getBounds();
-      tabbableAround(ordered, [bounds.getWest(), bounds.getSouth(), bounds.getEast(), bounds.getNorth()]);
     };
     render();
     map.on('zoom', render);
-    const onMoveEnd = () => tabbable(orderedMarkers(shown.values()));
-    map.on('moveend', onMoveEnd);
     teardown = () => {
       map.off('zoom', render);
-      map.off('moveend', onMoveEnd);
       for (const marker of shown.values()) marker.remove();
       collision.set([]);
     };

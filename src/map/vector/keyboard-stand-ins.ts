@@ -2,7 +2,7 @@ import type { Map as MapLibreMap, MapGeoJSONFeature, Marker } from 'maplibre-gl'
 import type { PinStyle } from '../../pins/icon.ts';
 import type { Pin } from '../../pins/types.ts';
 import { clusterButton, orderForKeyboard, pinButton } from '../dom-pins.ts';
-import { orderedMarkers, stackedMarker } from './markers.ts';
+import { addToPinGroup, orderedMarkers, stackedMarker } from './markers.ts';
 
 /** What the keyboard stand-ins of GPU pins and bubbles need to know of the layers they stand in for. */
 export interface StandInOptions {
@@ -25,7 +25,7 @@ export interface StandInOptions {
  * focus. Once the keyboard reaches the map (its canvas is focused from the keyboard), each pin
  * and bubble drawn in view gets a stand-in: the same DOM pin or bubble button the DOM markers
  * are (`pinButton`, `clusterButton`), at the same place, shown only while it has the keyboard's
- * focus (`.pinmap-standin`). Tab goes through them in reading order (`orderForKeyboard`), and
+ * focus (`.pinmap-standin`), in the pins' group and in reading order (`orderForKeyboard`), and
  * Enter, Space or a click does what a click on the symbol does: a pin opens its popup (and focus
  * comes back to it when the popup closes), a bubble zooms to where it splits. They follow what
  * the map draws each time it is idle; a stand-in whose symbol is still drawn is kept, focus and
@@ -53,7 +53,7 @@ export function keyboardStandIns(map: MapLibreMap, { layers, pinOf, styleOf, clu
           ? pinButton(pin, styleOf(pin), (trigger, byKeyboard) => onPin(feature, trigger, byKeyboard))
           : clusterButton(count as number, clusterLabel, () => zoomInto(feature, made.getLngLat().lng));
         element.classList.add('pinmap-standin');
-        const made: Marker = stackedMarker(element, lngLat, pin ? 'bottom' : 'center').addTo(map);
+        const made: Marker = addToPinGroup(stackedMarker(element, lngLat, pin ? 'bottom' : 'center'), map);
         marker = made;
       }
       next.set(key, marker);

@@ -3,9 +3,11 @@ import { isShown } from '../../pins/filter.ts';
 import type { Pin, PinSet } from '../../pins/types.ts';
 import { keepFocusedPinsInView } from '../dom-pins.ts';
 import { createLabelCollision } from '../label-collision.ts';
+import { createPinGroup } from '../pin-group.ts';
 import { PinSetState, focusReturn, type PinLayer, type PinLayerOptions } from '../pin-layer.ts';
 import { createDomPins } from './dom-pins-layer.ts';
 import { SpareIndexWorker, createGlPins } from './gl-pins-layer.ts';
+import { gatherPinMarkers, pinGroupElement } from './markers.ts';
 import { createPinImages } from './pin-images.ts';
 import { createPinPopup } from './pin-popup.ts';
 import type { PinStrategy, PinStrategyInput } from './pin-strategy.ts';
@@ -48,6 +50,16 @@ export function createVectorPins(map: MapLibreMap, options: VectorPinLayerOption
   const spareWorker = new SpareIndexWorker();
   // A DOM pin or bubble reached by Tab beyond the view's edge is panned into it.
   const releaseFocus = keepFocusedPinsInView(map.getContainer(), (dx, dy) => map.panBy([dx, dy], { duration: 0 }));
+  // Every mode's pins and bubbles (DOM markers, the GPU pins' stand-ins) are one Tab stop.
+  const stopGathering = gatherPinMarkers(map);
+  const pinGroup = createPinGroup(map.getContainer(), pinGroupElement(map), {
+    label: options.pinsLabel,
+    zoomedInLabel: options.zoomedInLabel,
+    mapElement: () => map.getCanvas(),
+  });
+  // Once every 'idle' listener has run (the stand-ins follow what is drawn on 'idle' too).
+  const onIdle = () => queueMicrotask(() => pinGroup.rested());
+  map.on('idle', onIdle);
 
   // A click on the map closes the popup, unless it is a click on a pin (which opens its own).
   const onMapClick = (event: MapMouseEvent) => {
@@ -159,6 +171,9 @@ export function createVectorPins(map: MapLibreMap, options: VectorPinLayerOption
       map.off('click', onMapClick);
       popup.destroy();
       releaseFocus();
+      map.off('idle', onIdle);
+      stopGathering();
+      pinGroup.destroy();
     },
   };
 }

@@ -24,7 +24,12 @@ const LegendControl = lazy(() => loadPanels().then((m) => ({ default: m.LegendCo
 const PinListControl = lazy(() => loadPanels().then((m) => ({ default: m.PinListControl })));
 const SearchControl = lazy(() => loadPanels().then((m) => ({ default: m.SearchControl })));
 
-const CORNERS: Corner[] = ['top-left', 'top-right', 'bottom-left', 'bottom-right'];
+/**
+ * The corners in the keyboard's Tab order (after the map and its pins): the top right first, with
+ * the zoom buttons, then the others as a page is read. Each keeps its place in the stacking
+ * (`controls.css`), whatever its place in the document.
+ */
+const CORNERS: Corner[] = ['top-right', 'top-left', 'bottom-left', 'bottom-right'];
 
 /** The order controls stack in within a corner (and so the keyboard's Tab order). */
 const ORDER: ControlName[] = ['search', 'fullscreen', 'view', 'list', 'navigation', 'geolocate', 'legend', 'scale', 'attribution'];
