@@ -25,6 +25,12 @@ export interface PinGroupOptions {
   zoomedInLabel: string;
   /** The map's own focusable element (MapLibre's canvas, Leaflet's container): the focus goes there when no pin is in view. */
   mapElement: () => HTMLElement;
+  /**
+   * Where the map's top edge is in the world: its y in Web Mercator pixels at the camera's scale
+   * (512 px tiles at MapLibre's zoom). The rows of the reading order are the world's, so that a
+   * pan (to bring a pin at the edge into view) does not change which pin comes first.
+   */
+  topInWorld: () => number;
 }
 
 /** The pins' group of one map (see `createPinGroup`). */
@@ -56,8 +62,6 @@ export function createPinGroup(container: HTMLElement, group: HTMLElement, optio
   live.setAttribute('aria-live', 'polite');
   container.append(live);
 
-  /** The item with tabindex 0. */
-  let current: HTMLElement | undefined;
   /** The item that had the focus last, and where it stood then (the nearest to it takes the focus if it goes). */
   let focused: { element: HTMLElement; at: FocusPoint } | undefined;
   /** A bubble activated from the keyboard: its count, waiting for the camera to rest. */
@@ -65,18 +69,20 @@ export function createPinGroup(container: HTMLElement, group: HTMLElement, optio
   let label = '';
 
   const frameOf = () => container.getBoundingClientRect();
-  const pointOf = (element: HTMLElement): FocusPoint => {
+  /** An element's middle: x on the page, y in the world (`topInWorld`), CSS px. */
+  const pointOf = (element: HTMLElement, frame = frameOf(), top = options.topInWorld()): FocusPoint => {
     const box = element.getBoundingClientRect();
-    return { x: box.left + box.width / 2, y: box.top + box.height / 2 };
+    return { x: box.left + box.width / 2, y: box.top + box.height / 2 - frame.top + top };
   };
   const items = () => Array.from(group.querySelectorAll<HTMLElement>(ITEMS));
-  /** The items whose middle is in the map's frame, with where they stand (CSS px of the page). */
+  /** The items whose middle is in the map's frame, with where they stand (`pointOf`). */
   const inView = (all = items()) => {
     const frame = frameOf();
+    const top = options.topInWorld();
     const shown: { element: HTMLElement; at: FocusPoint }[] = [];
     for (const element of all) {
-      const at = pointOf(element);
-      if (at.x >= frame.left && at.x <= frame.right && at.y >= frame.top && at.y <= frame.bottom && element.getClientRects().length > 0) shown.push({ element, at });
+      const at = pointOf(element, frame, top);
+      if (at.x >= frame.left && at.x <= frame.right && at.y >= top && at.y <= top + frame.height && element.getClientRects().length > 0) shown.push({ element, at });
     }
     return shown;
   };
@@ -99,8 +105,8 @@ export function createPinGroup(container: HTMLElement, group: HTMLElement, optio
     } else focus(shown[nearest]!.element);
   }
 
+  /** Gives `element` tabindex 0 (the one item Tab reaches) and every other item -1. */
   function setCurrent(element: HTMLElement | undefined) {
-    current = element;
     for (const item of items()) {
       const tabIndex = item === element ? 0 : -1;
       if (item.tabIndex !== tabIndex) item.tabIndex = tabIndex;
@@ -109,7 +115,8 @@ export function createPinGroup(container: HTMLElement, group: HTMLElement, optio
 
   /** Picks the item Tab enters at, and names the group with the pins in view. */
   function sync(shown = inView()) {
-    const keep = current && shown.some((item) => item.element === current) ? current : undefined;
+    const last = focused?.element;
+    const keep = last && shown.some((item) => item.element === last) ? last : undefined;
     const first = readingOrderOf(shown.map((item) => item.at))[0];
     setCurrent(keep ?? (first === undefined ? undefined : shown[first]!.element));
     let pins = 0;
@@ -132,7 +139,7 @@ export function createPinGroup(container: HTMLElement, group: HTMLElement, optio
     const target = event.target;
     if (!(target instanceof HTMLElement) || !target.matches(ITEMS)) return;
     focused = { element: target, at: pointOf(target) };
-    if (current !== target) setCurrent(target);
+    if (target.tabIndex !== 0) setCurrent(target);
   };
 
   const onKeyDown = (event: KeyboardEvent) => {
@@ -169,7 +176,7 @@ export function createPinGroup(container: HTMLElement, group: HTMLElement, optio
         const candidates = shown.filter((item) => item.element !== split.bubble);
         const into = splitInto(
           candidates.map((item) => item.at),
-          { x: frame.left + frame.width / 2, y: frame.top + frame.height / 2 },
+          { x: frame.left + frame.width / 2, y: options.topInWorld() + frame.height / 2 },
           SPLIT_RADIUS,
         );
         if (into.length === 0) options.mapElement().focus({ preventScroll: true });

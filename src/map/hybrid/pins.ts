@@ -80,6 +80,8 @@ export function createHybridPins(map: L.Map, options: HybridPinOptions): PinLaye
     label: options.pinsLabel,
     zoomedInLabel: options.zoomedInLabel,
     mapElement: () => map.getContainer(),
+    // Leaflet's world pixels (256 px tiles at its zoom, one more than MapLibre's) are MapLibre's.
+    topInWorld: () => map.project(map.containerPointToLatLng([0, 0])).y,
   });
 
   /** Every pin is a DOM marker, inline or pre-tiled. */

@@ -108,6 +108,8 @@ export class VectorLayer extends MaplibreGL {
     // Leaflet keeps panes in a plain object: a name such as 'constructor' is no pane until made.
     if (!Object.hasOwn(map.getPanes(), pane)) map.createPane(pane);
     super.onAdd(map);
+    // The Leaflet container is the map for screen readers (the engine names it): MapLibre's canvas is a drawing in it.
+    for (const attribute of ['role', 'aria-label']) this.glMap?.getCanvas().removeAttribute(attribute);
     if (self._container) {
       self._container.classList.add('pinmap-vector-layer');
       self._container.classList.toggle('pinmap-vector-layer-inert', !self.options.interactive);

@@ -1,4 +1,4 @@
-import type { Map as MapLibreMap, MapMouseEvent } from 'maplibre-gl';
+import { MercatorCoordinate, type Map as MapLibreMap, type MapMouseEvent } from 'maplibre-gl';
 import { isShown } from '../../pins/filter.ts';
 import type { Pin, PinSet } from '../../pins/types.ts';
 import { keepFocusedPinsInView } from '../dom-pins.ts';
@@ -56,6 +56,7 @@ export function createVectorPins(map: MapLibreMap, options: VectorPinLayerOption
     label: options.pinsLabel,
     zoomedInLabel: options.zoomedInLabel,
     mapElement: () => map.getCanvas(),
+    topInWorld: () => MercatorCoordinate.fromLngLat(map.unproject([0, 0])).y * 512 * 2 ** map.getZoom(),
   });
   // Once every 'idle' listener has run (the stand-ins follow what is drawn on 'idle' too).
   const onIdle = () => queueMicrotask(() => pinGroup.rested());
