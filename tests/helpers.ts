@@ -1,4 +1,4 @@
-import { expect, type ConsoleMessage, type Page } from '@playwright/test';
+import { expect, type ConsoleMessage, type Locator, type Page } from '@playwright/test';
 import { LIBRARY_CONTENT_SECURITY_POLICY } from '../src/config/csp.ts';
 
 export type MapState = 'loading' | 'idle' | 'error';
@@ -111,3 +111,23 @@ window.Pinmap = Pinmap;`;
 
 /** The embed page's window: the library as `Pinmap`, and a handle a test may keep. */
 export type EmbedWindow = Window & { Pinmap: typeof import('../src/embed.ts'); handle?: import('../src/embed.ts').PinmapHandle };
+
+/**
+ * Moves the keyboard's focus among the map's pins and bubbles with the arrow keys, each press
+ * toward `target` (a pin or bubble in view), until it has the focus; at most `max` presses. The
+ * focus must be on a pin or bubble of the map already (the pins are one Tab stop).
+ */
+export async function arrowToPin(page: Page, target: Locator, max = 30): Promise<void> {
+  for (let press = 0; press < max; press++) {
+    if (await target.evaluate((element) => element === document.activeElement)) return;
+    const key = await target.evaluate((element) => {
+      const to = element.getBoundingClientRect();
+      const from = (document.activeElement as HTMLElement).getBoundingClientRect();
+      const dx = to.left + to.width / 2 - (from.left + from.width / 2);
+      const dy = to.top + to.height / 2 - (from.top + from.height / 2);
+      return Math.abs(dx) > Math.abs(dy) ? (dx > 0 ? 'ArrowRight' : 'ArrowLeft') : dy > 0 ? 'ArrowDown' : 'ArrowUp';
+    });
+    await page.keyboard.press(key);
+  }
+  throw new Error(`the arrows did not reach the pin in ${max} presses`);
+}

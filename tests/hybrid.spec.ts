@@ -1,7 +1,7 @@
 import { expect, test, type Page } from '@playwright/test';
 import AxeBuilder from '@axe-core/playwright';
 import { PNG } from 'pngjs';
-import { disableWebGL, drivenGeolocation, serveJson, waitForMapState, watchConsole } from './helpers.ts';
+import { arrowToPin, disableWebGL, drivenGeolocation, serveJson, waitForMapState, watchConsole } from './helpers.ts';
 import { countWebGLContexts, liveWebGLContexts } from './webgl-contexts.ts';
 
 /**
@@ -343,10 +343,7 @@ test.describe('pins and popups in the hybrid view', () => {
       // A pin focused from the keyboard rises above its neighbours, so its focus ring shows whole.
       await page.locator('.pinmap-pin[data-pin-id="b-south"]').click();
       await page.keyboard.press('Escape');
-      for (let presses = 0; presses < 8; presses++) {
-        if ((await page.evaluate(() => (document.activeElement as HTMLElement | null)?.dataset.pinId)) === 'a-north') break;
-        await page.keyboard.press('Tab');
-      }
+      await arrowToPin(page, page.locator('.pinmap-pin[data-pin-id="a-north"]'));
       await expect(page.locator('.pinmap-pin[data-pin-id="a-north"]')).toBeFocused();
       const [south, north] = [await tipOf(page, 'a-south'), await tipOf(page, 'a-north')];
       expect(await onTop(south.x, north.y - 4), `${view}: the focused northern pin`).toBe('a-north');

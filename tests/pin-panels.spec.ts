@@ -18,14 +18,15 @@ async function openApp(page: Page, config: PinmapConfigInput, address = '') {
 }
 
 /**
- * Presses Shift+Tab from the end of the page until `selector` has focus (at most `max` times), as
- * a keyboard user reaches a control: the corners come after the map's pin buttons in the Tab
- * order, so from the end they are a few presses away.
+ * Presses Tab from the start of the page until `selector` has focus (at most `max` times), as a
+ * keyboard user reaches a control: past the skip link, the map and its pins (one Tab stop), the
+ * corners' controls (README, "Keyboard").
  */
-async function tabTo(page: Page, selector: string, max = 40) {
-  await page.evaluate(() => (document.activeElement as HTMLElement | null)?.blur());
+async function tabTo(page: Page, selector: string, max = 20) {
+  // Where the first Tab of the page goes.
+  await page.locator('.pinmap-skip-link').focus();
   for (let i = 0; i < max; i++) {
-    await page.keyboard.press('Shift+Tab');
+    await page.keyboard.press('Tab');
     if (await page.locator(selector).evaluate((element) => element === document.activeElement).catch(() => false)) return;
   }
   throw new Error(`${selector} was not reached with ${max} presses of Tab`);
