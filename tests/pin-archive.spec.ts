@@ -390,6 +390,7 @@ test.describe('pre-tiled pins', () => {
     const console = watchConsole(page);
     await openApp(page, { ...still, center: [2.3488, 48.8534], zoom: 8, pins: ARCHIVE });
     await expect(page.locator('.pinmap-pin')).toHaveCount(0); // drawn on the GPU
+    await page.keyboard.press('Tab'); // the skip link
     await page.keyboard.press('Tab');
     await expect(page.locator('.maplibregl-canvas')).toBeFocused();
     const paris = page.locator('.pinmap-standin[data-pin-id="paris-fr"]');

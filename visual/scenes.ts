@@ -226,9 +226,9 @@ export const scenes: Scene[] = [
     config: { center: [12, 45], zoom: 3 },
     viewport: small,
     deviceScaleFactor: 1,
+    // The zoom buttons' corner comes first after the map (README, "Keyboard").
     actions: [
       { type: 'click', selector: 'canvas.maplibregl-canvas' },
-      { type: 'press', key: 'Tab' },
       { type: 'press', key: 'Tab' },
     ],
     capture: 'page',
@@ -344,6 +344,7 @@ export const scenes: Scene[] = [
   ...labelScenes(),
   ...darkScenes(),
   ...rtlScenes(),
+  ...keyboardScenes(),
   {
     name: 'webgl-failed',
     description: "The page on a machine where WebGL cannot start: the 'Failed to initialize WebGL' panel.",
@@ -759,4 +760,39 @@ function preTiledPinScenes(): Scene[] {
       actions: [{ type: 'click', selector: '.pinmap-pin[data-pin-id="paris-fr"]' }],
     },
   ];
+}
+
+/** The keyboard among the pins: a focused pin, and the focus after a bubble's zoom (light and dark). */
+function keyboardScenes(): Scene[] {
+  const pins = { pins: 'pins/cities.geojson' };
+  return (['light', 'dark'] as const).flatMap((theme): Scene[] => [
+    {
+      name: `keyboard-focused-pin-${theme}`,
+      description: `The pins as one Tab stop: Tab from the map, then the arrow keys to a pin, its focus ring (${theme} theme).`,
+      config: { center: [5, 48], zoom: 5, theme, ...pins },
+      viewport: desktop,
+      deviceScaleFactor: 1,
+      actions: [
+        { type: 'click', selector: 'canvas.maplibregl-canvas' },
+        { type: 'press', key: 'Tab' },
+        { type: 'press', key: 'ArrowDown' },
+        { type: 'press', key: 'ArrowRight' },
+      ],
+      capture: 'map',
+    },
+    {
+      name: `keyboard-bubble-zoom-${theme}`,
+      description: `Enter on a bubble from the keyboard: once the camera rests, the focus on the first pin or bubble it split into (${theme} theme).`,
+      config: { center: [5, 48], zoom: 3, theme, ...pins },
+      viewport: desktop,
+      deviceScaleFactor: 1,
+      actions: [
+        { type: 'click', selector: 'canvas.maplibregl-canvas' },
+        { type: 'press', key: 'Tab' },
+        { type: 'press', key: 'End' },
+        { type: 'press', key: 'Enter' },
+      ],
+      capture: 'map',
+    },
+  ]);
 }
