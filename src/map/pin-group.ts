@@ -69,10 +69,11 @@ export function createPinGroup(container: HTMLElement, group: HTMLElement, optio
   let label = '';
 
   const frameOf = () => container.getBoundingClientRect();
-  /** An element's middle: x on the page, y in the world (`topInWorld`), CSS px. */
+  /** Where an item stands on the map (a pin's tip, a bubble's middle): x on the page, y in the world (`topInWorld`), CSS px. */
   const pointOf = (element: HTMLElement, frame = frameOf(), top = options.topInWorld()): FocusPoint => {
     const box = element.getBoundingClientRect();
-    return { x: box.left + box.width / 2, y: box.top + box.height / 2 - frame.top + top };
+    const y = element.classList.contains('pinmap-pin') ? box.bottom : box.top + box.height / 2;
+    return { x: box.left + box.width / 2, y: y - frame.top + top };
   };
   const items = () => Array.from(group.querySelectorAll<HTMLElement>(ITEMS));
   /** The items whose middle is in the map's frame, with where they stand (`pointOf`). */
