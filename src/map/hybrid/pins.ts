@@ -14,6 +14,7 @@ import { reasonOf } from '../../config/errors.ts';
 import { collisionBoxes, type CollisionBox } from '../label-collision.ts';
 import { createPinGroup } from '../pin-group.ts';
 import { PinSetState, focusReturn, type PinLayer, type PinLayerMode, type PinLayerOptions } from '../pin-layer.ts';
+import { createHybridFan } from './pin-fan-out.ts';
 import { createLeafletPopup } from './pin-popup.ts';
 import { toLeafletZoom, toMapLibreZoom } from './zoom.ts';
 import '../../pins/icon-font.ts';
@@ -82,6 +83,15 @@ export function createHybridPins(map: L.Map, options: HybridPinOptions): PinLaye
     mapElement: () => map.getContainer(),
     // Leaflet's world pixels (256 px tiles at its zoom, one more than MapLibre's) are MapLibre's.
     topInWorld: () => map.project(map.containerPointToLatLng([0, 0])).y,
+  });
+  // Same-place pins fan out instead of opening the popup of the one on top (see pin-fan-out.ts).
+  const fan = createHybridFan(map, {
+    styleOf: (pin) => styleOf(pin),
+    pinOf: (id) => findPin(id),
+    onPick(pin, stack, byKeyboard) {
+      options.onPinClick(pin.id);
+      openFound(pin.id, (full) => openPin(full, stack, byKeyboard));
+    },
   });
 
   /** Every pin is a DOM marker, inline or pre-tiled. */
@@ -152,7 +162,7 @@ export function createHybridPins(map: L.Map, options: HybridPinOptions): PinLaye
     marker.on('add', () =>
       makePinButton(marker.getElement()!, pin, (trigger, byKeyboard) => {
         options.onPinClick(pin.id);
-        openFound(pin.id, (full) => openPin(full, trigger, byKeyboard));
+        if (!fan.open(pin, trigger, byKeyboard)) openFound(pin.id, (full) => openPin(full, trigger, byKeyboard));
       }),
     );
     markers.set(pin.id, marker);
@@ -302,6 +312,7 @@ export function createHybridPins(map: L.Map, options: HybridPinOptions): PinLaye
   const releaseFocus = keepFocusedPinsInView(map.getContainer(), (dx, dy) => map.panBy([dx, dy], { animate: false }));
 
   function clear() {
+    fan.fold();
     popup.close();
     layer.clearLayers();
     markers.clear();

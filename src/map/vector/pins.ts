@@ -9,6 +9,7 @@ import { createDomPins } from './dom-pins-layer.ts';
 import { SpareIndexWorker, createGlPins } from './gl-pins-layer.ts';
 import { gatherPinMarkers, pinGroupElement } from './markers.ts';
 import { createPinImages } from './pin-images.ts';
+import { createVectorFan } from './pin-fan-out.ts';
 import { createPinPopup } from './pin-popup.ts';
 import type { PinStrategy, PinStrategyInput } from './pin-strategy.ts';
 import { createPretiledPins } from './pretiled-pins-layer.ts';
@@ -73,8 +74,24 @@ export function createVectorPins(map: MapLibreMap, options: VectorPinLayerOption
 
   /** The pin with an id: one of the set's, or for pre-tiled pins one the archive's pin index has given. */
   const findPin = (id: string): Pin | undefined => state.byId.get(id) ?? strategy?.lookup?.known(id)?.pin;
+  let archive: PinSet['archive'];
+  // Same-place pins fan out instead of opening the popup of the one on top (see pin-fan-out.ts).
+  const fan = createVectorFan(map, {
+    styleOf: (pin) => state.styles.of(pin),
+    pinOf: findPin,
+    archive: () => archive,
+    onPick(pin, stack, byKeyboard) {
+      options.onPinClick(pin.id);
+      const current = generation;
+      const show = (full: Pin) => openPin(full, stack, byKeyboard);
+      const known = findPin(pin.id);
+      if (known) show(known);
+      else strategy?.lookup?.open(pin.id, show, () => current === generation);
+    },
+  });
 
   function clear() {
+    fan.fold();
     popup.close();
     strategy?.destroy();
     strategy = undefined;
@@ -95,7 +112,9 @@ export function createVectorPins(map: MapLibreMap, options: VectorPinLayerOption
       styleOf: (pin) => styles.of(pin),
       clusterLabel: options.clusterLabel,
       onPinClick: options.onPinClick,
-      openPopup: (pin, trigger, byKeyboard) => openPin(pin, trigger, byKeyboard),
+      openPopup: (pin, trigger, byKeyboard) => {
+        if (!fan.open(pin, trigger, byKeyboard)) openPin(pin, trigger, byKeyboard);
+      },
     };
     const common = { images, whenStyleLoaded: options.whenStyleLoaded, isCurrent };
     if (set.archive) {
@@ -122,6 +141,7 @@ export function createVectorPins(map: MapLibreMap, options: VectorPinLayerOption
       // Only the GL layer of a large inline set uses the worker started ahead.
       if (set.archive || set.pins.length <= options.domPinLimit) spareWorker.drop();
       state.replace(set);
+      archive = set.archive;
       strategy = strategyFor(set, () => current === generation);
       await strategy?.placed;
     },

@@ -34,11 +34,11 @@ const START_ANGLE = -Math.PI / 2;
  * first; equal distances in the order given): every pin whose tip is within `radius` px of its
  * tip. A pin alone at its spot gives a list of one.
  */
-export function pinsAtSpot(pins: readonly PlacedPin[], at: string, radius = SPOT_RADIUS_PX): PlacedPin[] {
+export function pinsAtSpot<P extends PlacedPin>(pins: readonly P[], at: string, radius = SPOT_RADIUS_PX): P[] {
   const centre = pins.find((pin) => pin.id === at);
   if (!centre) return [];
   const [x, y] = centre.point;
-  const near: { pin: PlacedPin; distance: number; order: number }[] = [];
+  const near: { pin: P; distance: number; order: number }[] = [];
   pins.forEach((pin, order) => {
     if (pin.id === at) return;
     const distance = Math.hypot(pin.point[0] - x, pin.point[1] - y);
