@@ -187,6 +187,27 @@ export const scenes: Scene[] = [
     capture: 'map',
   },
   {
+    name: 'pins-fan-out',
+    description: 'Six flats of one house (one coordinate) fanned out after a click on the stack: a leg from the spot to each pin on a circle, the other pins faded.',
+    config: {
+      style: plainStyle,
+      center: [10, 50],
+      zoom: 16,
+      controls: noControls,
+      pins: {
+        type: 'FeatureCollection',
+        features: [
+          ...Array.from({ length: 6 }, (_, i) => ({ type: 'Feature' as const, id: `flat-${i + 1}`, geometry: { type: 'Point' as const, coordinates: [10, 50] }, properties: { title: `Flat ${i + 1}` } })),
+          { type: 'Feature' as const, id: 'house', geometry: { type: 'Point' as const, coordinates: [10.0008, 50.0002] }, properties: { title: 'House' } },
+        ],
+      },
+    },
+    viewport: small,
+    deviceScaleFactor: 1,
+    actions: [{ type: 'clickAt', at: [240, 150] }, { type: 'waitForSelector', selector: '.pinmap-fan-pin' }],
+    capture: 'map',
+  },
+  {
     name: 'pins-clusters',
     description: 'The default pins as a GPU layer with clusters: bubbles with counts, single pins beside them.',
     config: { center: [10, 30], zoom: 2, pins: 'pins/cities.geojson', domPinLimit: 0 },

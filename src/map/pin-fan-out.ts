@@ -88,6 +88,9 @@ export class PinFan {
     const reach = Math.max(...positions.map(([dx, dy]) => Math.max(Math.abs(dx), Math.abs(dy)))) + 4;
     legs.setAttribute('viewBox', `${-reach} ${-reach} ${2 * reach} ${2 * reach}`);
     legs.style.cssText = `left:${-reach}px;top:${-reach}px;width:${2 * reach}px;height:${2 * reach}px`;
+    const centre = document.createElementNS(LEGS_NS, 'circle');
+    centre.setAttribute('r', '3');
+    legs.append(centre);
     const buttons = spot.map((pin, i) => {
       const [dx, dy] = positions[i]!;
       const leg = document.createElementNS(LEGS_NS, 'line');
@@ -123,6 +126,9 @@ export class PinFan {
     element.addEventListener('keydown', onKeyDown);
     this.host.container.addEventListener('click', onClick);
     this.host.container.classList.add('pinmap-fanned');
+    // The stack's own DOM pins make way for the fan (GPU pins stay drawn under it).
+    const stacked = spot.flatMap((pin) => [...this.host.container.querySelectorAll<HTMLElement>(`.pinmap-pin[data-pin-id="${CSS.escape(pin.id)}"]:not(.pinmap-fan-pin)`)]);
+    for (const element of stacked) element.classList.add('pinmap-fanned-away');
     const stopZoom = this.host.onZoomStart(() => this.fold(false));
     this.foldOpen = (returnFocus) => {
       this.foldOpen = undefined;
@@ -130,6 +136,7 @@ export class PinFan {
       stopZoom();
       this.host.container.removeEventListener('click', onClick);
       this.host.container.classList.remove('pinmap-fanned');
+      for (const element of stacked) element.classList.remove('pinmap-fanned-away');
       unplace();
       if ((returnFocus || hadFocus) && stack?.isConnected) stack.focus({ preventScroll: true });
     };

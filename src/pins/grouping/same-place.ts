@@ -20,11 +20,11 @@ export const SPOT_RADIUS_PX = 32;
 /** Up to this many pins fan out on a circle; more, on a spiral. */
 export const CIRCLE_MAX = 8;
 
-/** Room between the tips of neighbouring fanned pins, along the circle or the spiral (CSS px). */
-export const FAN_SEPARATION_PX = 38;
+/** Room between the tips of neighbouring fanned pins, along the circle or the spiral (CSS px): a pin is 32 px wide and 52 tall, so side by side or one above the other they stand clear. */
+export const FAN_SEPARATION_PX = 60;
 
-/** The least radius of the circle (CSS px): a few pins still stand clear of the stack's head. */
-export const FAN_MIN_RADIUS_PX = 44;
+/** The least radius of the circle (CSS px): pins above and below the spot stand clear of each other. */
+export const FAN_MIN_RADIUS_PX = 56;
 
 /** Where the circle and the spiral start: straight up from the spot, going clockwise. */
 const START_ANGLE = -Math.PI / 2;
