@@ -1,4 +1,9 @@
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { Readable } from 'node:stream';
 import { expect, test, type Page } from '@playwright/test';
+import { tilePins } from '../src/tiler/tile-pins.ts';
 import { serveJson, waitForMapState } from './helpers.ts';
 
 /**
@@ -20,13 +25,32 @@ const pins = {
   ],
 };
 
+const ARCHIVE = '/__fan/pins.pmtiles';
 const modes = [
   { name: 'vector view, DOM pins', config: {} },
   { name: 'vector view, GPU pins', config: { domPinLimit: 0 } },
+  { name: 'vector view, pre-tiled pins', config: { pins: `pmtiles://${ARCHIVE}` } },
   { name: 'hybrid view', config: { view: 'hybrid' } },
 ];
 
+/** The same pins as an archive `pinmap tile` makes. */
+let archive: Buffer;
+test.beforeAll(async () => {
+  const folder = mkdtempSync(join(tmpdir(), 'pinmap-fan-'));
+  try {
+    await tilePins(Readable.from([JSON.stringify(pins)]), join(folder, 'pins.pmtiles'), { name: 'flats' });
+    archive = readFileSync(join(folder, 'pins.pmtiles'));
+  } finally {
+    rmSync(folder, { recursive: true, force: true });
+  }
+});
+
 async function openMap(page: Page, config: Record<string, unknown>) {
+  await page.route((url) => url.pathname === ARCHIVE, (route) => {
+    const [, start = 0, end = archive.length - 1] = (/bytes=(\d+)-(\d+)/.exec(route.request().headers()['range'] ?? '') ?? []).map(Number);
+    const last = Math.min(end, archive.length - 1);
+    return route.fulfill({ status: 206, body: archive.subarray(start, last + 1), headers: { 'content-type': 'application/octet-stream', 'content-range': `bytes ${start}-${last}/${archive.length}` } });
+  });
   await serveJson(page, '/__fan/config.json', { fadeDuration: 0, style: plainStyle, center: SPOT, zoom: 16, pins, controls: noControls, ...config });
   await page.goto(`/?config=${encodeURIComponent('/__fan/config.json')}`);
   await waitForMapState(page, 'idle');
@@ -48,7 +72,11 @@ for (const { name, config } of modes) {
 
     // By keyboard: Tab to the first pin in reading order, one of the stack; Enter fans it out.
     const focusedTitle = () => page.evaluate(() => document.activeElement?.getAttribute('aria-label') ?? '');
-    for (let press = 0; press < 3 && !/^Flat \d$/.test(await focusedTitle()); press++) await page.keyboard.press('Tab');
+    for (let press = 0; press < 3 && !/^Flat \d$/.test(await focusedTitle()); press++) {
+      await page.keyboard.press('Tab');
+      // GPU pins' stand-ins come once the map, focused from the keyboard, is drawn.
+      if (press === 0) await waitForMapState(page, 'idle');
+    }
     const stack = await page.evaluate(() => {
       const element = document.activeElement as HTMLElement;
       element.dataset.stack = 'yes';
