@@ -2,7 +2,7 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Readable } from 'node:stream';
-import { expect, test, type Page } from '@playwright/test';
+import { expect, test, type Page, type Response } from '@playwright/test';
 import { zxyToTileId } from 'pmtiles';
 import { gunzipSync, gzipSync } from 'node:zlib';
 import { compareImages, isUniform } from '../visual/compare.ts';
@@ -279,6 +279,42 @@ test.describe('pre-tiled pins', () => {
       expect(console.errors).toEqual([]);
     });
   }
+
+  test('a deep link straight to zoom 16.5, past the archive\'s last zoom, warns of nothing in either view, whether its server answers each range or sends the whole file', async ({ page }) => {
+    const bytes = readFileSync('fixtures/pins/cities.pmtiles');
+    const whole = '/__archive/whole.pmtiles';
+    // A server without Range: every read is the whole file.
+    await page.route((url) => url.pathname === whole, (route) => route.fulfill({ status: 200, body: bytes, headers: { 'content-type': 'application/octet-stream' } }));
+    // The preview server (vite preview, as `npm start` serves) answers each range, unencoded: a
+    // browser asks for ranges so (else it would gzip a type it does not know). The vector view
+    // over its ranges: tests/own-data.spec.ts.
+    const cases = [
+      { server: 'range', path: '/pins/cities.pmtiles', view: 'hybrid' },
+      { server: 'whole', path: whole, view: 'vector' },
+    ];
+    for (const { server, path, view } of cases) {
+      const what = `${view} view, ${server} server`;
+      const console = watchConsole(page);
+      const answers: Promise<string>[] = [];
+      const onResponse = (response: Response) => {
+        if (new URL(response.url()).pathname === path) answers.push(response.allHeaders().then((headers) => `${response.status()} ${headers['content-encoding'] ?? 'identity'}`));
+      };
+      page.on('response', onResponse);
+      // A plain backdrop: the archive's reads are all there is to see.
+      const style = { version: 8, sources: {}, layers: [{ id: 'backdrop', type: 'background', paint: { 'background-color': '#e9eef2' } }] };
+      await openApp(page, { ...still, style, view, pins: `pmtiles://${path}` }, '#map=16.5/48.8534/2.3488');
+      // Paris, from the archive's last tiles, is drawn at the centre: its popup opens from the pin index.
+      const box = (await page.locator('.pinmap-map').boundingBox())!;
+      await page.mouse.click(box.x + box.width / 2, box.y + box.height / 2 - 30);
+      await expect(page.locator('.pinmap-popup'), what).toContainText('Capital of France');
+      await expect(page.locator('.pinmap-notice, [role="alert"]').filter({ hasText: /archive|truncated|pins/i }), what).toHaveCount(0);
+      expect([...console.warnings, ...console.errors].filter((text) => /truncated|could not be read|damaged/i.test(text)), what).toEqual([]);
+      const answered = await Promise.all(answers);
+      expect(answered.length, what).toBeGreaterThan(0);
+      expect(answered.every((answer) => answer === (server === 'range' ? '206 identity' : '200 identity')), `${what}: ${answered.join(', ')}`).toBe(true);
+      page.off('response', onResponse);
+    }
+  });
 
   test('a click on a pin opens its popup (from the archive\'s pin index); ?pin=<id> flies to a pin and opens it', async ({ page }) => {
     await openApp(page, { ...still, center: [2.3488, 48.8534], zoom: 8, pins: ARCHIVE });
