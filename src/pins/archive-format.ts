@@ -16,8 +16,13 @@ import type { PinOptions } from '../config/pin-options.ts';
 export const PIN_ARCHIVE = {
   /** The vector tile layer of the pins and bubbles. */
   layer: 'pins',
-  /** The version of this format; the page refuses other versions (2: lean tiles and the pin index). */
-  version: 2,
+  /**
+   * The version of this format (2: lean tiles and the pin index; 3: and the search index, and each
+   * bubble's pins per category). The page reads `oldestVersion` and up and refuses the others.
+   */
+  version: 3,
+  /** The oldest version the page still reads: without search, and with bubbles that keep their counts when categories are hidden. */
+  oldestVersion: 2,
   /** Tile extent: MapLibre's own (GeoJSON sources are tiled at it), so positions round alike. */
   extent: 8192,
   /** Tiles go up to the first zoom at which no pin is in a bubble; MapLibre zooms in on it above. */
@@ -103,7 +108,28 @@ export interface PinArchiveMetadata {
    * made before it lack it, and the header's bounds stand in.
    */
   bounds?: [west: number, south: number, east: number, north: number];
+  /** Where the search index is and what it searched (version 3; see `PinSearchInfo`). */
+  search?: PinSearchInfo;
 }
+
+/**
+ * Where the search index is (see `src/pins/archive-search.ts`): right after the pin index, `length`
+ * bytes; its directory at `directory` = [offset from the index's start, length]. `fields`: the
+ * pin properties searched besides the title (the tiler's `--search-fields`, as config's
+ * `searchFields`), in the order a posting's field bits name them.
+ */
+export interface PinSearchInfo {
+  fields: string[];
+  length: number;
+  directory: [offset: number, length: number];
+}
+
+/**
+ * The property of a bubble feature (version 3) that counts its pins of category `index` (an index
+ * into the metadata's `categories`): present only for the categories it has pins of. Pins without
+ * a category are in none, so `point_count` minus the counts of hidden categories is what shows.
+ */
+export const bubbleCategoryKey = (index: number): string => `c${index}`;
 
 /** Properties of a bubble feature in the `pins` layer (as the inline GPU pins' bubbles, plus where it splits). */
 export interface ClusterTileProperties {

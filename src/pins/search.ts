@@ -1,4 +1,4 @@
-import type { Pin } from './types.ts';
+import type { Pin, PinSummary, SearchHit } from './types.ts';
 import { isShown } from './filter.ts';
 
 /**
@@ -11,7 +11,7 @@ import { isShown } from './filter.ts';
 const collator = new Intl.Collator('en', { sensitivity: 'base', numeric: true });
 
 /** The order of both panels: by title as people read it ("Pin 2" before "Pin 10", case ignored), then by id. */
-export function comparePins(a: Pin, b: Pin): number {
+export function comparePins(a: Pick<Pin, 'title' | 'id'>, b: Pick<Pin, 'title' | 'id'>): number {
   return collator.compare(a.title, b.title) || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0);
 }
 
@@ -66,12 +66,15 @@ const enum Rank {
 }
 const RANKS = 4;
 
-/** A pin that matches, with where. */
-export interface SearchHit {
-  pin: Pin;
-  /** 'title' or the name of the field that matched (`description`, `category`, or one of `searchFields`). */
-  field: string;
+/**
+ * How well a pin matches, as a number (0 best: `Rank`): `title` is its folded title, `inTitle`
+ * whether every word of the query is in it, `head` the query's first word.
+ */
+export function rankOf(title: string, inTitle: boolean, head: string): number {
+  return !inTitle ? Rank.InField : title.startsWith(head) ? Rank.TitleStart : title.includes(` ${head}`) ? Rank.WordStart : Rank.InTitle;
 }
+
+export type { PinSummary, SearchHit };
 
 /** What `createPinSearch` gives: `search(query, limit)`, best matches first, then in the panels' order. */
 export interface PinSearch {
@@ -116,7 +119,7 @@ export function createPinSearch(pins: readonly Pin[], fields: readonly string[],
         const title = titles[i]!;
         const texts = extra[i]!;
         const inTitle = words.every((word) => title.includes(word));
-        const rank = !inTitle ? Rank.InField : title.startsWith(head!) ? Rank.TitleStart : title.includes(` ${head}`) ? Rank.WordStart : Rank.InTitle;
+        const rank = rankOf(title, inTitle, head!);
         const bucket = buckets[rank]!;
         // Only the first `limit` of each rank can be shown.
         if (bucket.length < limit) bucket.push({ pin: sorted[i]!, field: inTitle ? 'title' : others[texts.findIndex((text) => words.some((w) => text.includes(w)))] ?? 'title' });
@@ -127,7 +130,7 @@ export function createPinSearch(pins: readonly Pin[], fields: readonly string[],
 }
 
 /** A pin's text under a field name: its own fields by name, else what `parsePins` kept. */
-function fieldText(pin: Pin, name: string): string {
+export function fieldText(pin: Pin, name: string): string {
   switch (name) {
     case 'description':
       return pin.description;

@@ -96,6 +96,39 @@ export interface PinArchive {
   categories: CategoryCount[];
   /** The pin with this id and the zooms it stands alone at, from the pin index; undefined when the archive has no such pin. Rejects when the index cannot be read. */
   find(id: string): Promise<{ pin: Pin; aloneMask: number } | undefined>;
+  /** Its search index (format version 3); undefined for an archive made before archives kept one. */
+  search?: ArchivePinSearch;
+  /** Whether its bubbles count their pins per category (format version 3), so hidden categories leave them. */
+  bubbleCategories: boolean;
+}
+
+/** What a search result shows of a pin: its id, title, category and (the first line of) its description. */
+export type PinSummary = Pick<Pin, 'id' | 'title' | 'description' | 'category'>;
+
+/** A pin that a search matches, with where. */
+export interface SearchHit {
+  /** The pin, or (pre-tiled pins) what the archive's search index keeps of it: the description's first line. */
+  pin: PinSummary;
+  /** 'title' or the name of the field that matched (`description`, `category`, or one of `searchFields`). */
+  field: string;
+}
+
+/** What a search of a pre-tiled archive found: the best hits, how many pins match, and whether that count is exact. */
+export interface ArchiveSearchResult {
+  hits: SearchHit[];
+  total: number;
+  /** False when a common word of the query was looked up in its best pins only: `total` is then at least that many. */
+  exact: boolean;
+}
+
+/** The search of a pre-tiled archive, read with range requests (see `src/pins/archive-search.ts`). */
+export interface ArchivePinSearch {
+  /** The pin properties searched besides the title. */
+  readonly fields: readonly string[];
+  /** Reads what every search needs first (the index's directory), ahead of the first keystroke. */
+  prepare(): void;
+  /** Up to `limit` pins matching every word of `query`, best first, leaving out the `hidden` categories. Rejects when the index cannot be read. */
+  search(query: string, limit: number, hidden: ReadonlySet<string>): Promise<ArchiveSearchResult>;
 }
 
 /**

@@ -22,6 +22,9 @@ Options:
   -o, --output <file>    the archive to write (required)
       --config <file>    a Pinmap config (JSON) whose csv names the CSV file's columns
       --name <text>      the archive's name in its metadata (default: the output file's name)
+      --search-fields <a,b>
+                         pin properties the search box finds pins by besides the title, as
+                         config's searchFields (e.g. description,city); default: titles only
       --skipped <file>   write every skipped feature's index and reason there, one JSON line each
       --quiet            print only problems
   -h, --help             this text`;
@@ -38,6 +41,7 @@ export async function main(args: string[], out: (line: string) => void = console
         output: { type: 'string', short: 'o' },
         config: { type: 'string' },
         name: { type: 'string' },
+        'search-fields': { type: 'string' },
         skipped: { type: 'string' },
         quiet: { type: 'boolean' },
         help: { type: 'boolean', short: 'h' },
@@ -54,6 +58,12 @@ export async function main(args: string[], out: (line: string) => void = console
   }
   if (positionals.length !== 1 || !values.output) {
     err(`${program}: ${positionals.length !== 1 ? 'give one GeoJSON or CSV file (or -)' : 'give the archive to write with -o'}\n\n${USAGE}`);
+    return 2;
+  }
+  const searchFields = (values['search-fields'] ?? '').split(',').map((name) => name.trim()).filter((name) => name !== '');
+  const badField = searchFields.find((name) => name === 'pin' || name === '__proto__');
+  if (badField !== undefined) {
+    err(`${program}: --search-fields: "${badField}" is not the name of a text property\n\n${USAGE}`);
     return 2;
   }
   const inputPath = positionals[0]!;
@@ -81,6 +91,7 @@ export async function main(args: string[], out: (line: string) => void = console
     const result = await tilePins(input, output, {
       name: values.name ?? basename(output).replace(/\.pmtiles$/i, ''),
       ...(csv ? { csv } : {}),
+      searchFields,
       ...(skippedFile ? { onSkipped: (skipped) => skippedFile!.write(`${JSON.stringify(skipped)}\n`) } : {}),
       ...(values.quiet ? {} : { onProgress: (message: string) => out(`  ${message}`) }),
     });

@@ -283,10 +283,11 @@ export class PmtilesWriter {
 
   /**
    * Writes the archive to `path` with `metadata` (JSON) and removes the temporary files. The
-   * bytes of the file `after`, if given, follow the tile data (a section of the caller's own,
-   * found from the header's tile data offset and length; readers of the tiles skip it).
+   * bytes of the file `after` (or files, one after another), if given, follow the tile data
+   * (sections of the caller's own, found from the header's tile data offset and length; readers
+   * of the tiles skip them).
    */
-  finish(path: string, info: ArchiveInfo, metadata: unknown, after?: string): { bytes: number; tiles: number } {
+  finish(path: string, info: ArchiveInfo, metadata: unknown, after?: string | readonly string[]): { bytes: number; tiles: number } {
     if (this.finished) throw new Error('the archive is already finished');
     this.finished = true;
     openWriters.delete(this);
@@ -299,7 +300,7 @@ export class PmtilesWriter {
     }
   }
 
-  private write(path: string, info: ArchiveInfo, metadata: unknown, after: string | undefined): { bytes: number; tiles: number } {
+  private write(path: string, info: ArchiveInfo, metadata: unknown, after: string | readonly string[] | undefined): { bytes: number; tiles: number } {
     const entries = this.entries;
     const count = entries.count;
     const runOf = (i: number) => entries.run(i);
@@ -386,8 +387,8 @@ export class PmtilesWriter {
         }
       };
       copy(this.fd, this.dataLength);
-      if (after !== undefined) {
-        const fd = openSync(after, 'r');
+      for (const section of after === undefined ? [] : typeof after === 'string' ? [after] : after) {
+        const fd = openSync(section, 'r');
         try {
           copy(fd, fstatSync(fd).size);
         } finally {

@@ -41,12 +41,13 @@ async function featuresOf(archive: PMTiles, z: number, x: number, y: number) {
   return Array.from({ length: layer.length }, (_, k) => layer.feature(k)).map((f) => ({ properties: f.properties, point: f.loadGeometry()[0]![0]! }));
 }
 
-/** Every entry of the archive's pin index (the section after the tile data), bucket by bucket, checking each is in its id's bucket. */
+/** Every entry of the archive's pin index (the section after the tile data, before the search index), bucket by bucket, checking each is in its id's bucket. */
 async function indexOf(archive: PMTiles, bytes: Buffer): Promise<PinIndexEntry[]> {
   const header = await archive.getHeader();
   const { pinmap } = (await archive.getMetadata()) as { pinmap: PinArchiveMetadata };
   const at = header.tileDataOffset + header.tileDataLength!;
-  expect(at + pinmap.index.length).toBe(bytes.length);
+  // The search index follows the pin index, to the end of the file.
+  expect(at + pinmap.index.length + pinmap.search!.length).toBe(bytes.length);
   const entries: PinIndexEntry[] = [];
   for (let bucket = 0; bucket < pinmap.index.buckets; bucket++) {
     const start = bytes.readDoubleLE(at + bucket * 8);

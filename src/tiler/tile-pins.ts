@@ -1,7 +1,7 @@
 import { Readable } from 'node:stream';
 import { tileIdToZxy, zxyToTileId } from 'pmtiles';
 import { CLUSTER_MAX_ZOOM } from '../config/constants.ts';
-import { PIN_ARCHIVE, tileTitle, type PinArchiveMetadata, type PinIndexInfo, type PinLook } from '../pins/archive-format.ts';
+import { PIN_ARCHIVE, bubbleCategoryKey, tileTitle, type PinArchiveMetadata, type PinIndexInfo, type PinLook, type PinSearchInfo } from '../pins/archive-format.ts';
 import { PinChecker, PinDataError, assertFeatureCollection, readCollectionMembers, type CheckedPin, type IdRegistry } from '../pins/data.ts';
 import type { SkippedFeature } from '../pins/types.ts';
 import { abbreviate } from '../pins/bubble.ts';
@@ -15,6 +15,7 @@ import { INDEX_PINS_PER_PART, RecordSpill } from './pin-lookup.ts';
 import { COMPRESSION, PmtilesWriter, TILE_TYPE } from './pmtiles-writer.ts';
 import { PointTileWriter, tilePoint } from './point-tile.ts';
 import { readFeatureCollection } from './read-geojson.ts';
+import { SearchIndexWriter } from './search-index.ts';
 import { GroupsInWorker, NOT_ALONE, tileOf, type Bubbles } from './zoom-groups.ts';
 
 /**
@@ -37,6 +38,8 @@ import { GroupsInWorker, NOT_ALONE, tileOf, type Bubbles } from './zoom-groups.t
  *    Tiles are left uncompressed: most hold a pin or two, which gzip makes longer.
  * 4. The pin index (every pin's place and popup fields, in buckets by id; `pin-lookup.ts`) follows the
  *    tile data. The grouping's worker writes it once it has grouped the last zoom.
+ * 5. The search index (each pin's words; `search-index.ts`) follows the pin index. Its words are
+ *    noted as the pins are read, and it is written while the worker writes the pin index.
  */
 
 /** Tile ids of this zoom start here: the Hilbert curve of each zoom follows the previous zooms'. */
@@ -59,6 +62,8 @@ export interface TilePinsOptions {
   onProgress?: (message: string) => void;
   /** About how many pins a part of the pin index holds in memory while it is written (default 250,000); the output is the same. */
   indexPartPins?: number;
+  /** Pin properties the search index holds besides the title (as config's `searchFields`); none by default. */
+  searchFields?: readonly string[];
 }
 
 export interface TilePinsResult {
@@ -194,6 +199,8 @@ async function tileInto(writer: PmtilesWriter, input: Readable, output: string, 
   const lookIds = new Map<string, number>();
   const looks: PinLook[] = [];
   let checker: PinChecker | undefined;
+  const searchFields = [...new Set(options.searchFields ?? [])].filter((name) => name !== 'title');
+  const search = new SearchIndexWriter(searchFields);
 
   progress('reading and checking the pins');
   /** Keeps a good pin; `where` names it for an error (`feature 12`, `line 12`). */
@@ -214,13 +221,14 @@ async function tileInto(writer: PmtilesWriter, input: Readable, output: string, 
     lngLats.push(pin.lngLat[1]);
     lookOf.push(look);
     titles.add(tileTitle(pin.title));
+    search.add(pin, look);
     const record: PinRecord = [pin.title, pin.description, pin.url ?? null, pin.category ?? null];
     records.add(JSON.stringify(record));
   };
   const { format, input: file } = options.format ? { format: options.format, input } : await sniffFormat(input);
   let read: { members: Record<string, unknown>; featureCount: number };
   if (format === 'csv') {
-    checker = new PinChecker({}, ids, keep, options.onSkipped);
+    checker = new PinChecker({}, ids, keep, options.onSkipped).keepFields(searchFields);
     const csv = new CsvPinReader(checker, options.csv, (checked, line) => addPin(checked, `line ${line}`));
     try {
       await readCsvStream(Readable.from(withWholeFirstLine(file.setEncoding('utf8'))), csv);
@@ -233,7 +241,7 @@ async function tileInto(writer: PmtilesWriter, input: Readable, output: string, 
     const collection = await readFeatureCollection(file, (feature, index, members) => {
       // The file's pinStyles, when they come before the features (as they usually do), give the
       // pins their category's style in warnings; either way the archive carries them for the page.
-      checker ??= new PinChecker(readCollectionMembers(members).pinStyles, ids, keep, options.onSkipped);
+      checker ??= new PinChecker(readCollectionMembers(members).pinStyles, ids, keep, options.onSkipped).keepFields(searchFields);
       const checked = checker.check(feature, index);
       if (checked) addPin(checked, `feature ${index}`);
     });
@@ -290,19 +298,27 @@ async function tileInto(writer: PmtilesWriter, input: Readable, output: string, 
   // then writes the pin index while the last zooms' tiles are written.
   const buckets = Math.max(1, Math.ceil(count / PIN_ARCHIVE.pinsPerBucket));
   const indexPath = writer.scratchPath('pin-index.bin');
+  // The legend's categories, in its order: each bubble counts its pins of each (by place in this list).
+  const categories = categoryCounts(members.pinStyles, looks, lookOfPin);
+  const categoryOf = categoryNumbers(categories, looks, lookOfPin);
   const groups = new GroupsInWorker({
     coordinates,
+    ...(categoryOf ? { categoryOf } : {}),
     lastZoom: PIN_ARCHIVE.maxZoom,
     index: { path: indexPath, buckets, partPins: options.indexPartPins ?? INDEX_PINS_PER_PART, ids: ids.columns(), looks: lookOfPin, records: records.spilled() },
   });
   let indexLength: number;
+  const searchPath = writer.scratchPath('search-index.bin');
+  let searchIndex: ReturnType<SearchIndexWriter['write']>;
   try {
     for (let zoom = 0; zoom <= PIN_ARCHIVE.maxZoom; zoom++) {
       progress(`zoom ${zoom}: grouping`);
       const { bubbles, rank } = await groups.take(zoom);
       progress(`zoom ${zoom}: ${bubbles.count.toLocaleString('en-US')} ${bubbles.count === 1 ? 'bubble' : 'bubbles'}; writing tiles`);
-      writeZoom(writer, zoom, bubbles, { coordinates, ids, titles, looks: lookOfPin, order, place, rank });
+      writeZoom(writer, zoom, bubbles, { coordinates, ids, titles, looks: lookOfPin, order, place, rank }, categories.length);
     }
+    progress('writing the search index');
+    searchIndex = search.write(searchPath);
     progress('writing the pin index');
     indexLength = await groups.indexLength();
   } finally {
@@ -311,7 +327,7 @@ async function tileInto(writer: PmtilesWriter, input: Readable, output: string, 
   }
 
   progress('writing the archive');
-  const metadata = archiveMetadata(options.name ?? 'pins', count, members, looks, { buckets, length: indexLength }, categoryCounts(members.pinStyles, looks, lookOfPin), box && [...box[0], ...box[1]]);
+  const metadata = archiveMetadata(options.name ?? 'pins', count, members, looks, { buckets, length: indexLength }, categories, { fields: searchFields, ...searchIndex }, box && [...box[0], ...box[1]]);
   const hasPins = count > 0;
   const written = writer.finish(
     output,
@@ -325,7 +341,7 @@ async function tileInto(writer: PmtilesWriter, input: Readable, output: string, 
       center: hasPins ? [(west + east) / 2, (south + north) / 2, 0] : [0, 0, 0],
     },
     metadata,
-    indexPath,
+    [indexPath, searchPath],
   );
   return {
     pins: count,
@@ -375,8 +391,14 @@ interface PinColumns {
 const KEYS = ['id', 'title', 'look', 'cluster', 'cluster_id', 'point_count', 'point_count_abbreviated', 'expansion_zoom'] as const;
 const KEY = Object.fromEntries(KEYS.map((key, i) => [key, i])) as Record<(typeof KEYS)[number], number>;
 
-/** Cuts one zoom's bubbles and lone pins into tiles and adds them to the archive in tile id order. */
-function writeZoom(writer: PmtilesWriter, zoom: number, bubbles: Bubbles, pins: PinColumns): void {
+/** Each category's property of a bubble (`bubbleCategoryKey`), after `KEYS`, for `categories` categories. */
+const keysWith = (categories: number): string[] => [...KEYS, ...Array.from({ length: categories }, (_, k) => bubbleCategoryKey(k))];
+
+/**
+ * Cuts one zoom's bubbles and lone pins into tiles and adds them to the archive in tile id order;
+ * each bubble with its pins per category (of `categories`), where the grouping counted them.
+ */
+function writeZoom(writer: PmtilesWriter, zoom: number, bubbles: Bubbles, pins: PinColumns, categories: number): void {
   const base = firstTileId(zoom);
   const shift = 4 ** (SORT_ZOOM - zoom);
   const everyPin = zoom > CLUSTER_MAX_ZOOM;
@@ -386,7 +408,8 @@ function writeZoom(writer: PmtilesWriter, zoom: number, bubbles: Bubbles, pins: 
     bubbleTiles[k] = zxyToTileId(zoom, x, y) - base;
   }
   const bubbleOrder = Uint32Array.from({ length: bubbles.count }, (_, k) => k).sort((a, b) => bubbleTiles[a]! - bubbleTiles[b]! || a - b);
-  const tile = new PointTileWriter(PIN_ARCHIVE.layer, KEYS, PIN_ARCHIVE.extent);
+  const tile = new PointTileWriter(PIN_ARCHIVE.layer, keysWith(categories), PIN_ARCHIVE.extent);
+  const perCategory = bubbles.categories;
   const here: number[] = [];
 
   let p = 0; // next pin in `order`
@@ -411,6 +434,7 @@ function writeZoom(writer: PmtilesWriter, zoom: number, bubbles: Bubbles, pins: 
       tile.property(KEY.point_count, count);
       tile.property(KEY.point_count_abbreviated, abbreviate(count));
       tile.property(KEY.expansion_zoom, bubbles.expansion[k]!);
+      if (perCategory) for (let j = perCategory.start[k]!; j < perCategory.start[k + 1]!; j++) tile.property(KEYS.length + perCategory.category[j]!, perCategory.count[j]!);
     }
     here.length = 0;
     while (nextPin() === t) here.push(pins.order[p++]!);
@@ -441,6 +465,19 @@ function categoryCounts(pinStyles: Record<string, PinOptions>, looks: readonly P
   return [...counts];
 }
 
+/**
+ * Each pin's category as its place in `categories` (-1: none), in shared memory (the grouping's
+ * worker reads it); undefined when no pin has a category.
+ */
+function categoryNumbers(categories: [string, number][], looks: readonly PinLook[], lookOf: Uint16Array): Int16Array | undefined {
+  const place = new Map(categories.map(([category], k) => [category, k]));
+  const ofLook = Int16Array.from(looks, (look) => (look.category === undefined ? -1 : place.get(look.category)!));
+  if (ofLook.every((k) => k < 0)) return undefined;
+  const categoryOf = new Int16Array(new SharedArrayBuffer(lookOf.length * Int16Array.BYTES_PER_ELEMENT));
+  for (let i = 0; i < lookOf.length; i++) categoryOf[i] = ofLook[lookOf[i]!]!;
+  return categoryOf;
+}
+
 /** The archive's JSON metadata: TileJSON-like fields for any reader, and `pinmap` for the page. */
 function archiveMetadata(
   name: string,
@@ -449,9 +486,10 @@ function archiveMetadata(
   looks: PinLook[],
   index: PinIndexInfo,
   categories: [string, number][],
+  search: PinSearchInfo,
   bounds: [number, number, number, number] | undefined,
 ): object {
-  const pinmap: PinArchiveMetadata = { version: PIN_ARCHIVE.version, count, pinStyles: members.pinStyles, looks, index, categories, ...(bounds ? { bounds } : {}) };
+  const pinmap: PinArchiveMetadata = { version: PIN_ARCHIVE.version, count, pinStyles: members.pinStyles, looks, index, categories, search, ...(bounds ? { bounds } : {}) };
   if (members.attribution !== undefined) pinmap.attribution = members.attribution;
   return {
     name,
@@ -472,6 +510,7 @@ function archiveMetadata(
           point_count: 'Number',
           point_count_abbreviated: 'String',
           expansion_zoom: 'Number',
+          ...Object.fromEntries(categories.map((_, k) => [bubbleCategoryKey(k), 'Number'])),
         },
       },
     ],

@@ -7,8 +7,8 @@ import { Grouper, NOT_ALONE, transferablesOf, type GroupingMessage, type Groupin
  * The grouping's worker thread (see `GroupsInWorker`): answers each zoom it is asked for with that
  * zoom's groups, and after the last zoom writes the pin index and answers with its length.
  */
-const { coordinates, lastZoom, index } = workerData as GroupingWork;
-const grouper = new Grouper(coordinates);
+const { coordinates, categoryOf, lastZoom, index } = workerData as GroupingWork;
+const grouper = new Grouper(coordinates, categoryOf);
 /** Bit z: the pin stands alone at zoom z. */
 const alone = new Uint16Array(coordinates.length / 2);
 const post = (message: GroupingMessage, transfer: ArrayBuffer[] = []) => parentPort!.postMessage(message, transfer);

@@ -33,6 +33,8 @@ export interface Bubbles {
   points: Float64Array;
   id: Float64Array;
   expansion: Uint8Array;
+  /** With categories: each bubble's pins per category, bubble k's from `start[k]` to `start[k + 1]` (see `BubbleCategories`). */
+  categories?: { start: Uint32Array; category: Uint16Array; count: Uint32Array };
 }
 
 /** The grouping is read a box at a time, each a tile of this zoom (or of the zoom being written, below it). */
@@ -71,6 +73,11 @@ function groupsAt(grouping: PinGrouping, zoom: number, boxOf: Uint16Array): Zoom
   const points = new Growable((n) => new Float64Array(n));
   const ids = new Growable((n) => new Float64Array(n));
   const expansion = new Growable((n) => new Uint16Array(n));
+  const perBubble = grouping.bubbleCategories(zoom);
+  const categoryStart = new Growable((n) => new Uint32Array(n));
+  const categories = new Growable((n) => new Uint16Array(n));
+  const categoryCounts = new Growable((n) => new Uint32Array(n));
+  if (perBubble) categoryStart.push(0);
   const boxZoom = Math.min(zoom, BOX_ZOOM);
   const size = 2 ** boxZoom;
   const latOf = (y: number) => (Math.atan(Math.sinh(Math.PI * (1 - (2 * y) / size))) * 180) / Math.PI;
@@ -96,17 +103,25 @@ function groupsAt(grouping: PinGrouping, zoom: number, boxOf: Uint16Array): Zoom
         if ((at & BOX_MASK) >> shift !== bx || at >> BOX_ZOOM >> shift !== by) return;
         rank[i] = position++;
       },
-      bubble: (x, y, count, id) => {
+      bubble: (x, y, count, id, entry) => {
         if (!owned(x, y)) return;
         lng.push(x);
         lat.push(y);
         points.push(count);
         ids.push(id);
         expansion.push(grouping.expansionZoom(id));
+        if (!perBubble) return;
+        for (let j = perBubble.start[entry]!; j < perBubble.start[entry + 1]!; j++) {
+          categories.push(perBubble.category[j]!);
+          categoryCounts.push(perBubble.count[j]!);
+        }
+        categoryStart.push(categories.length);
       },
     });
   }
-  return { bubbles: { count: lng.length, lng: lng.view(), lat: lat.view(), points: points.view(), id: ids.view(), expansion: Uint8Array.from(expansion.view()) }, rank };
+  const bubbles: Bubbles = { count: lng.length, lng: lng.view(), lat: lat.view(), points: points.view(), id: ids.view(), expansion: Uint8Array.from(expansion.view()) };
+  if (perBubble) bubbles.categories = { start: categoryStart.view().slice(), category: categories.view().slice(), count: categoryCounts.view().slice() };
+  return { bubbles, rank };
 }
 
 /** A zoom's groups: its bubbles, and each pin's place among the lone pins (`NOT_ALONE` in a bubble). */
@@ -123,8 +138,9 @@ export class Grouper {
   private readonly grouping: PinGrouping;
   private readonly boxOf: Uint16Array;
 
-  constructor(coordinates: Float64Array) {
-    this.grouping = new PinGrouping({ lngLats: coordinates });
+  /** `categoryOf`: each pin's category as a number (-1: none), for bubbles that count their pins per category. */
+  constructor(coordinates: Float64Array, categoryOf?: Int16Array) {
+    this.grouping = new PinGrouping({ lngLats: coordinates, ...(categoryOf ? { categoryOf } : {}) });
     this.boxOf = boxesOf(coordinates);
   }
 
@@ -163,6 +179,8 @@ const AHEAD = 3;
 /** What the worker is given: the pins' coordinates, the last zoom, and what it writes the pin index of once it has grouped that zoom. */
 export interface GroupingWork {
   coordinates: Float64Array;
+  /** Each pin's category as a number (-1: none), when there are categories: bubbles count their pins per category. */
+  categoryOf?: Int16Array;
   lastZoom: number;
   index: {
     path: string;
@@ -198,7 +216,7 @@ export class GroupsInWorker {
   private failed: Error | undefined;
 
   constructor(work: GroupingWork) {
-    for (const shared of [work.coordinates, work.index.looks, work.index.records.lengths, work.index.ids.chunkOf, work.index.ids.startOf, work.index.ids.lengthOf, ...work.index.ids.chunks]) {
+    for (const shared of [work.coordinates, ...(work.categoryOf ? [work.categoryOf] : []), work.index.looks, work.index.records.lengths, work.index.ids.chunkOf, work.index.ids.startOf, work.index.ids.lengthOf, ...work.index.ids.chunks]) {
       if (!(shared.buffer instanceof SharedArrayBuffer)) throw new Error('what the grouping worker reads must be in shared memory');
     }
     this.lastZoom = work.lastZoom;
@@ -249,5 +267,6 @@ export class GroupsInWorker {
 /** The column arrays of `groups`, to hand over to another thread. */
 export function transferablesOf(groups: ZoomGroups): ArrayBuffer[] {
   const { bubbles, rank } = groups;
-  return [bubbles.lng, bubbles.lat, bubbles.points, bubbles.id, bubbles.expansion, rank].map((column) => column.buffer as ArrayBuffer);
+  const categories = bubbles.categories ? [bubbles.categories.start, bubbles.categories.category, bubbles.categories.count] : [];
+  return [bubbles.lng, bubbles.lat, bubbles.points, bubbles.id, bubbles.expansion, rank, ...categories].map((column) => column.buffer as ArrayBuffer);
 }

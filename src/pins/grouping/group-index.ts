@@ -53,14 +53,31 @@ export interface GroupInput {
   lngLats: Float64Array;
   /** The pins grouped, by index in `lngLats` (in this order); every pin when absent. */
   members?: Uint32Array;
+  /**
+   * Each pin's category as a number (by index in `lngLats`; -1: none), when each bubble's pins are
+   * to be counted per category (`bubbleCategories`; the pin tiler's): the index then keeps which
+   * group of each zoom each pin or group of the zoom above went into, 4 bytes each.
+   */
+  categoryOf?: Int16Array;
+}
+
+/**
+ * Each bubble's pins per category at one zoom, by the bubble's place among that zoom's groups
+ * (`GroupVisitor.bubble`'s `entry`): its categories and counts are `category` and `count` from
+ * `start[entry]` to `start[entry + 1]`, in category order; a lone pin's range is empty.
+ */
+export interface BubbleCategories {
+  start: Uint32Array;
+  category: Uint16Array;
+  count: Uint32Array;
 }
 
 /** What `visit` reports of each pin and bubble in a box, in the spatial index's order. */
 export interface GroupVisitor {
   /** A pin standing alone, by its index in the input. */
   pin(index: number): void;
-  /** A bubble: its centre, its count and its id. */
-  bubble(lng: number, lat: number, points: number, id: number): void;
+  /** A bubble: its centre, its count, its id, and its place among the zoom's groups (see `BubbleCategories`). */
+  bubble(lng: number, lat: number, points: number, id: number, entry: number): void;
 }
 
 const lngX = (lng: number): number => lng / 360 + 0.5;
@@ -109,6 +126,8 @@ function first<T extends Float64Array | Uint32Array>(array: T, n: number): T {
 export class GroupIndex {
   /** By zoom, from `minZoom` to `maxZoom + 1` (the pins). */
   private readonly levels: Level[] = [];
+  /** With `categoryOf`: by zoom, from `minZoom + 1` to `maxZoom + 1`, the group at the zoom below each entry went into. */
+  private readonly parents: Uint32Array[] = [];
   /** Pins grouped: bubble ids are made from it, as supercluster makes them. */
   private readonly total: number;
 
@@ -146,7 +165,7 @@ export class GroupIndex {
     for (const k of level.tree.range(lngX(west), latY(north), lngX(east), latY(south))) {
       const points = level.points ? level.points[k]! : 1;
       const id = level.id ? level.id[k]! : k;
-      if (points > 1) visitor.bubble(xLng(level.x[k]!), yLat(level.y[k]!), points, id);
+      if (points > 1) visitor.bubble(xLng(level.x[k]!), yLat(level.y[k]!), points, id, k);
       else visitor.pin(members ? members[id]! : id);
     }
   }
@@ -165,6 +184,51 @@ export class GroupIndex {
     return zoom;
   }
 
+  /** Each bubble's pins per category at `zoom` (see `BubbleCategories`); undefined unless the input has `categoryOf`. */
+  bubbleCategories(zoom: number): BubbleCategories | undefined {
+    const categoryOf = this.input.categoryOf;
+    if (!categoryOf) return undefined;
+    const levelZoom = this.limitZoom(zoom);
+    const level = this.levels[levelZoom]!;
+    const members = this.input.members;
+    // Where each pin went at that zoom: through each zoom's groups from the pins down.
+    const at = new Uint32Array(this.total);
+    for (let m = 0; m < at.length; m++) at[m] = m;
+    for (let z = this.options.maxZoom + 1; z > levelZoom; z--) {
+      const parent = this.parents[z]!;
+      for (let m = 0; m < at.length; m++) at[m] = parent[at[m]!]!;
+    }
+    // The pins of each group, grouped by a counting sort; then each bubble's categories counted.
+    const firstPin = new Uint32Array(level.count + 1);
+    for (let m = 0; m < at.length; m++) firstPin[at[m]! + 1]!++;
+    for (let k = 0; k < level.count; k++) firstPin[k + 1]! += firstPin[k]!;
+    const next = firstPin.slice(0, level.count);
+    const pinsOf = new Uint32Array(at.length);
+    for (let m = 0; m < at.length; m++) pinsOf[next[at[m]!]!++] = m;
+    let categories = 0;
+    for (const c of categoryOf) if (c >= categories) categories = c + 1;
+    const perCategory = new Uint32Array(categories);
+    const start = new Uint32Array(level.count + 1);
+    const category: number[] = [];
+    const count: number[] = [];
+    for (let k = 0; k < level.count; k++) {
+      start[k] = category.length;
+      if ((level.points ? level.points[k]! : 1) < 2) continue;
+      for (let p = firstPin[k]!; p < firstPin[k + 1]!; p++) {
+        const c = categoryOf[members ? members[pinsOf[p]!]! : pinsOf[p]!]!;
+        if (c >= 0) perCategory[c]!++;
+      }
+      perCategory.forEach((n, c) => {
+        if (n === 0) return;
+        category.push(c);
+        count.push(n);
+        perCategory[c] = 0;
+      });
+    }
+    start[level.count] = category.length;
+    return { start, category: Uint16Array.from(category), count: Uint32Array.from(count) };
+  }
+
   private limitZoom(zoom: number): number {
     return Math.max(this.options.minZoom, Math.min(Math.floor(+zoom), this.options.maxZoom + 1));
   }
@@ -178,8 +242,11 @@ export class GroupIndex {
     const ny = new Float64Array(above.count);
     const nid = this.total < 2 ** 26 ? new Uint32Array(above.count) : new Float64Array(above.count);
     const npoints = new Uint32Array(above.count);
+    // Which group each of those above goes into, when bubbles count their pins per category.
+    const parent = this.input.categoryOf ? (this.parents[zoom + 1] = new Uint32Array(above.count)) : undefined;
     let n = 0;
     const keep = (k: number) => {
+      if (parent) parent[k] = n;
       nx[n] = x[k]!;
       ny[n] = y[k]!;
       nid[n] = id ? id[k]! : k;
@@ -199,10 +266,12 @@ export class GroupIndex {
       if (total > own) {
         let wx = x[i]! * own;
         let wy = y[i]! * own;
+        if (parent) parent[i] = n;
         for (let j = 0; j < near; j++) {
           const k = within[j]!;
           if (seen[k]! <= zoom) continue;
           seen[k] = zoom;
+          if (parent) parent[k] = n;
           const count = points ? points[k]! : 1;
           wx += x[k]! * count;
           wy += y[k]! * count;

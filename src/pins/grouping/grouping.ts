@@ -1,5 +1,5 @@
 import { CLUSTER_MAX_ZOOM, CLUSTER_RADIUS, CLUSTER_TIERS } from '../../config/constants.ts';
-import { GroupIndex, pinLevel, type GroupInput, type GroupVisitor } from './group-index.ts';
+import { GroupIndex, pinLevel, type BubbleCategories, type GroupInput, type GroupVisitor } from './group-index.ts';
 
 /** Pixels of a tile the radius is measured in, and items in a leaf of the spatial index. */
 const EXTENT = 512;
@@ -61,6 +61,11 @@ export class PinGrouping {
       if (alone) return zoom;
     }
     return CLUSTER_MAX_ZOOM + 1;
+  }
+
+  /** Each bubble's pins per category at a zoom (see `BubbleCategories`); undefined unless the input has `categoryOf`. */
+  bubbleCategories(zoom: number): BubbleCategories | undefined {
+    return this.indexAt(zoom).bubbleCategories(Math.floor(zoom));
   }
 
   /** Groups, now, the range of zooms `zoom` is in (what a view at that zoom will ask for). */
