@@ -1,6 +1,6 @@
 import type { PMTiles } from 'pmtiles';
 import type { ArchiveTileSource, PinArchive, Pin, CategoryCount } from '../pins/types.ts';
-import { PIN_ARCHIVE, pinBucket, type PinArchiveMetadata, type PinIndexEntry, type PinIndexInfo, type PinTileProperties } from '../pins/archive-format.ts';
+import { PIN_ARCHIVE, pinBucket, type PinArchiveMetadata, type PinIndexEntry, type PinIndexInfo, type PinSearchInfo, type PinTileProperties } from '../pins/archive-format.ts';
 import { describeValue, mergeStyles } from '../pins/data.ts';
 import type { PinOptions } from '../config/pin-options.ts';
 import { MESSAGES, reasonOf } from '../config/errors.ts';
@@ -8,6 +8,7 @@ import { archiveReader, forgetArchiveReader } from './pmtiles.ts';
 import type { PinRequest } from './pin-request.ts';
 import { RequestError } from './request-path.ts';
 import { withToken } from './request-transform.ts';
+import { ArchiveSearch } from './pin-archive-search.ts';
 
 
 /** The archive is not a pin archive of this Pinmap (another tool made it, or another version). */
@@ -62,6 +63,12 @@ export async function openPinArchive(pins: string, pinStyles: Record<string, Pin
     return entries;
   };
   const url = `pmtiles://${href}`;
+  const categoryOf = (look: number) => metadata.looks[look]?.category;
+  // The search index follows the pin index (format version 3).
+  const search =
+    metadata.version >= 3 && metadata.search
+      ? new ArchiveSearch(async (offset, length) => (await archive.source.getBytes(offset, length)).data, indexAt + metadata.index.length, metadata.search, categoryOf, href)
+      : undefined;
   const source: ArchiveTileSource = {
     type: 'vector',
     tiles: [`${url}/{z}/{x}/{y}`],
@@ -77,6 +84,8 @@ export async function openPinArchive(pins: string, pinStyles: Record<string, Pin
     looks,
     pinStyles: styles,
     categories: archiveCategories(metadata),
+    ...(search ? { search } : {}),
+    bubbleCategories: metadata.version >= 3 && (metadata.categories?.length ?? 0) > 0,
     async find(id) {
       const entry = (await bucketOf(pinBucket(id, buckets))).find((candidate) => candidate[0] === id);
       if (!entry) return undefined;
@@ -121,8 +130,10 @@ function checkMetadata(raw: Record<string, unknown> | null, href: string): PinAr
   const made = 'pins need an archive made by pinmap-tile-pins';
   const pinmap = raw?.pinmap as Partial<PinArchiveMetadata> | undefined;
   if (typeof pinmap !== 'object' || pinmap === null) throw new PinArchiveError(`${href} has no "pinmap" member in its metadata; ${made}`);
-  if (pinmap.version !== PIN_ARCHIVE.version) {
-    throw new PinArchiveError(`${href} is a pin archive of version ${describeValue(pinmap.version)}; this Pinmap reads version ${PIN_ARCHIVE.version}`);
+  if (typeof pinmap.version !== 'number' || pinmap.version < PIN_ARCHIVE.oldestVersion || pinmap.version > PIN_ARCHIVE.version) {
+    throw new PinArchiveError(
+      `${href} is a pin archive of version ${describeValue(pinmap.version)}; this Pinmap reads versions ${PIN_ARCHIVE.oldestVersion} to ${PIN_ARCHIVE.version} (make the archive again with pinmap-tile-pins)`,
+    );
   }
   const layers = raw?.vector_layers;
   if (!Array.isArray(layers) || !layers.some((layer) => (layer as { id?: unknown } | null)?.id === PIN_ARCHIVE.layer)) {
@@ -135,12 +146,32 @@ function checkMetadata(raw: Record<string, unknown> | null, href: string): PinAr
     throw new PinArchiveError(`${href}: its metadata's pinmap.index is ${describeValue(pinmap.index)}, not where its pin index is; ${made}`);
   }
   const checked = { ...pinmap, pinStyles: typeof pinmap.pinStyles === 'object' && pinmap.pinStyles !== null ? pinmap.pinStyles : {} } as PinArchiveMetadata;
+  if (checked.search !== undefined && !isSearchInfo(checked.search)) {
+    // Only the search: the pins still show; the search box says the archive has no search index.
+    console.warn(`Pinmap: ${href}: its metadata's pinmap.search is ${describeValue(checked.search)}, not where a search index is; the search finds nothing`);
+    delete checked.search;
+  }
   if (checked.categories !== undefined && !isCategoryList(checked.categories)) {
     // Only the legend's counts: the pins still show, their categories without counts.
     console.warn(`Pinmap: ${href}: its metadata's pinmap.categories is ${describeValue(checked.categories)}, not a list of [category, count]; the legend shows no counts`);
     delete checked.categories;
   }
   return checked;
+}
+
+/** Where a search index is (`PinArchiveMetadata.search`). */
+function isSearchInfo(value: unknown): value is PinSearchInfo {
+  const info = value as Partial<PinSearchInfo> | null;
+  return (
+    typeof info === 'object' &&
+    info !== null &&
+    Array.isArray(info.fields) &&
+    info.fields.every((field) => typeof field === 'string') &&
+    typeof info.length === 'number' &&
+    Array.isArray(info.directory) &&
+    info.directory.length === 2 &&
+    info.directory.every((n) => typeof n === 'number' && n >= 0)
+  );
 }
 
 /** A list of `[category, count]` (`PinArchiveMetadata.categories`). */

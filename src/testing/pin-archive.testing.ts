@@ -1,0 +1,70 @@
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { Readable } from 'node:stream';
+import { gunzipSync, gzipSync } from 'node:zlib';
+import { tilePins, type TilePinsOptions } from '../tiler/tile-pins.ts';
+
+/**
+ * Pin archives for the tests of the page's archive reading: made by the pin tiler from a pin
+ * collection, and served by a stand-in for `fetch` that answers range requests from their bytes,
+ * as a static host does. Only tests import this file.
+ */
+
+/** The archive `pinmap-tile-pins` makes of `collection` (a GeoJSON FeatureCollection). */
+export async function tileCollection(collection: unknown, options: TilePinsOptions = {}): Promise<Buffer> {
+  const folder = mkdtempSync(join(tmpdir(), 'pinmap-archive-testing-'));
+  try {
+    const path = join(folder, 'pins.pmtiles');
+    await tilePins(Readable.from([JSON.stringify(collection)]), path, { name: 'pins', ...options });
+    return readFileSync(path);
+  } finally {
+    rmSync(folder, { recursive: true, force: true });
+  }
+}
+
+/** A range request the stand-in answered: its first byte and its length. */
+export interface ServedRange {
+  url: string;
+  offset: number;
+  length: number;
+}
+
+/**
+ * A `fetch` that answers range requests for the archives in `files` (URL → bytes) as a static host
+ * does (206 and Content-Range), and 404 for any other URL; `served` lists each request answered.
+ */
+export function rangeFetch(files: Record<string, Buffer>): { fetch: typeof fetch; served: ServedRange[] } {
+  const served: ServedRange[] = [];
+  const answer = async (input: string | URL | Request, init?: RequestInit): Promise<Response> => {
+    const url = String(input instanceof Request ? input.url : input);
+    const bytes = files[url];
+    if (!bytes) return new Response('not found', { status: 404 });
+    const headers = new Headers(init?.headers);
+    const range = /^bytes=(\d+)-(\d+)$/.exec(headers.get('range') ?? '');
+    if (!range) return new Response(new Uint8Array(bytes), { status: 200 });
+    const from = Number(range[1]);
+    const end = Math.min(Number(range[2]), bytes.length - 1);
+    served.push({ url, offset: from, length: end - from + 1 });
+    return new Response(new Uint8Array(bytes.subarray(from, end + 1)), { status: 206, headers: { 'Content-Range': `bytes ${from}-${end}/${bytes.length}` } });
+  };
+  return { fetch: answer as typeof fetch, served };
+}
+
+/**
+ * `bytes` (an archive `pinmap-tile-pins` made) with its `pinmap` metadata changed by `change`:
+ * written where it was (it must not grow past its length), with its new length in the header
+ * (bytes 32..40); nothing else moves. For archives as an older tiler or another tool made them.
+ */
+export function withMetadata(bytes: Buffer, change: (pinmap: Record<string, unknown>) => void): Buffer {
+  const copy = Buffer.from(bytes);
+  const at = Number(copy.readBigUInt64LE(24));
+  const length = Number(copy.readBigUInt64LE(32));
+  const metadata = JSON.parse(gunzipSync(copy.subarray(at, at + length)).toString('utf8')) as { pinmap: Record<string, unknown> };
+  change(metadata.pinmap);
+  const shorter = gzipSync(JSON.stringify(metadata));
+  if (shorter.length > length) throw new Error('the changed metadata does not fit where it was');
+  shorter.copy(copy, at);
+  copy.writeBigUInt64LE(BigInt(shorter.length), 32);
+  return copy;
+}
