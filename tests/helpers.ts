@@ -38,6 +38,21 @@ export async function serveJson(page: Page, path: string, body: unknown, status 
   );
 }
 
+/** Serves `bytes` at `path` on the app's origin with HTTP range requests, as a static host does (a PMTiles archive). */
+export async function serveArchive(page: Page, path: string, bytes: Buffer): Promise<void> {
+  await page.route((url) => url.pathname === path, (route) => {
+    const range = /bytes=(\d+)-(\d+)/.exec(route.request().headers()['range'] ?? '');
+    if (!range) return route.fulfill({ status: 200, body: bytes, contentType: 'application/octet-stream' });
+    const start = Number(range[1]);
+    const end = Math.min(Number(range[2]), bytes.length - 1);
+    return route.fulfill({
+      status: 206,
+      body: bytes.subarray(start, end + 1),
+      headers: { 'content-type': 'application/octet-stream', 'content-range': `bytes ${start}-${end}/${bytes.length}`, 'accept-ranges': 'bytes' },
+    });
+  });
+}
+
 /** Blocks every request that leaves this machine, so a test proves the app needs no network. */
 export async function blockExternalNetwork(page: Page): Promise<string[]> {
   const blocked: string[] = [];

@@ -9,7 +9,7 @@ import { compareImages, isUniform } from '../visual/compare.ts';
 import { COMPRESSION, PmtilesWriter, TILE_TYPE } from '../src/tiler/pmtiles-writer.ts';
 import { tilePins } from '../src/tiler/tile-pins.ts';
 import { generatePins } from '../scripts/synthetic-pins.ts';
-import { arrowToPin, disableWebGL, serveJson, waitForMapState, watchConsole } from './helpers.ts';
+import { arrowToPin, disableWebGL, serveArchive, serveJson, waitForMapState, watchConsole } from './helpers.ts';
 
 /**
  * Pre-tiled pins (`pins: "pmtiles://…"`, README "Pre-tiled pins") in both views, against the
@@ -35,21 +35,6 @@ async function openApp(page: Page, config: Record<string, unknown>, address = ''
 async function canvasPng(page: Page): Promise<Buffer> {
   const url = await page.locator('canvas.maplibregl-canvas').evaluate((canvas: HTMLCanvasElement) => canvas.toDataURL('image/png'));
   return Buffer.from(url.slice(url.indexOf(',') + 1), 'base64');
-}
-
-/** Serves `bytes` at `path` with HTTP range requests, as a static host does. */
-async function serveArchive(page: Page, path: string, bytes: Buffer): Promise<void> {
-  await page.route((url) => url.pathname === path, (route) => {
-    const range = /bytes=(\d+)-(\d+)/.exec(route.request().headers()['range'] ?? '');
-    if (!range) return route.fulfill({ status: 200, body: bytes, contentType: 'application/octet-stream' });
-    const start = Number(range[1]);
-    const end = Math.min(Number(range[2]), bytes.length - 1);
-    return route.fulfill({
-      status: 206,
-      body: bytes.subarray(start, end + 1),
-      headers: { 'content-type': 'application/octet-stream', 'content-range': `bytes ${start}-${end}/${bytes.length}`, 'accept-ranges': 'bytes' },
-    });
-  });
 }
 
 /** The archive `pinmap-tile-pins` makes of `count` synthetic pins (generatePins, seed 1). */

@@ -43,7 +43,7 @@ export const DEFAULT_LOCALE = {
   'PinList.Count': '{count} pins in view',
   'PinList.CountOne': '1 pin in view',
   'PinList.Empty': 'No pins in view',
-  'PinList.ShownOnly': 'The pins shown on the map: zoom in to list those in bubbles',
+  'PinList.ShownOnly': 'Pins in bubbles are listed by bubble: choose one to zoom in',
   'PinList.ShowAll': 'Show all pins',
   'Legend.Title': 'Legend',
   'Legend.Show': 'Show the legend',
@@ -56,6 +56,11 @@ export const DEFAULT_LOCALE = {
   'Search.Results': '{count} pins found',
   'Search.ResultsOne': '1 pin found',
   'Search.NoResults': 'No pins found',
+  // Pre-tiled pins: a count that is a lower bound, a common word, an archive without search, a failure.
+  'Search.ResultsAtLeast': 'At least {count} pins found',
+  'Search.TypeMore': 'Type more of each word to find these pins',
+  'Search.NoIndex': 'This pin archive has no search index: make it again with pinmap-tile-pins',
+  'Search.Failed': 'The pins could not be searched',
   'Search.Clear': 'Clear the search',
 } as const;
 

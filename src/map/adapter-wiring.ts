@@ -1,6 +1,6 @@
 import type { PinOptions } from '../config/pin-options.ts';
 import { boxContains } from '../pins/filter.ts';
-import type { Pin } from '../pins/types.ts';
+import type { Pin, PinArchive } from '../pins/types.ts';
 import type { EngineEvents, MapAdapter } from './adapter.ts';
 import type { PinLayer, PinLayerOptions } from './pin-layer.ts';
 import { distanceBetween } from './scale.ts';
@@ -38,7 +38,7 @@ export class Listeners<Args extends unknown[] = []> {
 /** The part of `MapAdapter` that the pin layer answers. */
 export type PinAdapter = Pick<
   MapAdapter,
-  'setPins' | 'openPin' | 'pinView' | 'closePin' | 'onOpenPinChange' | 'onPinClick' | 'onPinsChange' | 'getPins' | 'getPinStyles' | 'getCategoryCounts' | 'getShownPins' | 'setHiddenCategories'
+  'setPins' | 'openPin' | 'pinView' | 'closePin' | 'onOpenPinChange' | 'onPinClick' | 'onPinsChange' | 'getPins' | 'getPinStyles' | 'getCategoryCounts' | 'getShownPins' | 'getArchive' | 'setHiddenCategories'
 >;
 
 /** What a pin layer is told to call by the adapter that holds it. */
@@ -79,6 +79,8 @@ export function wirePins(events: EngineEvents, make: (told: PinLayerEvents) => P
   let current: PinLayer | undefined;
   let loading: Promise<PinLayer> | undefined;
   let hidden: readonly string[] = [];
+  /** The archive of the pin set last given, when its pins are pre-tiled. */
+  let archive: PinArchive | undefined;
   let pendingSets = 0;
   let destroyed = false;
 
@@ -107,7 +109,9 @@ export function wirePins(events: EngineEvents, make: (told: PinLayerEvents) => P
         Promise.all([pins, layer])
           .then(([set, made]) => {
             // A set that arrives after the map was removed is not shown (nor grouped in a worker of its own).
-            if (!destroyed) return made.setPins(set).then(() => pinSetListeners.tell());
+            if (destroyed) return;
+            archive = set.archive;
+            return made.setPins(set).then(() => pinSetListeners.tell());
           })
           // The caller shows why (the pins, or the pins' code, could not be loaded); the map goes on without these pins.
           .catch(() => letGo.then((release) => release()).catch(() => {}))
@@ -131,6 +135,7 @@ export function wirePins(events: EngineEvents, make: (told: PinLayerEvents) => P
     getPinStyles: () => current?.pinStyles ?? NO_PIN_STYLES,
     getCategoryCounts: () => current?.categories,
     getShownPins: () => current?.shownPins(),
+    getArchive: () => archive,
     setHiddenCategories(categories) {
       hidden = categories;
       current?.setHidden(categories);

@@ -3,7 +3,7 @@ import type { Map as MapLibreMap } from 'maplibre-gl';
 export type { MapLibreMap };
 import type { Camera, ViewName } from '../config/address.ts';
 import type { MapStatusEvent } from '../machines/map-status.machine.ts';
-import type { Pin, PinSet, CategoryCount } from '../pins/types.ts';
+import type { Pin, PinArchive, PinSet, CategoryCount } from '../pins/types.ts';
 import type { PinOptions } from '../config/pin-options.ts';
 import type { Theme } from '../config/schema.ts';
 import type { FitPadding } from '../config/constants.ts';
@@ -141,6 +141,11 @@ export interface MapAdapter {
    * pins (`getPins` holds them all).
    */
   getShownPins(): readonly Pin[] | undefined;
+  /**
+   * Pre-tiled pins: the archive they are drawn from (its search index, its pin index, its
+   * metadata); undefined for inline pins.
+   */
+  getArchive(): PinArchive | undefined;
   /** Called when `getShownPins` may have changed (the tiles of a new view are drawn). Returns an unsubscribe. */
   onShownPinsChange(listener: () => void): () => void;
   /** Called once a new pin set is on the map. Returns an unsubscribe. */

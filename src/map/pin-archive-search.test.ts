@@ -32,7 +32,7 @@ let pins: Pin[];
 beforeAll(async () => {
   titlesOnly = await tileCollection(collection());
   withFields = await tileCollection(collection(), { searchFields: ['description'] });
-  pins = parsePins(collection(), {}, ['description']).pins;
+  pins = parsePins(collection(), {}, { searchFields: ['description'] }).pins;
 }, 120_000);
 
 let served: ReturnType<typeof rangeFetch>['served'];

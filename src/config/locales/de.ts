@@ -41,7 +41,7 @@ export const pinmapLocaleDe: Locale = {
   'PinList.Count': '{count} Pins im Kartenausschnitt',
   'PinList.CountOne': '1 Pin im Kartenausschnitt',
   'PinList.Empty': 'Keine Pins im Kartenausschnitt',
-  'PinList.ShownOnly': 'Die Pins auf der Karte: hineinzoomen, um die in Gruppen aufzulisten',
+  'PinList.ShownOnly': 'Pins in Gruppen stehen als Gruppe in der Liste: eine wählen, um hineinzuzoomen',
   'PinList.ShowAll': 'Alle Pins zeigen',
   'Legend.Title': 'Legende',
   'Legend.Show': 'Legende anzeigen',
@@ -54,5 +54,9 @@ export const pinmapLocaleDe: Locale = {
   'Search.Results': '{count} Pins gefunden',
   'Search.ResultsOne': '1 Pin gefunden',
   'Search.NoResults': 'Keine Pins gefunden',
+  'Search.ResultsAtLeast': 'Mindestens {count} Pins gefunden',
+  'Search.TypeMore': 'Mehr von jedem Wort eingeben, um diese Pins zu finden',
+  'Search.NoIndex': 'Dieses Pin-Archiv hat keinen Suchindex: mit pinmap-tile-pins neu erstellen',
+  'Search.Failed': 'Die Pins konnten nicht durchsucht werden',
   'Search.Clear': 'Suche löschen',
 };

@@ -1,7 +1,8 @@
 import { useVirtualizer } from '@tanstack/react-virtual';
-import { useEffect, useId, useLayoutEffect, useRef, useState, type KeyboardEvent, type RefObject } from 'react';
+import { useEffect, useId, useLayoutEffect, useMemo, useRef, useState, type KeyboardEvent, type RefObject } from 'react';
 import type { MapAdapter } from '../../map/adapter.ts';
-import type { Pin } from '../../pins/types.ts';
+import type { Pin, PinArchive } from '../../pins/types.ts';
+import { reasonOf } from '../../config/errors.ts';
 import type { Locale } from '../../config/locale.ts';
 import { firstLine, pinsInView } from '../../pins/search.ts';
 import { countText } from './locale-count.ts';
@@ -46,6 +47,40 @@ function sameEntries(a: readonly Pin[], b: readonly Pin[]): boolean {
 }
 
 /**
+ * Pre-tiled pins: the entries' popup text, which their tiles do not carry (a tile's pin has its
+ * title and look only), read from the archive's pin index for the entries rendered (`ids`), each
+ * once (the index is read a bucket of about 64 pins at a time, kept). By id; none for inline pins.
+ */
+function usePinDetails(archive: PinArchive | undefined, ids: readonly string[]): ReadonlyMap<string, Pin> {
+  const [details, setDetails] = useState<{ archive: PinArchive; pins: Map<string, Pin> }>();
+  const asked = useRef<{ archive: PinArchive | undefined; ids: Set<string> }>({ archive: undefined, ids: new Set() });
+  const key = ids.join('\n');
+  useEffect(() => {
+    if (!archive) return;
+    if (asked.current.archive !== archive) asked.current = { archive, ids: new Set() };
+    const wanted = asked.current.ids;
+    for (const id of key.split('\n')) {
+      if (id === '' || wanted.has(id)) continue;
+      wanted.add(id);
+      archive.find(id).then(
+        (found) => {
+          if (!found) return;
+          setDetails((now) => ({ archive, pins: new Map(now?.archive === archive ? now.pins : []).set(id, found.pin) }));
+        },
+        (error: unknown) => {
+          // Asked again when it is next rendered.
+          wanted.delete(id);
+          console.error(`Pinmap: the pin index of ${archive.url} could not be read: ${reasonOf(error)}`);
+        },
+      );
+    }
+  }, [archive, key]);
+  return details && details.archive === archive ? details.pins : NO_DETAILS;
+}
+
+const NO_DETAILS: ReadonlyMap<string, Pin> = new Map();
+
+/**
  * The list of the pins in view: a button that opens a panel listing them (title, category and
  * the popup's first line) in a stable order, following the view once it rests. Each entry is a
  * button; Enter or a click flies to the pin and opens its popup. The arrows, Home and End move
@@ -53,7 +88,8 @@ function sameEntries(a: readonly Pin[], b: readonly Pin[]): boolean {
  * the button. "Show all pins" fits the camera to every pin shown, in view or not. A polite status says how many pins are in view. Nothing is computed while it is
  * closed, and only the entries in its scrolled view are in the DOM (virtualised). Pre-tiled pins
  * (not all on the page): the pins the map draws in view (`MapAdapter.getShownPins`), read again
- * whenever it has drawn a new view, with a line saying those in bubbles are not listed.
+ * whenever it has drawn a new view, each entry's popup text read from the archive's pin index
+ * once it is rendered (`usePinDetails`).
  */
 export function PinListControl({ adapter, locale, hidden, open, onOpenChange, showPin, pinsVersion, root, onShowAll, progress }: PinListControlProps) {
   const panelId = useId();
@@ -65,6 +101,8 @@ export function PinListControl({ adapter, locale, hidden, open, onOpenChange, sh
   const [activeId, setActiveId] = useState<string>();
   const [maxHeight, setMaxHeight] = useState(6 * ROW_HEIGHT);
   const focusAfterRender = useRef<number | undefined>(undefined);
+  // eslint-disable-next-line react-hooks/exhaustive-deps -- read again for each new pin set
+  const archive = useMemo(() => adapter.getArchive(), [adapter, pinsVersion]);
 
   // While open: the pins in view now, and again once the view rests after a move.
   useEffect(() => {
@@ -184,6 +222,10 @@ export function PinListControl({ adapter, locale, hidden, open, onOpenChange, sh
   };
 
   const title = locale['PinList.Title'];
+  const details = usePinDetails(
+    open ? archive : undefined,
+    virtualizer.getVirtualItems().map((item) => pins[item.index]!.id),
+  );
   const count = countText(locale, pins.length, 'PinList.Count', 'PinList.CountOne');
   const height = Math.min(pins.length * ROW_HEIGHT, maxHeight);
   return (
@@ -226,7 +268,7 @@ export function PinListControl({ adapter, locale, hidden, open, onOpenChange, sh
           <div ref={scroller} className="pinmap-list-scroll" style={{ height, maxHeight }}>
             <ul className="pinmap-list-items" aria-label={title} style={{ height: virtualizer.getTotalSize() }} onKeyDown={onListKey}>
               {virtualizer.getVirtualItems().map((item) => {
-                const pin = pins[item.index]!;
+                const pin = details.get(pins[item.index]!.id) ?? pins[item.index]!;
                 const line = firstLine(pin.description);
                 return (
                   <li key={item.key} data-index={item.index} aria-setsize={pins.length} aria-posinset={item.index + 1} style={{ transform: `translateY(${item.start}px)` }}>

@@ -1,0 +1,118 @@
+import { expect, test, type Page } from '@playwright/test';
+import { tileCollection, withMetadata } from '../src/testing/pin-archive.testing.ts';
+import { feature } from '../src/testing/pin-features.testing.ts';
+import { serveArchive, serveJson, waitForMapState, watchConsole } from './helpers.ts';
+
+/**
+ * The pin panels over pre-tiled pins (README "Pre-tiled pins"), in both views, on an archive the
+ * tests make with the pin tiler: the search box through the archive's search index, the list of
+ * the pins in view with their popup text and the bubbles as entries, the legend's counts, and
+ * hidden categories that shrink the bubbles.
+ */
+
+const KINDS = [
+  ['Café', 'cafe'],
+  ['Musée', 'museum'],
+  ['Parc', 'park'],
+] as const;
+const NAMES = ['Alma', 'Bercy', 'Clichy', 'Dauphine', 'Étoile', 'Fleurus', 'Gobelins', 'Halles', 'Invalides', 'Jussieu', 'Kléber', 'Louvre', 'Monge', 'Nation', 'Opéra', 'Passy', 'Quinet', 'Rivoli', 'Sèvres', 'Temple', 'Ulm', 'Vaugirard', 'Wagram', 'Yvette', 'Zola'];
+const CENTER = [2.35, 48.86] as const;
+
+/**
+ * A town's pins: 25 places on a grid 0.05° apart around the centre (each alone from zoom 11),
+ * "Café Alma", "Musée Bercy", … with two-line descriptions; and a crowd of 40 at one spot in its
+ * south-west corner, half cafés and half museums, a bubble at every zoom.
+ */
+function townPins() {
+  const places = NAMES.map((name, i) => {
+    const [kind, category] = KINDS[i % 3]!;
+    const coordinates = [CENTER[0] - 0.1 + (i % 5) * 0.05, CENTER[1] + 0.1 - Math.floor(i / 5) * 0.05];
+    return feature(`place-${i}`, { title: `${kind} ${name}`, category, description: `${(i % 20) + 1}e arrondissement\nOpen ${i % 2 ? 'daily' : 'on weekdays'}` }, { geometry: { type: 'Point', coordinates } });
+  });
+  const crowd = Array.from({ length: 40 }, (_, i) =>
+    feature(`crowd-${i}`, { title: `Stall ${i + 1}`, category: i % 2 ? 'museum' : 'cafe', description: 'Market' }, { geometry: { type: 'Point', coordinates: [CENTER[0] - 0.12 + i * 1e-6, CENTER[1] - 0.12] } }),
+  );
+  return { type: 'FeatureCollection', pinStyles: { cafe: { markerColor: '#6D4C41' }, museum: { markerColor: '#8E24AA' }, park: { markerColor: '#2E7D32' } }, features: [...places, ...crowd] };
+}
+
+const noControls = { navigation: false, geolocate: false, scale: false, fullscreen: false, attribution: false };
+const still = { fadeDuration: 0, controls: noControls };
+
+let archive: Buffer;
+test.beforeAll(async () => {
+  archive = await tileCollection(townPins(), { searchFields: ['description'] });
+});
+
+/** Opens the app on the town's archive (or `bytes`) with `config` over it. */
+async function openTown(page: Page, config: Record<string, unknown>, bytes = archive) {
+  await serveArchive(page, '/__town/pins.pmtiles', bytes);
+  await serveJson(page, '/__town/config.json', { ...still, center: CENTER, zoom: 11, pins: 'pmtiles:///__town/pins.pmtiles', searchFields: ['description'], ...config });
+  await page.goto('/?config=/__town/config.json');
+  await waitForMapState(page, 'idle');
+}
+
+/** Types `query` into the search box a key at a time, as a user does. */
+async function search(page: Page, query: string) {
+  const box = page.getByRole('combobox', { name: 'Search the pins' });
+  await box.focus();
+  await box.fill('');
+  await box.pressSequentially(query);
+  await expect(page.locator('.pinmap-search-results')).toHaveAttribute('data-query', query);
+}
+
+for (const view of ['vector', 'hybrid'] as const) {
+  test.describe(`${view} view`, () => {
+    test('the search finds pins by the words of their titles and descriptions from the archive\'s index; choosing one opens its pin', async ({ page }) => {
+      const console = watchConsole(page);
+      await openTown(page, { view, controls: { ...noControls, search: 'top-left' } });
+      const options = page.getByRole('option');
+
+      await search(page, 'musée');
+      await expect(page.getByRole('status').filter({ hasText: 'found' })).toHaveText('8 pins found');
+      // The best first, then by title: titles that begin with the word.
+      await expect(options.locator('.pinmap-list-title')).toHaveText(['Musée Bercy', 'Musée Étoile', 'Musée Halles', 'Musée Kléber', 'Musée Nation', 'Musée Quinet', 'Musée Temple', 'Musée Wagram']);
+      await expect(options.first().locator('.pinmap-list-meta')).toHaveText('museum · 2e arrondissement');
+
+      // A word of the description, and words in any order.
+      await search(page, 'daily parc');
+      await expect(options.locator('.pinmap-list-title')).toHaveText(['Parc Fleurus', 'Parc Louvre', 'Parc Rivoli', 'Parc Yvette']);
+      await search(page, '7e arr');
+      await expect(options.locator('.pinmap-list-title')).toHaveText(['Café Gobelins']);
+      await search(page, 'zzz');
+      await expect(page.locator('.pinmap-search-empty')).toHaveText('No pins found');
+
+      // Enter on a result flies to it and opens its popup, with the whole description.
+      await search(page, 'sèvres');
+      await page.keyboard.press('ArrowDown');
+      await page.keyboard.press('Enter');
+      const popup = page.locator('.pinmap-popup[data-pin-id="place-18"]');
+      await expect(popup).toContainText('Café Sèvres');
+      await expect(popup).toContainText('Open on weekdays');
+      await expect.poll(() => new URL(page.url()).searchParams.get('pin')).toBe('place-18');
+      expect(console.errors).toEqual([]);
+    });
+
+    test('an archive made before archives kept a search index opens, and the search box says it must be made again', async ({ page }) => {
+      const old = withMetadata(archive, (pinmap) => {
+        pinmap.version = 2;
+        delete pinmap.search;
+      });
+      await openTown(page, { view, controls: { ...noControls, search: 'top-left' } }, old);
+      await page.getByRole('combobox', { name: 'Search the pins' }).pressSequentially('musée');
+      await expect(page.locator('.pinmap-search-empty')).toHaveText('This pin archive has no search index: make it again with pinmap-tile-pins');
+      await expect(page.locator('.pinmap-pin, .maplibregl-canvas').first()).toBeVisible();
+    });
+
+    test('the list shows each pin in view with its popup text, read from the archive\'s pin index', async ({ page }) => {
+      const console = watchConsole(page);
+      await openTown(page, { view, zoom: 12, controls: { ...noControls, list: 'top-right' } });
+      await page.getByRole('button', { name: 'List the pins in view' }).click();
+      const entry = page.locator('.pinmap-list-item[data-pin-id="place-12"]');
+      await expect(entry.locator('.pinmap-list-title')).toHaveText('Café Monge');
+      await expect(entry.locator('.pinmap-list-meta')).toHaveText('cafe · 13e arrondissement');
+      await entry.click();
+      await expect(page.locator('.pinmap-popup[data-pin-id="place-12"]')).toContainText('Open on weekdays');
+      expect(console.errors).toEqual([]);
+    });
+  });
+}
