@@ -10,6 +10,7 @@ describe('the archive search index', () => {
     expect(searchWords('  Zürich  Hauptbahnhof zürich ')).toEqual(['zurich', 'hauptbahnhof']);
     expect(searchWords('Straße ﬁve')).toEqual(['strasse', 'five']);
     expect(searchWords(' ')).toEqual([]);
+    expect(searchWords("Musée d'Orsay (7e), Paris-Nord")).toEqual(['musee', 'd', 'orsay', '7e', 'paris', 'nord']);
   });
 
   it('finds the blocks whose words may begin with a prefix from their first words, a word of many pins filling several', () => {

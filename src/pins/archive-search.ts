@@ -1,4 +1,4 @@
-import { comparePins, firstLine, foldText, rankOf } from './search.ts';
+import { comparePins, firstLine, foldText, isAscii, rankOf } from './search.ts';
 import type { ArchiveSearchResult, Pin, PinSummary } from './types.ts';
 
 /**
@@ -7,8 +7,8 @@ import type { ArchiveSearchResult, Pin, PinSummary } from './types.ts';
  * per keystroke (`src/map/pin-archive-search.ts`), and the rules both share. Pure, so both sides
  * are unit tested in Node.
  *
- * Every distinct word of each pin's title and searched fields (`foldText` folded, split at
- * spaces, as the inline search folds) is one posting: the word, which of the pin's texts have it
+ * Every distinct word of each pin's title and searched fields (`searchWords`: folded as the
+ * inline search folds, split at anything but letters and digits) is one posting: the word, which of the pin's texts have it
  * (`POSTING_BITS`), and what a result shows of the pin (id, title, look, the description's first
  * line). The postings are sorted by word, then by how well a one-word query would match (the
  * title's first word, another word of the title, a field), then by title, and cut into blocks
@@ -58,9 +58,21 @@ export interface SearchDirectory {
   topOffsets: number[];
 }
 
-/** The distinct words of a text as the index keeps them (and a query is split into): folded, split at spaces. */
+/**
+ * The distinct words of a text as the index keeps them (and a query is split into): folded, and
+ * split at every character that is not a letter or a digit ("d'Orsay (7e)" → d, orsay, 7e).
+ */
 export function searchWords(text: string): string[] {
-  return [...new Set(foldText(text).split(' '))].filter((word) => word !== '');
+  return foldedWords(foldText(text));
+}
+
+/** `searchWords` of a text already folded (`foldText`). */
+export function foldedWords(folded: string): string[] {
+  // Folded ASCII is lower case: its letters and digits are a-z and 0-9 (the faster split).
+  const parts = isAscii(folded) ? folded.split(/[^a-z0-9]+/) : folded.split(/[^\p{L}\p{N}]+/u);
+  const words: string[] = [];
+  for (const part of parts) if (part !== '' && !words.includes(part)) words.push(part);
+  return words;
 }
 
 /** Everything that begins with `prefix` sorts at or after it and before this. */
@@ -142,13 +154,31 @@ export function lookupWord(words: readonly string[], firstWords: readonly string
   });
 }
 
-/** One candidate: its posting, and its bits per query word found in the index. */
+/** What a posting's texts are to the search: its folded title, and the words of its title and of its description's first line. */
+interface PostingTexts {
+  title: string;
+  titleWords: string[];
+  lineWords: string[];
+}
+
+/** Each posting's texts, worked out once (the page keeps the blocks it read, and their postings with them). */
+const textsOfPosting = new WeakMap<SearchPosting, PostingTexts>();
+
+function textsOf(posting: SearchPosting): PostingTexts {
+  let texts = textsOfPosting.get(posting);
+  if (!texts) {
+    texts = { title: foldText(posting[2]), titleWords: searchWords(posting[2]), lineWords: searchWords(posting[4]) };
+    textsOfPosting.set(posting, texts);
+  }
+  return texts;
+}
+
+/** One candidate: its posting, whether its description is searched, and its bits per query word found in the index. */
 interface Candidate {
   posting: SearchPosting;
-  /** Its folded title after a space: a word begins a word of it where it follows a space. */
-  title: string;
-  /** Likewise its description's first line, when the description is searched; else ''. */
-  line: string;
+  texts: PostingTexts;
+  /** The description is searched: a word of its first line counts. */
+  lineSearched: boolean;
   bits: Map<string, number>;
 }
 
@@ -167,16 +197,17 @@ function candidatesOf(word: string, lookup: WordLookup, options: ArchiveHitOptio
     }
     const category = options.categoryOf(posting[3]);
     if (category !== undefined && options.hidden.has(category)) continue;
-    const line = options.fields.includes('description') ? ` ${foldText(posting[4])}` : '';
-    candidates.set(id, { posting, title: ` ${foldText(posting[2])}`, line, bits: new Map([[word, posting[0]]]) });
+    candidates.set(id, { posting, texts: textsOf(posting), lineSearched: options.fields.includes('description'), bits: new Map([[word, posting[0]]]) });
   }
   return candidates;
 }
 
-/** Whether a word begins a word of a candidate's title (`Candidate.title`). */
-const inTitle = (candidate: Candidate, word: string): boolean => candidate.title.includes(` ${word}`);
+/** Whether `word` begins one of `words`. */
+const beginsOneOf = (words: readonly string[], word: string): boolean => words.some((w) => w.startsWith(word));
+/** Whether a word begins a word of a candidate's title. */
+const inTitle = (candidate: Candidate, word: string): boolean => beginsOneOf(candidate.texts.titleWords, word);
 /** Whether a word begins a word of the title or, when the description is searched, of its first line: known without the index. */
-const inPosting = (candidate: Candidate, word: string): boolean => inTitle(candidate, word) || candidate.line.includes(` ${word}`);
+const inPosting = (candidate: Candidate, word: string): boolean => inTitle(candidate, word) || (candidate.lineSearched && beginsOneOf(candidate.texts.lineWords, word));
 
 /**
  * The other words of a query that must be looked up too: those that begin no word of some
@@ -231,7 +262,7 @@ export function archiveHits(query: string, word: string, lookups: ReadonlyMap<st
     const allInTitle = words.every((w) => inTitle(candidate, w));
     const category = options.categoryOf(look);
     const summary: PinSummary = { id, title, description: line, ...(category === undefined ? {} : { category }) };
-    matched.push({ summary, rank: rankOf(candidate.title.slice(1), allInTitle, words[0]!), field: allInTitle ? 'title' : fieldOf(candidate.bits, options.fields) });
+    matched.push({ summary, rank: rankOf(candidate.texts.title, allInTitle, words[0]!), field: allInTitle ? 'title' : fieldOf(candidate.bits, options.fields) });
   }
   matched.sort((a, b) => a.rank - b.rank || comparePins(a.summary, b.summary));
   const hits = matched.slice(0, options.limit).map(({ summary, field }) => ({ pin: summary, field }));

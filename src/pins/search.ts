@@ -43,11 +43,16 @@ export function firstLine(text: string): string {
   return (end < 0 ? text : text.slice(0, end)).trim();
 }
 
+/** Whether a text is all ASCII (which folding leaves as it is but for case and spaces). */
+export const isAscii = (text: string): boolean => /^\p{ASCII}*$/u.test(text);
+
 /**
  * Text as the search compares it: lower case, without diacritics ("Zürich" → "zurich",
  * "Ærø" → "ærø", "ß" → "ss"), compatibility forms folded ("ﬁ" → "fi"), runs of white space as one space.
  */
 export function foldText(text: string): string {
+  // ASCII has no diacritics nor compatibility forms: the same result, several times faster (the pin tiler folds every title).
+  if (isAscii(text)) return text.toLowerCase().replace(/\s+/g, ' ').trim();
   return text
     .normalize('NFKD')
     .replace(/\p{M}/gu, '')

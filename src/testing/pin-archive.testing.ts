@@ -53,18 +53,20 @@ export function rangeFetch(files: Record<string, Buffer>): { fetch: typeof fetch
 
 /**
  * `bytes` (an archive `pinmap-tile-pins` made) with its `pinmap` metadata changed by `change`:
- * written where it was (it must not grow past its length), with its new length in the header
- * (bytes 32..40); nothing else moves. For archives as an older tiler or another tool made them.
+ * written where it was when it fits there, else after the archive's end (the header's offset and
+ * length, bytes 24..40, say where); nothing else moves. For archives as an older tiler or another
+ * tool made them.
  */
 export function withMetadata(bytes: Buffer, change: (pinmap: Record<string, unknown>) => void): Buffer {
-  const copy = Buffer.from(bytes);
-  const at = Number(copy.readBigUInt64LE(24));
-  const length = Number(copy.readBigUInt64LE(32));
-  const metadata = JSON.parse(gunzipSync(copy.subarray(at, at + length)).toString('utf8')) as { pinmap: Record<string, unknown> };
+  const at = Number(bytes.readBigUInt64LE(24));
+  const length = Number(bytes.readBigUInt64LE(32));
+  const metadata = JSON.parse(gunzipSync(bytes.subarray(at, at + length)).toString('utf8')) as { pinmap: Record<string, unknown> };
   change(metadata.pinmap);
-  const shorter = gzipSync(JSON.stringify(metadata));
-  if (shorter.length > length) throw new Error('the changed metadata does not fit where it was');
-  shorter.copy(copy, at);
-  copy.writeBigUInt64LE(BigInt(shorter.length), 32);
+  const changed = gzipSync(JSON.stringify(metadata), { level: 9 });
+  const fits = changed.length <= length;
+  const copy = fits ? Buffer.from(bytes) : Buffer.concat([bytes, changed]);
+  if (fits) changed.copy(copy, at);
+  else copy.writeBigUInt64LE(BigInt(bytes.length), 24);
+  copy.writeBigUInt64LE(BigInt(changed.length), 32);
   return copy;
 }

@@ -2,7 +2,7 @@ import { closeSync, openSync, writeSync } from 'node:fs';
 import { endianness } from 'node:os';
 import { gzipSync } from 'node:zlib';
 import type { PinSearchInfo } from '../pins/archive-format.ts';
-import { ARCHIVE_SEARCH, POSTING_BITS, fieldBit, isCommon, postingRecord, searchWords, type SearchDirectory } from '../pins/archive-search.ts';
+import { ARCHIVE_SEARCH, POSTING_BITS, fieldBit, foldedWords, isCommon, postingRecord, searchWords, type SearchDirectory } from '../pins/archive-search.ts';
 import { fieldText, foldText } from '../pins/search.ts';
 import type { Pin } from '../pins/types.ts';
 import { ByteStore } from './byte-store.ts';
@@ -43,26 +43,34 @@ export class SearchIndexWriter {
 
   /** Notes the next pin's words (pins are added in the archive's order) and what a result shows of it. */
   add(pin: Pin, look: number): void {
-    this.firstPosting.push(this.postingWord.length);
-    const bits = new Map<string, number>();
-    searchWords(pin.title).forEach((word, i) => bits.set(word, i === 0 ? POSTING_BITS.titleFirst : POSTING_BITS.inTitle));
+    const first = this.postingWord.length;
+    this.firstPosting.push(first);
+    const title = foldText(pin.title);
+    foldedWords(title).forEach((word, i) => this.addPosting(first, word, i === 0 ? POSTING_BITS.titleFirst : POSTING_BITS.inTitle));
     this.fields.forEach((name, k) => {
-      for (const word of searchWords(fieldText(pin, name))) bits.set(word, (bits.get(word) ?? 0) | fieldBit(k));
+      for (const word of searchWords(fieldText(pin, name))) this.addPosting(first, word, fieldBit(k));
     });
-    for (const [word, b] of bits) {
-      let id = this.wordIds.get(word);
-      if (id === undefined) {
-        id = this.words.length;
-        this.wordIds.set(word, id);
-        this.words.push(word);
-      }
-      this.postingWord.push(id);
-      this.postingBits.push(b);
-    }
     this.records.add(JSON.stringify(postingRecord(pin, look)).slice(1, -1));
-    const [high, low] = orderKey(pin.title);
+    const [high, low] = orderKey(title);
     this.orderHigh.push(high);
     this.orderLow.push(low);
+  }
+
+  /** Notes `word` with `bits` for the pin whose postings start at `first`: a new posting, or more bits of its own. */
+  private addPosting(first: number, word: string, bits: number): void {
+    let id = this.wordIds.get(word);
+    if (id === undefined) {
+      id = this.words.length;
+      this.wordIds.set(word, id);
+      this.words.push(word);
+    }
+    for (let e = first; e < this.postingWord.length; e++) {
+      if (this.postingWord.array[e] !== id) continue;
+      this.postingBits.array[e]! |= bits;
+      return;
+    }
+    this.postingWord.push(id);
+    this.postingBits.push(bits);
   }
 
   /** Writes the index to `path` (a file of its own); returns where its directory is and its length. */
@@ -82,7 +90,8 @@ export class SearchIndexWriter {
     try {
       let at = 0;
       const append = (text: string): number => {
-        const bytes = gzipSync(text, { level: 6 });
+        // Level 4: a block is read a few at a time, so bytes matter less than the tiler's time.
+        const bytes = gzipSync(text, { level: 4 });
         writeSync(fd, bytes, 0, bytes.length, at);
         at += bytes.length;
         return at;
@@ -209,18 +218,35 @@ export class SearchIndexWriter {
 /** The low 30 bits of a sorted posting's low half: its pin's place in title order. */
 const PIN_RANK_MASK = 0x3fffffff;
 
+/** Characters of a title's key (`orderKey`). */
+const KEY_LENGTH = 5;
+const DIGIT_0 = 0x30;
+const DIGIT_9 = 0x39;
+
 /**
- * A pin's rough place in title order: the first five characters (8 bits each, from 0 to 255) of
- * its folded title with each run of digits as its length and then the digits ("Pin 9" before
- * "Pin 10", as the panels' numeric order has it), in a 32-bit and an 8-bit number. Only the best
- * pins of common prefixes are chosen by it; the page orders the results it shows by title itself.
+ * A pin's rough place in title order, from its folded title (`foldText`): the first five
+ * characters (8 bits each, from 0 to 255) of it with each run of digits as its length and then the
+ * digits, leading zeros left out ("Pin 9" before "Pin 10", as the panels' numeric order has it),
+ * in a 32-bit and an 8-bit number. Only the best pins of common prefixes are chosen by it; the page
+ * orders the results it shows by title itself.
  */
-export function orderKey(title: string): [high: number, low: number] {
-  const key = foldText(title).replace(/\d+/g, (digits) => {
-    const number = digits.replace(/^0+(?=\d)/, '');
-    return `${Math.min(number.length, 9)}${number}`;
-  });
-  const at = (i: number) => Math.min(key.charCodeAt(i) || 0, 255);
+export function orderKey(folded: string): [high: number, low: number] {
+  const key: number[] = [];
+  for (let i = 0; i < folded.length && key.length < KEY_LENGTH; ) {
+    const code = folded.charCodeAt(i);
+    if (code < DIGIT_0 || code > DIGIT_9) {
+      key.push(Math.min(code, 255));
+      i++;
+      continue;
+    }
+    let end = i;
+    while (end < folded.length && folded.charCodeAt(end) >= DIGIT_0 && folded.charCodeAt(end) <= DIGIT_9) end++;
+    while (i < end - 1 && folded.charCodeAt(i) === DIGIT_0) i++;
+    key.push(DIGIT_0 + Math.min(end - i, 9));
+    for (; i < end && key.length < KEY_LENGTH; i++) key.push(folded.charCodeAt(i));
+    i = end;
+  }
+  const at = (k: number) => key[k] ?? 0;
   return [((at(0) << 24) | (at(1) << 16) | (at(2) << 8) | at(3)) >>> 0, at(4)];
 }
 
