@@ -17,6 +17,8 @@ const KINDS = [
 ] as const;
 const NAMES = ['Alma', 'Bercy', 'Clichy', 'Dauphine', 'Étoile', 'Fleurus', 'Gobelins', 'Halles', 'Invalides', 'Jussieu', 'Kléber', 'Louvre', 'Monge', 'Nation', 'Opéra', 'Passy', 'Quinet', 'Rivoli', 'Sèvres', 'Temple', 'Ulm', 'Vaugirard', 'Wagram', 'Yvette', 'Zola'];
 const CENTER = [2.35, 48.86] as const;
+/** Where the crowd of 40 pins is: a bubble there at every zoom up to 14. */
+const CROWD = [2.23, 48.74] as const;
 
 /**
  * A town's pins: 25 places on a grid 0.05° apart around the centre (each alone from zoom 11),
@@ -30,13 +32,13 @@ function townPins() {
     return feature(`place-${i}`, { title: `${kind} ${name}`, category, description: `${(i % 20) + 1}e arrondissement\nOpen ${i % 2 ? 'daily' : 'on weekdays'}` }, { geometry: { type: 'Point', coordinates } });
   });
   const crowd = Array.from({ length: 40 }, (_, i) =>
-    feature(`crowd-${i}`, { title: `Stall ${i + 1}`, category: i % 2 ? 'museum' : 'cafe', description: 'Market' }, { geometry: { type: 'Point', coordinates: [CENTER[0] - 0.12 + i * 1e-6, CENTER[1] - 0.12] } }),
+    feature(`crowd-${i}`, { title: `Stall ${i + 1}`, category: i % 2 ? 'museum' : 'cafe', description: 'Market' }, { geometry: { type: 'Point', coordinates: [CROWD[0] + i * 1e-6, CROWD[1]] } }),
   );
   return { type: 'FeatureCollection', pinStyles: { cafe: { markerColor: '#6D4C41' }, museum: { markerColor: '#8E24AA' }, park: { markerColor: '#2E7D32' } }, features: [...places, ...crowd] };
 }
 
 const noControls = { navigation: false, geolocate: false, scale: false, fullscreen: false, attribution: false };
-const still = { fadeDuration: 0, controls: noControls };
+const still = { fadeDuration: 0, preserveDrawingBuffer: true, pixelRatio: 1, controls: noControls };
 
 let archive: Buffer;
 test.beforeAll(async () => {
@@ -114,5 +116,74 @@ for (const view of ['vector', 'hybrid'] as const) {
       await expect(page.locator('.pinmap-popup[data-pin-id="place-12"]')).toContainText('Open on weekdays');
       expect(console.errors).toEqual([]);
     });
+
+    test('the list shows each bubble in view as "N pins: zoom in"; choosing one flies to where it splits and lists its pins', async ({ page }) => {
+      const console = watchConsole(page);
+      await openTown(page, { view, hash: true, center: CROWD, controls: { ...noControls, list: 'top-right' } });
+      await page.getByRole('button', { name: 'List the pins in view' }).click();
+      const bubble = page.locator('.pinmap-list-bubble');
+      await expect(bubble).toHaveText('40 pins: zoom in');
+      await expect(page.locator('.pinmap-list-note')).toHaveText('Pins in bubbles are listed by bubble: choose one to zoom in');
+      // The pins in view: the lone ones listed and the 40 in the bubble.
+      const lone = await page.locator('.pinmap-list-item[data-pin-id]').count();
+      await expect(page.locator('.pinmap-list-count')).toHaveText(`${lone + 40} pins in view`);
+      // By keyboard: to the bubble's entry (the last), Enter.
+      await page.locator('.pinmap-list-item').first().focus();
+      await page.keyboard.press('End');
+      await expect(bubble).toBeFocused();
+      await page.keyboard.press('Enter');
+      await expect.poll(() => Number(/#map=([\d.]+)/.exec(new URL(page.url()).hash)?.[1])).toBe(15);
+      await waitForMapState(page, 'idle');
+      // Split: its 40 pins are listed, the bubble no more; focus is on the first entry.
+      await expect(page.locator('.pinmap-list-item[data-pin-id^="crowd-"]')).toHaveCount(await page.locator('.pinmap-list-item[data-pin-id]').count());
+      await expect(page.locator('.pinmap-list-count')).toHaveText('40 pins in view');
+      await expect(bubble).toHaveCount(0);
+      await expect(page.locator('.pinmap-list-item').first()).toBeFocused();
+      const shot = test.info().outputPath('list.png');
+      await page.locator('.pinmap').screenshot({ path: shot });
+      await test.info().attach('list.png', { path: shot, contentType: 'image/png' });
+      expect(console.errors).toEqual([]);
+    });
+
+    test('hiding a category shrinks the bubbles by its pins and removes a bubble with none left; the legend keeps the archive\'s counts', async ({ page }) => {
+      const console = watchConsole(page);
+      await openTown(page, { view, center: CROWD, controls: { ...noControls, list: 'top-right', legend: 'bottom-right' } });
+      const legend = page.locator('.pinmap-legend-entry');
+      await expect(legend.locator('.pinmap-legend-count')).toHaveText(['29', '28', '8']);
+      await expect(legend.locator('.pinmap-legend-name')).toHaveText(['cafe', 'museum', 'park']);
+      await page.getByRole('button', { name: 'List the pins in view' }).click();
+      const bubble = page.locator('.pinmap-list-bubble');
+      await expect(bubble).toHaveText('40 pins: zoom in');
+      // The vector view draws the bubble in WebGL: what is drawn where it is (no lone pin is that near).
+      const before = await bubblePixels(page);
+
+      await legend.filter({ hasText: 'museum' }).locator('input').uncheck();
+      await waitForMapState(page, 'idle');
+      await expect(bubble).toHaveText('20 pins: zoom in');
+      if (view === 'hybrid') await expect(page.locator('.pinmap-cluster')).toHaveAttribute('data-count', '20');
+      const twenty = await bubblePixels(page);
+      expect(twenty.equals(before), 'the bubble is drawn with its new count').toBe(false);
+
+      // No pins left in it: the list has no bubble, because the map draws none.
+      await legend.filter({ hasText: 'cafe' }).locator('input').uncheck();
+      await waitForMapState(page, 'idle');
+      await expect(bubble).toHaveCount(0);
+      if (view === 'hybrid') await expect(page.locator('.pinmap-cluster')).toHaveCount(0);
+      expect((await bubblePixels(page)).equals(twenty)).toBe(false);
+      // Shown again, the bubble is whole again; the legend's counts never changed.
+      await legend.filter({ hasText: 'museum' }).locator('input').check();
+      await legend.filter({ hasText: 'cafe' }).locator('input').check();
+      await waitForMapState(page, 'idle');
+      await expect(bubble).toHaveText('40 pins: zoom in');
+      await expect.poll(async () => (await bubblePixels(page)).equals(before)).toBe(true);
+      await expect(legend.locator('.pinmap-legend-count')).toHaveText(['29', '28', '8']);
+      expect(console.errors).toEqual([]);
+    });
   });
+}
+
+/** A screenshot of the middle of the map (where the crowd's bubble is when the map is centred on it), to tell whether what is drawn there changed. */
+async function bubblePixels(page: Page): Promise<Buffer> {
+  const box = (await page.locator('.pinmap').boundingBox())!;
+  return page.screenshot({ clip: { x: box.x + box.width / 2 - 24, y: box.y + box.height / 2 - 24, width: 48, height: 48 } });
 }

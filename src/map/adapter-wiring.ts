@@ -38,7 +38,7 @@ export class Listeners<Args extends unknown[] = []> {
 /** The part of `MapAdapter` that the pin layer answers. */
 export type PinAdapter = Pick<
   MapAdapter,
-  'setPins' | 'openPin' | 'pinView' | 'closePin' | 'onOpenPinChange' | 'onPinClick' | 'onPinsChange' | 'getPins' | 'getPinStyles' | 'getCategoryCounts' | 'getShownPins' | 'getArchive' | 'setHiddenCategories'
+  'setPins' | 'openPin' | 'pinView' | 'closePin' | 'onOpenPinChange' | 'onPinClick' | 'onPinsChange' | 'getPins' | 'getPinStyles' | 'getCategoryCounts' | 'getShownPins' | 'getShownBubbles' | 'getArchive' | 'setHiddenCategories'
 >;
 
 /** What a pin layer is told to call by the adapter that holds it. */
@@ -135,6 +135,7 @@ export function wirePins(events: EngineEvents, make: (told: PinLayerEvents) => P
     getPinStyles: () => current?.pinStyles ?? NO_PIN_STYLES,
     getCategoryCounts: () => current?.categories,
     getShownPins: () => current?.shownPins(),
+    getShownBubbles: () => current?.shownBubbles(),
     getArchive: () => archive,
     setHiddenCategories(categories) {
       hidden = categories;

@@ -3,7 +3,7 @@ import type { Map as MapLibreMap } from 'maplibre-gl';
 export type { MapLibreMap };
 import type { Camera, ViewName } from '../config/address.ts';
 import type { MapStatusEvent } from '../machines/map-status.machine.ts';
-import type { Pin, PinArchive, PinSet, CategoryCount } from '../pins/types.ts';
+import type { Pin, PinArchive, PinSet, CategoryCount, ShownBubble } from '../pins/types.ts';
 import type { PinOptions } from '../config/pin-options.ts';
 import type { Theme } from '../config/schema.ts';
 import type { FitPadding } from '../config/constants.ts';
@@ -141,6 +141,11 @@ export interface MapAdapter {
    * pins (`getPins` holds them all).
    */
   getShownPins(): readonly Pin[] | undefined;
+  /**
+   * Pre-tiled pins: the bubbles the map draws now (in and around the view), each with the number of
+   * its pins that show, for the pin list. Undefined for inline pins (`getPins` holds them all).
+   */
+  getShownBubbles(): readonly ShownBubble[] | undefined;
   /**
    * Pre-tiled pins: the archive they are drawn from (its search index, its pin index, its
    * metadata); undefined for inline pins.

@@ -9,7 +9,7 @@ import { reasonOf } from '../config/errors.ts';
 
 /** A bubble or a lone pin of a pre-tiled archive, as a tile of it gives it. */
 export type TiledGroup =
-  | { kind: 'cluster'; key: string; count: number; lngLat: [number, number]; expansionZoom: number }
+  | { kind: 'cluster'; key: string; count: number; lngLat: [number, number]; expansionZoom: number; properties: Readonly<Record<string, unknown>> }
   | { kind: 'pin'; key: string; pin: Pin };
 
 /** `[west, south, east, north]`; west and east may go past ±180 (world copies). */
@@ -120,7 +120,7 @@ export class PinArchiveTiles {
       if (properties.cluster === true) {
         const count = Number(properties.point_count);
         const expansionZoom = Number(properties.expansion_zoom);
-        groups.push({ kind: 'cluster', key: `cluster:${String(properties.cluster_id)}`, count, lngLat, expansionZoom: Number.isFinite(expansionZoom) ? expansionZoom : z + 1 });
+        groups.push({ kind: 'cluster', key: `cluster:${String(properties.cluster_id)}`, count, lngLat, expansionZoom: Number.isFinite(expansionZoom) ? expansionZoom : z + 1, properties });
         continue;
       }
       const pin = pinFromTile(properties, lngLat, this.archive);

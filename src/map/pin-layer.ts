@@ -1,7 +1,7 @@
 import type { PinOptions } from '../config/pin-options.ts';
 import { PinsById } from '../pins/data.ts';
 import { SharedStyles } from '../pins/icon.ts';
-import type { CategoryCount, Pin, PinSet } from '../pins/types.ts';
+import type { CategoryCount, Pin, PinSet, ShownBubble } from '../pins/types.ts';
 import type { OpenPinOptions } from './adapter.ts';
 
 /**
@@ -51,6 +51,8 @@ export interface PinLayer {
   readonly categories: readonly CategoryCount[] | undefined;
   /** Pre-tiled pins: the pins drawn now (see `MapAdapter.getShownPins`); else undefined. */
   shownPins(): Pin[] | undefined;
+  /** Pre-tiled pins: the bubbles drawn now, each with how many of its pins show (see `MapAdapter.getShownBubbles`); else undefined. */
+  shownBubbles(): ShownBubble[] | undefined;
   /** Hides the pins of these categories and shows every other (see `MapAdapter.setHiddenCategories`). */
   setHidden(categories: readonly string[]): void;
   /**

@@ -131,6 +131,24 @@ export interface PinSearchInfo {
  */
 export const bubbleCategoryKey = (index: number): string => `c${index}`;
 
+/** The places in the metadata's `categories` of the categories in `hidden` (whose pins a bubble then leaves out). */
+export function hiddenCategoryIndices(metadata: Pick<PinArchiveMetadata, 'categories'>, hidden: ReadonlySet<string>): number[] {
+  return (metadata.categories ?? []).flatMap(([category], index) => (hidden.has(category) ? [index] : []));
+}
+
+/**
+ * How many of a bubble's pins show while the categories at `hiddenIndices` are hidden: its
+ * `point_count` less its pins of those (`bubbleCategoryKey`); 0 when none is left.
+ */
+export function shownBubbleCount(properties: Readonly<Record<string, unknown>>, hiddenIndices: readonly number[]): number {
+  let count = Number(properties.point_count);
+  for (const index of hiddenIndices) {
+    const hidden = properties[bubbleCategoryKey(index)];
+    if (typeof hidden === 'number') count -= hidden;
+  }
+  return Math.max(0, count);
+}
+
 /** Properties of a bubble feature in the `pins` layer (as the inline GPU pins' bubbles, plus where it splits). */
 export interface ClusterTileProperties {
   cluster: true;

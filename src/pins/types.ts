@@ -144,6 +144,18 @@ export interface ArchiveTileSource {
   attribution?: string;
 }
 
+/**
+ * A bubble of pre-tiled pins as the map draws it now: how many of its pins show (hidden
+ * categories left out), where it is, and the zoom at which it splits.
+ */
+export interface ShownBubble {
+  /** Tells it from the others drawn (its id in the archive). */
+  key: string;
+  count: number;
+  lngLat: [number, number];
+  expansionZoom: number;
+}
+
 /** One line of the legend: a category, its look and how many pins of the set it has. */
 export interface LegendEntry {
   category: string;

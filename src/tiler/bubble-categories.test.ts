@@ -6,7 +6,7 @@ import { VectorTile } from '@mapbox/vector-tile';
 import { PbfReader } from 'pbf';
 import { PMTiles, type Source } from 'pmtiles';
 import { afterAll, describe, expect, it } from 'vitest';
-import { PIN_ARCHIVE, bubbleCategoryKey, type PinArchiveMetadata } from '../pins/archive-format.ts';
+import { PIN_ARCHIVE, bubbleCategoryKey, hiddenCategoryIndices, shownBubbleCount, type PinArchiveMetadata } from '../pins/archive-format.ts';
 import { feature } from '../testing/pin-features.testing.ts';
 import { tilePins } from './tile-pins.ts';
 import { tileOf } from './zoom-groups.ts';
@@ -54,6 +54,14 @@ describe('bubbles per category', () => {
     const [bubble] = await featuresAt(archive, 3, [10, 50, 10, 50]);
     expect(bubble).toMatchObject({ cluster: true, point_count: 4, [bubbleCategoryKey(1)]: 2, [bubbleCategoryKey(2)]: 1 });
     expect(bubble).not.toHaveProperty(bubbleCategoryKey(0));
+
+    // What the page shows of it with categories hidden: pins without a category always count.
+    const shown = (...hidden: string[]) => shownBubbleCount(bubble!, hiddenCategoryIndices(pinmap, new Set(hidden)));
+    expect(shown()).toBe(4);
+    expect(shown('cafe')).toBe(2);
+    expect(shown('museum', 'park')).toBe(3);
+    expect(shown('cafe', 'museum')).toBe(1);
+    expect(shown('elsewhere')).toBe(4);
   });
 
   it('add up, at every zoom, with the lone pins to each category\'s count', async () => {

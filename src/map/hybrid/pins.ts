@@ -1,14 +1,14 @@
 import L from 'leaflet';
 import type { RequestTransformFunction } from 'maplibre-gl';
 import { PinIcon } from './leaflet-pin-icon.ts';
-import type { Pin, PinArchive } from '../../pins/types.ts';
+import type { Pin, PinArchive, ShownBubble } from '../../pins/types.ts';
 import type { PinStyle } from '../../pins/icon.ts';
 import { clusterButton, keepFocusedPinsInView, makePinButton, MARKER_AREA_PAD, orderForKeyboard, type OrderedMarker } from '../dom-pins.ts';
 import { IndexedPinClusters, PinClusters, type PinGroup } from '../../pins/grouping/clusters.ts';
 import { clusterDiameter } from '../../pins/bubble.ts';
 import { pinLookup, type PinLookup } from '../pin-archive.ts';
-import { revealZoomOf } from '../../pins/archive-format.ts';
-import { PinArchiveTiles, type Bbox, type TiledGroup } from '../pin-archive-tiles.ts';
+import { hiddenCategoryIndices, revealZoomOf, shownBubbleCount } from '../../pins/archive-format.ts';
+import { PinArchiveTiles, type Bbox } from '../pin-archive-tiles.ts';
 import { isShown, nearestCopy, visibleMask } from '../../pins/filter.ts';
 import { reasonOf } from '../../config/errors.ts';
 import { collisionBoxes, type CollisionBox } from '../label-collision.ts';
@@ -64,8 +64,9 @@ export function createHybridPins(map: L.Map, options: HybridPinOptions): PinLaye
   /** Pre-tiled pins: the archive, and its tiles as the page reads them. */
   let archive: PinArchive | undefined;
   let tiles: PinArchiveTiles | undefined;
-  /** Pre-tiled pins on the map now, and those looked up in the archive's pin index (by id). */
+  /** Pre-tiled pins and bubbles on the map now, and the pins looked up in the archive's pin index (by id). */
   let tiledPins = new Map<string, Pin>();
+  let tiledBubbles: ShownBubble[] = [];
   let found: PinLookup | undefined;
   /** Counts the reads of groups (the archive's tiles, or the pin index's worker): only the latest one's are shown. */
   let groupsRequest = 0;
@@ -261,19 +262,30 @@ export function createHybridPins(map: L.Map, options: HybridPinOptions): PinLaye
     if (asked !== groupsRequest || source !== tiles) return;
     const list: ShownGroup[] = [];
     const onMap = new Map<string, Pin>();
+    const bubbles: ShownBubble[] = [];
+    // Hidden categories leave each bubble (an archive of version 2: its bubbles keep their counts).
+    const hiddenIndices = archive?.bubbleCategories ? hiddenCategoryIndices(archive.metadata, state.hidden) : [];
     for (const group of found) {
       if (group.kind === 'pin') {
         if (!isShown(group.pin, state.hidden)) continue;
         onMap.set(group.pin.id, group.pin);
         list.push(group);
-      } else list.push({ ...group, expansionZoom: () => group.expansionZoom });
+        continue;
+      }
+      const count = hiddenIndices.length === 0 ? group.count : shownBubbleCount(group.properties, hiddenIndices);
+      if (count === 0) continue;
+      // A bubble of another count is another marker.
+      const key = count === group.count ? group.key : `${group.key} ${count}`;
+      list.push({ kind: 'cluster', key, count, lngLat: group.lngLat, expansionZoom: () => group.expansionZoom });
+      bubbles.push({ key, count, lngLat: group.lngLat, expansionZoom: group.expansionZoom });
     }
     tiledPins = onMap;
+    tiledBubbles = bubbles;
     show(list);
     options.onTiledPinsShown?.();
     // Markers of pins gone from the map are made afresh if they come back (Leaflet remakes the element anyway).
     for (const id of markers.keys()) if (!onMap.has(id)) markers.delete(id);
-    options.onShown?.(collisionBoxes(found.filter((group) => group.kind === 'cluster' || onMap.has(group.pin.id)).map(asPinGroup), onMap, styleOf));
+    options.onShown?.(collisionBoxes(list.map(asPinGroup), onMap, styleOf));
     setLoading(false);
   }
 
@@ -322,6 +334,7 @@ export function createHybridPins(map: L.Map, options: HybridPinOptions): PinLaye
     archive = undefined;
     tiles = undefined;
     tiledPins = new Map();
+    tiledBubbles = [];
     found = undefined;
     groupsRequest++;
     regrouped = false;
@@ -367,12 +380,13 @@ export function createHybridPins(map: L.Map, options: HybridPinOptions): PinLaye
       return state.categories;
     },
     shownPins: () => (archive ? [...tiledPins.values()] : undefined),
+    shownBubbles: () => (archive ? tiledBubbles : undefined),
     setHidden(categories) {
       if (!state.hide(categories)) return;
       const openId = popup.openId();
       const open = openId === undefined ? undefined : findPin(openId);
       if (open && !isShown(open, state.hidden)) popup.close();
-      // Pre-tiled pins: the pins of hidden categories leave the map (the tiles' bubbles keep their counts).
+      // Pre-tiled pins: the pins of hidden categories leave the map, and each bubble (`renderTiled`).
       if (tiles) return void render();
       if (state.list.length === 0) return;
       group();
@@ -405,8 +419,8 @@ export function createHybridPins(map: L.Map, options: HybridPinOptions): PinLaye
   };
 }
 
-/** An archive's group as the label collision takes it (see `collisionBoxes`). */
-function asPinGroup(group: TiledGroup): PinGroup {
+/** A pre-tiled group shown as the label collision takes it (see `collisionBoxes`). */
+function asPinGroup(group: ShownGroup): PinGroup {
   return group.kind === 'cluster' ? { kind: 'cluster', key: group.key, clusterId: 0, count: group.count, lngLat: group.lngLat } : { kind: 'pin', key: group.key, id: group.pin.id };
 }
 

@@ -208,6 +208,7 @@ function failedAdapter(config: PinmapConfig): MapAdapter {
     getPinStyles: () => ({}),
     getCategoryCounts: () => undefined,
     getShownPins: () => undefined,
+    getShownBubbles: () => undefined,
     getArchive: () => undefined,
     onShownPinsChange: () => () => {},
     onPinsChange: () => () => {},

@@ -18,6 +18,8 @@ export interface StandInOptions {
   onPin: (feature: MapGeoJSONFeature, trigger: HTMLElement, byKeyboard: boolean) => void;
   /** Enter, Space or a click on a bubble's stand-in: zoom to where it splits, on the world copy at `nearLng`. */
   zoomInto: (feature: MapGeoJSONFeature, nearLng: number) => void;
+  /** How many of a bubble's pins show (pre-tiled pins with categories hidden); its `point_count` if not given. */
+  bubbleCount?: (properties: Record<string, unknown>) => number;
 }
 
 /**
@@ -31,7 +33,7 @@ export interface StandInOptions {
  * the map draws each time it is idle; a stand-in whose symbol is still drawn is kept, focus and
  * all. Returns what removes them.
  */
-export function keyboardStandIns(map: MapLibreMap, { layers, pinOf, styleOf, clusterLabel, onPin, zoomInto }: StandInOptions): () => void {
+export function keyboardStandIns(map: MapLibreMap, { layers, pinOf, styleOf, clusterLabel, onPin, zoomInto, bubbleCount }: StandInOptions): () => void {
   const canvas = map.getCanvas();
   let active = false;
   let shown = new Map<string, Marker>();
@@ -41,7 +43,7 @@ export function keyboardStandIns(map: MapLibreMap, { layers, pinOf, styleOf, clu
     for (const feature of map.queryRenderedFeatures({ layers: [layers.clusters, layers.pins] })) {
       if (feature.geometry.type !== 'Point') continue;
       const lngLat = feature.geometry.coordinates as [number, number];
-      const count = feature.properties.point_count;
+      const count = typeof feature.properties.point_count === 'number' ? (bubbleCount?.(feature.properties) ?? feature.properties.point_count) : undefined;
       const pin = typeof count === 'number' ? undefined : pinOf(feature);
       if (typeof count !== 'number' && !pin) continue;
       // A bubble is known by its place, count and id (grouped afresh, the same id may be another bubble).

@@ -1,6 +1,6 @@
 import type { PointLike } from 'maplibre-gl';
 import type { PinStyle } from '../../pins/icon.ts';
-import type { Pin } from '../../pins/types.ts';
+import type { Pin, ShownBubble } from '../../pins/types.ts';
 import type { PinLookup } from '../pin-archive.ts';
 
 /**
@@ -29,6 +29,8 @@ export interface PinStrategy {
   readonly lookup?: PinLookup;
   /** Pre-tiled pins: the pins the map draws now, from its loaded tiles. */
   shownPins?(): Pin[];
+  /** Pre-tiled pins: the bubbles the map draws now, each with how many of its pins show. */
+  shownBubbles?(): ShownBubble[];
   /** Removes what it added to the map. */
   destroy(): void;
 }

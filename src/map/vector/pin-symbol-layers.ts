@@ -39,6 +39,8 @@ export interface PinSymbolDrawing {
   styleOf: (pin: Pin) => PinStyle;
   /** A bubble's accessible name; `{count}` stands for its number of pins. */
   clusterLabel: string;
+  /** How many of a bubble's pins show (its keyboard stand-in's count); its `point_count` if not given. */
+  bubbleCount?: (properties: Record<string, unknown>) => number;
 }
 
 /**
@@ -47,19 +49,15 @@ export interface PinSymbolDrawing {
  * click on a bubble zooms to where it splits; a click on a pin calls `onPin`. Returns what
  * removes them, and the source, again.
  */
-export function addPinLayers(map: MapLibreMap, { images, image, font, sourceLayer, expansionZoom, onPin, pinOf, styleOf, clusterLabel }: PinSymbolDrawing): () => void {
+export function addPinLayers(map: MapLibreMap, { images, image, font, sourceLayer, expansionZoom, onPin, pinOf, styleOf, clusterLabel, bubbleCount }: PinSymbolDrawing): () => void {
   const fromSource = sourceLayer === undefined ? { source: PIN_SOURCE } : { source: PIN_SOURCE, 'source-layer': sourceLayer };
-  const pixelRatio = map.getPixelRatio();
-  const bubble = (count: number) => ensureBubbleImage(map, clusterDiameter(count), pixelRatio);
   map.addLayer({
     id: PIN_LAYERS.clusters,
     type: 'symbol',
     ...fromSource,
     filter: ['has', 'point_count'],
     layout: {
-      // The bubble, by count (`clusterDiameter`'s steps), with the count on it.
-      'icon-image': ['step', ['get', 'point_count'], ...CLUSTER_STEPS.flatMap((count, i) => (i === 0 ? [bubble(count)] : [count, bubble(count)]))] as never,
-      'text-field': ['get', 'point_count_abbreviated'],
+      ...bubbleLayout(map, ['get', 'point_count'], ['get', 'point_count_abbreviated']),
       'text-font': font,
       'text-size': 12,
       'text-allow-overlap': true,
@@ -108,7 +106,7 @@ export function addPinLayers(map: MapLibreMap, { images, image, font, sourceLaye
     const feature = event.features?.[0];
     if (feature) onPin(feature);
   };
-  const releaseKeyboard = keyboardStandIns(map, { layers: PIN_LAYERS, pinOf, styleOf, clusterLabel, onPin, zoomInto });
+  const releaseKeyboard = keyboardStandIns(map, { layers: PIN_LAYERS, pinOf, styleOf, clusterLabel, onPin, zoomInto, ...(bubbleCount ? { bubbleCount } : {}) });
   const pointer = () => (map.getCanvas().style.cursor = 'pointer');
   const noPointer = () => (map.getCanvas().style.cursor = '');
   map.on('click', PIN_LAYERS.clusters, onClusterClick);
@@ -126,6 +124,19 @@ export function addPinLayers(map: MapLibreMap, { images, image, font, sourceLaye
       map.off('mouseleave', layer, noPointer);
     }
     removePinLayers(map);
+  };
+}
+
+/**
+ * The bubbles' layout: their image by `count` (`clusterDiameter`'s steps) and the count on it
+ * (`label`), both expressions of a bubble feature.
+ */
+export function bubbleLayout(map: MapLibreMap, count: ExpressionSpecification, label: ExpressionSpecification): { 'icon-image': ExpressionSpecification; 'text-field': ExpressionSpecification } {
+  const pixelRatio = map.getPixelRatio();
+  const bubble = (n: number) => ensureBubbleImage(map, clusterDiameter(n), pixelRatio);
+  return {
+    'icon-image': ['step', count, ...CLUSTER_STEPS.flatMap((n, i) => (i === 0 ? [bubble(n)] : [n, bubble(n)]))] as unknown as ExpressionSpecification,
+    'text-field': label,
   };
 }
 

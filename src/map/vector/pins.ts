@@ -169,6 +169,7 @@ export function createVectorPins(map: MapLibreMap, options: VectorPinLayerOption
       return state.categories;
     },
     shownPins: () => strategy?.shownPins?.(),
+    shownBubbles: () => strategy?.shownBubbles?.(),
     setHidden(categories) {
       if (!state.hide(categories)) return;
       const open = openId === undefined ? undefined : findPin(openId);

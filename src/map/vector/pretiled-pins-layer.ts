@@ -1,12 +1,12 @@
 import type { ExpressionSpecification, FilterSpecification, Map as MapLibreMap } from 'maplibre-gl';
-import { PIN_ARCHIVE, revealZoomOf } from '../../pins/archive-format.ts';
+import { PIN_ARCHIVE, bubbleCategoryKey, hiddenCategoryIndices, revealZoomOf, shownBubbleCount } from '../../pins/archive-format.ts';
 import { pinStyleKey, type PinStyle } from '../../pins/icon.ts';
 import { drawPinImage } from '../../pins/icon-image.ts';
-import type { Pin, PinArchive } from '../../pins/types.ts';
+import type { Pin, PinArchive, ShownBubble } from '../../pins/types.ts';
 import { pinFromTile, pinLookup } from '../pin-archive.ts';
 import type { PinImages } from './pin-images.ts';
 import type { PinStrategy, PinStrategyInput } from './pin-strategy.ts';
-import { PIN_LAYERS, PIN_SOURCE, addPinLayers, clusterFont, pinSymbolAt, removePinLayers } from './pin-symbol-layers.ts';
+import { PIN_LAYERS, PIN_SOURCE, addPinLayers, bubbleLayout, clusterFont, pinSymbolAt, removePinLayers } from './pin-symbol-layers.ts';
 
 /**
  * How many of an archive's looks have their pin images drawn as soon as the archive is open
@@ -31,6 +31,8 @@ export interface PretiledPinsInput extends PinStrategyInput {
  * inline GL pins (`addPinLayers`); the bubbles, their counts and where they split are in the
  * tiles, so nothing is grouped here. Each look of the archive is one pin style (one image). A pin
  * is looked up in the archive's pin index for its popup (its tile holds only what its symbol needs).
+ * Hidden categories leave the pins' layer, and each bubble's count (an archive of version 3 counts
+ * each bubble's pins per category); a bubble with none left is not drawn.
  */
 export function createPretiledPins(map: MapLibreMap, input: PretiledPinsInput): PinStrategy {
   const { archive, lookStyles, styleOf, onPinClick, openPopup, whenStyleLoaded, isCurrent } = input;
@@ -38,9 +40,16 @@ export function createPretiledPins(map: MapLibreMap, input: PretiledPinsInput): 
   let teardown = () => {};
   /** The pins found in the archive's index so far (by a click, `?pin=` or the ref), for `open`. */
   const found = pinLookup(archive);
-  // Hidden categories: their pins leave the layer (the tiles' bubbles keep their counts).
+  /** The places of the hidden categories in the archive's (none for an archive of version 2: its bubbles keep their counts). */
+  const hiddenIndices = () => (archive.bubbleCategories ? hiddenCategoryIndices(archive.metadata, hidden) : []);
   const applyHidden = () => {
-    if (map.getLayer(PIN_LAYERS.pins)) map.setFilter(PIN_LAYERS.pins, tiledPinFilter(hidden, archive));
+    if (!map.getLayer(PIN_LAYERS.pins)) return;
+    map.setFilter(PIN_LAYERS.pins, tiledPinFilter(hidden, archive));
+    const { count, label } = shownBubbleExpressions(hiddenIndices());
+    map.setFilter(PIN_LAYERS.clusters, ['all', ['has', 'point_count'], ['>', count, 0]]);
+    const layout = bubbleLayout(map, count, label);
+    map.setLayoutProperty(PIN_LAYERS.clusters, 'icon-image', layout['icon-image']);
+    map.setLayoutProperty(PIN_LAYERS.clusters, 'text-field', layout['text-field']);
   };
 
   async function place() {
@@ -82,6 +91,7 @@ export function createPretiledPins(map: MapLibreMap, input: PretiledPinsInput): 
       },
       styleOf,
       clusterLabel: input.clusterLabel,
+      bubbleCount: (properties) => shownBubbleCount(properties, hiddenIndices()),
     });
     applyHidden();
   }
@@ -99,6 +109,7 @@ export function createPretiledPins(map: MapLibreMap, input: PretiledPinsInput): 
     },
     lookup: found,
     shownPins: () => tiledPinsDrawn(map, archive),
+    shownBubbles: () => tiledBubblesDrawn(map, hiddenIndices()),
     hasPinAt: (point) => pinSymbolAt(map, point),
     destroy: () => teardown(),
   };
@@ -129,4 +140,41 @@ function tiledPinsDrawn(map: MapLibreMap, archive: PinArchive): Pin[] {
     if (typeof pin !== 'string' && !drawn.has(pin.id)) drawn.set(pin.id, pin);
   }
   return [...drawn.values()];
+}
+
+/**
+ * The pre-tiled bubbles the map draws now, each once, with how many of their pins show (see
+ * `shownBubbleCount`); a bubble with none left is not drawn (the layer's filter).
+ */
+function tiledBubblesDrawn(map: MapLibreMap, hiddenIndices: readonly number[]): ShownBubble[] {
+  if (!map.getLayer(PIN_LAYERS.clusters)) return [];
+  const drawn = new Map<string, ShownBubble>();
+  for (const feature of map.queryRenderedFeatures({ layers: [PIN_LAYERS.clusters] })) {
+    const key = String(feature.properties.cluster_id);
+    if (feature.geometry.type !== 'Point' || drawn.has(key)) continue;
+    const [lng, lat] = feature.geometry.coordinates as [number, number];
+    const count = shownBubbleCount(feature.properties, hiddenIndices);
+    const expansionZoom = Number(feature.properties.expansion_zoom);
+    drawn.set(key, { key, count, lngLat: [lng, lat], expansionZoom: Number.isFinite(expansionZoom) ? expansionZoom : Math.floor(map.getZoom()) + 1 });
+  }
+  return [...drawn.values()];
+}
+
+/**
+ * A pre-tiled bubble's count while the categories at `hiddenIndices` are hidden, as a MapLibre
+ * expression (`shownBubbleCount`), and its label (as `abbreviate` writes it); the tiles' own when
+ * none is.
+ */
+function shownBubbleExpressions(hiddenIndices: readonly number[]): { count: ExpressionSpecification; label: ExpressionSpecification } {
+  if (hiddenIndices.length === 0) return { count: ['get', 'point_count'], label: ['get', 'point_count_abbreviated'] };
+  const count: ExpressionSpecification = ['-', ['get', 'point_count'], ['+', 0, ...hiddenIndices.map((k): ExpressionSpecification => ['coalesce', ['get', bubbleCategoryKey(k)], 0])]];
+  const label: ExpressionSpecification = [
+    'case',
+    ['<', count, 1000],
+    ['to-string', count],
+    ['<', count, 10000],
+    ['concat', ['to-string', ['/', ['round', ['/', count, 100]], 10]], 'k'],
+    ['concat', ['to-string', ['round', ['/', count, 1000]]], 'k'],
+  ];
+  return { count, label };
 }

@@ -165,6 +165,7 @@ export function Controls({ adapter, config, root, pinToOpen, onSwitchView, hidde
               camera.send({ type: 'camera.fitTo', bounds, maxZoom: Math.min(config.maxZoom, FIT_PINS.maxZoom), padding: fitPadding(frame.clientWidth, frame.clientHeight) });
             }}
             progress={pinProgress}
+            zoomTo={(center, zoom) => camera.send({ type: 'camera.flyTo', center, zoom })}
           />,
         );
       case 'legend':

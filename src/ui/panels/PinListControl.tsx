@@ -1,7 +1,7 @@
 import { useVirtualizer } from '@tanstack/react-virtual';
 import { useEffect, useId, useLayoutEffect, useMemo, useRef, useState, type KeyboardEvent, type RefObject } from 'react';
 import type { MapAdapter } from '../../map/adapter.ts';
-import type { Pin, PinArchive } from '../../pins/types.ts';
+import type { Pin, PinArchive, ShownBubble } from '../../pins/types.ts';
 import { reasonOf } from '../../config/errors.ts';
 import type { Locale } from '../../config/locale.ts';
 import { firstLine, pinsInView } from '../../pins/search.ts';
@@ -33,26 +33,41 @@ export interface PinListControlProps {
   onShowAll: () => void;
   /** How far a large pin file has come ("Loading pins… 40 %"): the live region says it meanwhile. */
   progress?: string | undefined;
+  /** Moves the camera to `center` at `zoom`: what an entry of a bubble does (to where it splits). */
+  zoomTo: (center: [number, number], zoom: number) => void;
 }
 
-/** Whether two lists show the same entries: the same pins (or, pre-tiled, pins read again with the same id and text) in the same order. */
-function sameEntries(a: readonly Pin[], b: readonly Pin[]): boolean {
-  return (
-    a.length === b.length &&
-    a.every((pin, i) => {
-      const other = b[i]!;
-      return pin === other || (pin.id === other.id && pin.title === other.title && pin.category === other.category && pin.description === other.description);
-    })
-  );
+/** An entry of the list: a pin, or (pre-tiled pins) a bubble of pins, listed after the pins. */
+type ListEntry = { kind: 'pin'; key: string; pin: Pin } | { kind: 'bubble'; key: string; bubble: ShownBubble };
+
+const pinEntry = (pin: Pin): ListEntry => ({ kind: 'pin', key: pin.id, pin });
+
+/** Whether two entries show the same: the same pin (or, pre-tiled, one read again with the same id and text), or a bubble of the same count. */
+function sameEntry(a: ListEntry, b: ListEntry): boolean {
+  if (a.kind === 'bubble' || b.kind === 'bubble') return a.kind === 'bubble' && b.kind === 'bubble' && a.key === b.key && a.bubble.count === b.bubble.count;
+  const [pin, other] = [a.pin, b.pin];
+  return pin === other || (pin.id === other.id && pin.title === other.title && pin.category === other.category && pin.description === other.description);
+}
+
+/** Whether two lists show the same entries in the same order. */
+const sameEntries = (a: readonly ListEntry[], b: readonly ListEntry[]): boolean => a.length === b.length && a.every((entry, i) => sameEntry(entry, b[i]!));
+
+/** The bubbles whose centre is in view, biggest first, as entries. */
+function bubbleEntries(bubbles: readonly ShownBubble[], contains: (lngLat: [number, number]) => boolean): ListEntry[] {
+  return bubbles
+    .filter((bubble) => contains(bubble.lngLat))
+    .sort((a, b) => b.count - a.count || (a.key < b.key ? -1 : a.key > b.key ? 1 : 0))
+    .map((bubble) => ({ kind: 'bubble', key: `bubble ${bubble.key}`, bubble }));
 }
 
 /**
  * Pre-tiled pins: the entries' popup text, which their tiles do not carry (a tile's pin has its
  * title and look only), read from the archive's pin index for the entries rendered (`ids`), each
- * once (the index is read a bucket of about 64 pins at a time, kept). By id; none for inline pins.
+ * once (the index is read a bucket of about 64 pins at a time, kept). By id, once answered
+ * (undefined: the index has no such pin); none for inline pins.
  */
-function usePinDetails(archive: PinArchive | undefined, ids: readonly string[]): ReadonlyMap<string, Pin> {
-  const [details, setDetails] = useState<{ archive: PinArchive; pins: Map<string, Pin> }>();
+function usePinDetails(archive: PinArchive | undefined, ids: readonly string[]): ReadonlyMap<string, Pin | undefined> {
+  const [details, setDetails] = useState<{ archive: PinArchive; pins: Map<string, Pin | undefined> }>();
   const asked = useRef<{ archive: PinArchive | undefined; ids: Set<string> }>({ archive: undefined, ids: new Set() });
   const key = ids.join('\n');
   useEffect(() => {
@@ -63,10 +78,7 @@ function usePinDetails(archive: PinArchive | undefined, ids: readonly string[]):
       if (id === '' || wanted.has(id)) continue;
       wanted.add(id);
       archive.find(id).then(
-        (found) => {
-          if (!found) return;
-          setDetails((now) => ({ archive, pins: new Map(now?.archive === archive ? now.pins : []).set(id, found.pin) }));
-        },
+        (found) => setDetails((now) => ({ archive, pins: new Map(now?.archive === archive ? now.pins : []).set(id, found?.pin) })),
         (error: unknown) => {
           // Asked again when it is next rendered.
           wanted.delete(id);
@@ -78,7 +90,7 @@ function usePinDetails(archive: PinArchive | undefined, ids: readonly string[]):
   return details && details.archive === archive ? details.pins : NO_DETAILS;
 }
 
-const NO_DETAILS: ReadonlyMap<string, Pin> = new Map();
+const NO_DETAILS: ReadonlyMap<string, Pin | undefined> = new Map();
 
 /**
  * The list of the pins in view: a button that opens a panel listing them (title, category and
@@ -87,20 +99,24 @@ const NO_DETAILS: ReadonlyMap<string, Pin> = new Map();
  * between entries (one Tab stop for the list); Escape closes the panel and focus goes back to
  * the button. "Show all pins" fits the camera to every pin shown, in view or not. A polite status says how many pins are in view. Nothing is computed while it is
  * closed, and only the entries in its scrolled view are in the DOM (virtualised). Pre-tiled pins
- * (not all on the page): the pins the map draws in view (`MapAdapter.getShownPins`), read again
- * whenever it has drawn a new view, each entry's popup text read from the archive's pin index
- * once it is rendered (`usePinDetails`).
+ * (not all on the page): the pins the map draws in view (`MapAdapter.getShownPins`), each with
+ * its popup text read from the archive's pin index once it is rendered (`usePinDetails`), and
+ * then each bubble in view (`MapAdapter.getShownBubbles`) as an entry "N pins: zoom in" that
+ * flies to where it splits; read again whenever the map has drawn a new view.
  */
-export function PinListControl({ adapter, locale, hidden, open, onOpenChange, showPin, pinsVersion, root, onShowAll, progress }: PinListControlProps) {
+export function PinListControl({ adapter, locale, hidden, open, onOpenChange, showPin, pinsVersion, root, onShowAll, progress, zoomTo }: PinListControlProps) {
   const panelId = useId();
   const button = useRef<HTMLButtonElement>(null);
   const scroller = useRef<HTMLDivElement>(null);
-  const [pins, setPins] = useState<Pin[]>([]);
-  /** Pre-tiled pins: the list holds the pins drawn (not those in bubbles), and says so. */
-  const [shownOnly, setShownOnly] = useState(false);
+  const [entries, setEntries] = useState<ListEntry[]>([]);
   const [activeId, setActiveId] = useState<string>();
   const [maxHeight, setMaxHeight] = useState(6 * ROW_HEIGHT);
   const focusAfterRender = useRef<number | undefined>(undefined);
+  /**
+   * The entry of the bubble chosen in the list, while it is listed: once the view it flew to is
+   * listed without it (the map has drawn its pins), focus goes to the first entry.
+   */
+  const chosenBubble = useRef<string | undefined>(undefined);
   // eslint-disable-next-line react-hooks/exhaustive-deps -- read again for each new pin set
   const archive = useMemo(() => adapter.getArchive(), [adapter, pinsVersion]);
 
@@ -111,11 +127,11 @@ export function PinListControl({ adapter, locale, hidden, open, onOpenChange, sh
     let timer: number | undefined;
     const update = () => {
       timer = undefined;
-      const shown = adapter.getShownPins();
-      setShownOnly(shown !== undefined);
-      const next = pinsInView(shown ?? adapter.getPins(), adapter.viewContains(), hiddenSet);
-      // The same pins as listed (the map rested where it was, or drew the same pins again): no new render.
-      setPins((listed) => (sameEntries(listed, next) ? listed : next));
+      const contains = adapter.viewContains();
+      const next = pinsInView(adapter.getShownPins() ?? adapter.getPins(), contains, hiddenSet).map(pinEntry);
+      next.push(...bubbleEntries(adapter.getShownBubbles() ?? [], contains));
+      // The same entries as listed (the map rested where it was, or drew the same again): no new render.
+      setEntries((listed) => (sameEntries(listed, next) ? listed : next));
     };
     const schedule = () => {
       window.clearTimeout(timer);
@@ -154,22 +170,28 @@ export function PinListControl({ adapter, locale, hidden, open, onOpenChange, sh
     const observer = new ResizeObserver(measure);
     if (root.current) observer.observe(root.current);
     return () => observer.disconnect();
-  }, [open, root, pins]);
+  }, [open, root, entries]);
 
   // The component reads the virtualizer afresh on every render (it is not memoised anywhere).
   // eslint-disable-next-line react-hooks/incompatible-library
   const virtualizer = useVirtualizer({
-    count: pins.length,
+    count: entries.length,
     getScrollElement: () => scroller.current,
     estimateSize: () => ROW_HEIGHT,
     overscan: 4,
     // The panel's size before it is measured, so its first render already has entries.
     initialRect: { width: 260, height: maxHeight },
-    getItemKey: (index) => pins[index]!.id,
+    getItemKey: (index) => entries[index]!.key,
   });
 
-  const found = activeId === undefined ? -1 : pins.findIndex((pin) => pin.id === activeId);
+  const found = activeId === undefined ? -1 : entries.findIndex((entry) => entry.key === activeId);
   const active = found < 0 ? 0 : found;
+
+  useEffect(() => {
+    if (chosenBubble.current === undefined || entries.some((entry) => entry.key === chosenBubble.current)) return;
+    chosenBubble.current = undefined;
+    focusAfterRender.current = 0;
+  }, [entries]);
 
   // Focus follows the arrows once the entry is rendered (it may have been scrolled in just now).
   useEffect(() => {
@@ -187,10 +209,10 @@ export function PinListControl({ adapter, locale, hidden, open, onOpenChange, sh
   };
 
   const moveTo = (index: number) => {
-    const next = Math.max(0, Math.min(pins.length - 1, index));
-    const pin = pins[next];
-    if (!pin) return;
-    setActiveId(pin.id);
+    const next = Math.max(0, Math.min(entries.length - 1, index));
+    const entry = entries[next];
+    if (!entry) return;
+    setActiveId(entry.key);
     focusAfterRender.current = next;
     virtualizer.scrollToIndex(next, { align: 'auto' });
   };
@@ -200,7 +222,7 @@ export function PinListControl({ adapter, locale, hidden, open, onOpenChange, sh
     // From the entry the last key moved to, even if it is not rendered and focused yet (keys
     // pressed faster than the list renders each move on from the one before).
     const from = focusAfterRender.current ?? active;
-    const step: Record<string, number> = { ArrowDown: from + 1, ArrowUp: from - 1, Home: 0, End: pins.length - 1, PageDown: from + page, PageUp: from - page };
+    const step: Record<string, number> = { ArrowDown: from + 1, ArrowUp: from - 1, Home: 0, End: entries.length - 1, PageDown: from + page, PageUp: from - page };
     if (!(event.key in step)) return;
     event.preventDefault();
     moveTo(step[event.key]!);
@@ -221,13 +243,29 @@ export function PinListControl({ adapter, locale, hidden, open, onOpenChange, sh
     });
   };
 
+  /**
+   * A bubble's entry: the camera flies to where it splits, on the copy of the world in view. Focus
+   * stays in the list, on its first entry once the new view's entries are in.
+   */
+  const zoomInto = (key: string, { lngLat: [lng, lat], expansionZoom }: ShownBubble) => {
+    const center = adapter.getCamera().center[0];
+    setActiveId(undefined);
+    chosenBubble.current = scroller.current?.contains(document.activeElement) ? key : undefined;
+    zoomTo([lng + 360 * Math.round((center - lng) / 360), lat], expansionZoom);
+  };
+
   const title = locale['PinList.Title'];
-  const details = usePinDetails(
-    open ? archive : undefined,
-    virtualizer.getVirtualItems().map((item) => pins[item.index]!.id),
-  );
-  const count = countText(locale, pins.length, 'PinList.Count', 'PinList.CountOne');
-  const height = Math.min(pins.length * ROW_HEIGHT, maxHeight);
+  const renderedPins = virtualizer.getVirtualItems().flatMap((item) => {
+    const entry = entries[item.index]!;
+    return entry.kind === 'pin' ? [entry.pin.id] : [];
+  });
+  const details = usePinDetails(open ? archive : undefined, renderedPins);
+  /** Pre-tiled pins whose popup text is on its way. */
+  const reading = archive !== undefined && renderedPins.some((id) => !details.has(id));
+  /** Pins in view: those listed, and those in the bubbles listed. */
+  const inView = entries.reduce((sum, entry) => sum + (entry.kind === 'pin' ? 1 : entry.bubble.count), 0);
+  const count = countText(locale, inView, 'PinList.Count', 'PinList.CountOne');
+  const height = Math.min(entries.length * ROW_HEIGHT, maxHeight);
   return (
     <div className="pinmap-ctrl pinmap-list" data-state={open ? 'open' : 'closed'}>
       <div className="pinmap-ctrl-group">
@@ -257,27 +295,47 @@ export function PinListControl({ adapter, locale, hidden, open, onOpenChange, sh
         >
           <h2 className="pinmap-panel-title">{title}</h2>
           <div className="pinmap-list-header">
-            <p className="pinmap-list-count" role="status" aria-live="polite" data-count={pins.length}>
-              {progress ?? (pins.length === 0 ? locale['PinList.Empty'] : count)}
+            <p className="pinmap-list-count" role="status" aria-live="polite" data-count={inView}>
+              {progress ?? (inView === 0 ? locale['PinList.Empty'] : count)}
             </p>
             <button type="button" className="pinmap-list-show-all" onClick={onShowAll}>
               {locale['PinList.ShowAll']}
             </button>
           </div>
-          {shownOnly && <p className="pinmap-list-note">{locale['PinList.ShownOnly']}</p>}
+          {entries.some((entry) => entry.kind === 'bubble') && <p className="pinmap-list-note">{locale['PinList.ShownOnly']}</p>}
           <div ref={scroller} className="pinmap-list-scroll" style={{ height, maxHeight }}>
-            <ul className="pinmap-list-items" aria-label={title} style={{ height: virtualizer.getTotalSize() }} onKeyDown={onListKey}>
+            <ul className="pinmap-list-items" aria-label={title} aria-busy={reading} style={{ height: virtualizer.getTotalSize() }} onKeyDown={onListKey}>
               {virtualizer.getVirtualItems().map((item) => {
-                const pin = details.get(pins[item.index]!.id) ?? pins[item.index]!;
+                const entry = entries[item.index]!;
+                const place = { 'data-index': item.index, 'aria-setsize': entries.length, 'aria-posinset': item.index + 1, style: { transform: `translateY(${item.start}px)` } };
+                if (entry.kind === 'bubble') {
+                  const { bubble } = entry;
+                  return (
+                    <li key={item.key} {...place}>
+                      <button
+                        type="button"
+                        className="pinmap-list-item pinmap-list-bubble"
+                        data-bubble={bubble.key}
+                        data-count={bubble.count}
+                        tabIndex={item.index === active ? 0 : -1}
+                        onFocus={() => setActiveId(entry.key)}
+                        onClick={() => zoomInto(entry.key, bubble)}
+                      >
+                        <span className="pinmap-list-title">{locale['PinLayer.Cluster'].replace('{count}', bubble.count.toLocaleString('en-US'))}</span>
+                      </button>
+                    </li>
+                  );
+                }
+                const pin = details.get(entry.pin.id) ?? entry.pin;
                 const line = firstLine(pin.description);
                 return (
-                  <li key={item.key} data-index={item.index} aria-setsize={pins.length} aria-posinset={item.index + 1} style={{ transform: `translateY(${item.start}px)` }}>
+                  <li key={item.key} {...place}>
                     <button
                       type="button"
                       className="pinmap-list-item"
                       data-pin-id={pin.id}
                       tabIndex={item.index === active ? 0 : -1}
-                      onFocus={() => setActiveId(pin.id)}
+                      onFocus={() => setActiveId(entry.key)}
                       onClick={(event) => pick(pin, event.detail === 0)}
                     >
                       <span className="pinmap-list-title">{pin.title}</span>
