@@ -777,8 +777,8 @@ function preTiledPinScenes(): Scene[] {
       ...base,
       name: 'pretiled-pins-list',
       description:
-        'The list of the pins in view over Europe at zoom 4, the default pins from their pre-tiled archive: each lone pin drawn with its category and popup text (read from the pin index), then each bubble in view as "N pins: zoom in", biggest first.',
-      config: { center: [10, 48], zoom: 4, pins: 'pmtiles://pins/cities.pmtiles', controls: { ...noControls, list: 'top-right' } },
+        'The list of the pins in view over Europe at zoom 2.5, the default pins from their pre-tiled archive: each lone pin drawn with its category and popup text (read from the pin index), then each bubble in view as "N pins: zoom in", biggest first.',
+      config: { center: [10, 48], zoom: 2.5, pins: 'pmtiles://pins/cities.pmtiles', controls: { ...noControls, list: 'top-right' } },
       actions: [
         { type: 'click', selector: '.pinmap-list-button' },
         { type: 'waitForSelector', selector: '.pinmap-list-items[aria-busy="false"] .pinmap-list-bubble' },
