@@ -37,7 +37,8 @@ import { CSV_HEADER, csvLine, generatePins } from './synthetic-pins.ts';
 import { PIN_CATEGORY_STYLES } from './pin-categories.ts';
 import { createIndexCore } from '../src/pins/grouping/index-core.ts';
 import { abbreviate, clusterDiameter } from '../src/pins/bubble.ts';
-import { existingArchive, measurePretiled, pretiledTargets, renderCsvTiling, renderPretiled, renderTiling, tileForBench } from './bench/pretiled.ts';
+import { PRETILED_COUNT, existingArchive, measurePretiled, pretiledTargets, renderCsvTiling, renderPretiled, renderTiling, tileForBench } from './bench/pretiled.ts';
+import { measureSearch } from './bench/search.ts';
 
 const ROOT = resolve(import.meta.dirname, '..');
 const RESULTS = join(ROOT, 'bench/results');
@@ -364,6 +365,9 @@ async function main(): Promise<number> {
     const pretiledRows = async () => {
       const tiling = options.archive ? existingArchive(options.archive) : await tileForBench(tmp, log);
       const figures = await measurePretiled(browser!, appWith, CAMERA, FADE_DURATION, tiling, runs, loadCapMs, log);
+      // The search box over the same archive (what its index holds: titles, the tiler's default, when it was tiled here), at most 3 runs of the queries.
+      log('Searching the archive …');
+      figures.search = await measureSearch(browser!, { appDir: built.appDir, count: PRETILED_COUNT, runs: Math.min(runs, 3), archive: tiling.archive, searchFields: [] });
       // The same pins from a CSV file, tiled too (issue 34's targets).
       return options.archive ? figures : { ...figures, csvTiling: (await tileForBench(tmp, log, undefined, 'csv')).figures };
     };

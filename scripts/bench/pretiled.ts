@@ -9,6 +9,7 @@ import { PIN_CATEGORY_STYLES } from '../pin-categories.ts';
 import { CSV_HEADER, csvLine, syntheticPins } from '../synthetic-pins.ts';
 import { measure, VIEWPORT } from './measure.ts';
 import { renderTargets, type Target } from './report.ts';
+import { archiveSearchTarget, renderSearch, type SearchFigures } from './search.ts';
 import { median } from './stats.ts';
 
 /**
@@ -16,7 +17,8 @@ import { median } from './stats.ts';
  * these): 1M synthetic pins are tiled with the pin tiler at bench time (its time, peak memory and
  * archive size), the archive is served with range requests, and the vector view with it is
  * measured beside the same view without pins: time to idle and pan p95 as ratios, and the bytes
- * fetched before the first idle.
+ * fetched before the first idle; then the search box over the archive (`search.ts`): time and
+ * range requests per keystroke.
  */
 
 const ROOT = resolve(import.meta.dirname, '../..');
@@ -179,6 +181,8 @@ export interface PretiledFigures {
   noPins: PageRun[];
   pretiled: PageRun[];
   failures: string[];
+  /** The search box over the archive, through its search index. */
+  search?: SearchFigures;
 }
 
 /** Measures the no-pin vector view and the vector view with the 1M archive, `runs` times each, alternating. */
@@ -251,6 +255,7 @@ export function pretiledTargets(figures: PretiledFigures): Target[] {
       ...judged(archiveBytes, `${mb(archiveBytes)} (the whole page: ${mb(totalBytes)})`, archiveBytes <= TARGETS.firstIdleBytes),
     },
   ];
+  if (figures.search) targets.push(archiveSearchTarget(figures.search));
   if (figures.csvTiling) targets.push(...csvTilingTargets(figures.csvTiling));
   const t = figures.tiling;
   if (!t) return targets;
@@ -289,6 +294,7 @@ export function renderPretiled(figures: PretiledFigures): string {
       ` Medians of ${figures.runs} runs, ratios taken run by run; viewport ${VIEWPORT.width}×${VIEWPORT.height}.` +
       `${figures.failures.length ? ` Failures: ${figures.failures.join('; ')}.` : ''}`,
   ];
+  if (figures.search) lines.push('', renderSearch(figures.search));
   return lines.join('\n');
 }
 
