@@ -49,7 +49,9 @@ export function gatherPinMarkers(map: MapLibreMap): () => void {
   const observer = new MutationObserver((records) => {
     for (const record of records) {
       for (const node of record.addedNodes) {
-        if (node instanceof HTMLElement && node.classList.contains('maplibregl-marker') && (node.matches(PIN_BUTTONS) || node.querySelector(PIN_BUTTONS))) pinGroupElement(map).append(node);
+        // Only one still where MapLibre put it (`addToPinGroup` has moved its own already: moved
+        // again, a marker focused meanwhile would lose the focus).
+        if (node instanceof HTMLElement && node.parentNode === parent && node.classList.contains('maplibregl-marker') && (node.matches(PIN_BUTTONS) || node.querySelector(PIN_BUTTONS))) pinGroupElement(map).append(node);
       }
     }
   });
