@@ -95,6 +95,19 @@ for (const { name, config } of modes) {
     expect(await focusedTitle()).toBe(stack);
     await page.keyboard.press('Tab');
     await expect(fannedPins(page).nth(1)).toBeFocused();
+    // The arrows go round the fan, not the map: the map (and the fan on it) stays.
+    const fanAt = async () => (await page.locator('.pinmap-fan').boundingBox())!;
+    const camera = await fanAt();
+    await page.keyboard.press('ArrowLeft');
+    await expect(fannedPins(page).nth(0)).toBeFocused();
+    await page.keyboard.press('ArrowLeft');
+    await expect(fannedPins(page).nth(4)).toBeFocused();
+    await page.keyboard.press('ArrowRight');
+    await expect(fannedPins(page).nth(0)).toBeFocused();
+    await page.keyboard.press('ArrowDown');
+    await expect(fannedPins(page).nth(1)).toBeFocused();
+    await page.waitForTimeout(300); // a pan by the arrow would be under way by now
+    expect(await fanAt()).toEqual(camera);
     await page.keyboard.press('Escape');
     await expect(fannedPins(page)).toHaveCount(0);
     await expect(page.locator('[data-stack="yes"]')).toBeFocused();

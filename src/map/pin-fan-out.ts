@@ -9,7 +9,8 @@ import { pinButton } from './dom-pins.ts';
  * fan: a leg from the spot to each pin, on a circle or a spiral (`pins/grouping/same-place.ts`).
  * The fanned pins are ordinary pin buttons (`.pinmap-pin`, named by their title, `data-pin-id`);
  * a click or Enter on one folds the fan and opens that pin's popup, whose closing brings focus
- * back to the stack. Esc folds the fan and gives focus back to the stack; a click elsewhere on
+ * back to the stack. Tab and the arrows go round the fanned pins (a small group of their own in
+ * the pins' group). Esc folds the fan and gives focus back to the stack; a click elsewhere on
  * the map, a zoom or new pins fold it too. Each view puts the fan on its map at the spot
  * (`vector/pin-fan-out.ts`, `hybrid/pin-fan-out.ts`) and says which pins are drawn near it.
  */
@@ -104,6 +105,8 @@ export class PinFan {
         this.options.onPick(pin, stack, pickedByKeyboard);
       });
       button.classList.add('pinmap-fan-pin');
+      // Each a Tab stop of its own while the fan is open (the pins' group leaves its pins alone).
+      button.tabIndex = 0;
       button.style.left = `${dx}px`;
       button.style.top = `${dy}px`;
       element.append(button);
@@ -117,11 +120,15 @@ export class PinFan {
       if (event.timeStamp <= openedAt || element.contains(event.target as Node)) return;
       this.fold(false);
     };
+    // Esc folds the fan; the arrows, Home and End go round its pins (not the map's pan, nor the other pins').
     const onKeyDown = (event: KeyboardEvent) => {
-      if (event.key !== 'Escape') return;
+      const at = buttons.indexOf(event.target as HTMLButtonElement);
+      const step = FAN_KEYS[event.key];
+      if (event.key !== 'Escape' && (step === undefined || at < 0)) return;
       event.preventDefault();
       event.stopPropagation();
-      this.fold(true);
+      if (step === undefined) this.fold(true);
+      else buttons[step === 'first' ? 0 : step === 'last' ? buttons.length - 1 : (at + step + buttons.length) % buttons.length]?.focus({ preventScroll: true });
     };
     element.addEventListener('keydown', onKeyDown);
     this.host.container.addEventListener('click', onClick);
@@ -143,6 +150,16 @@ export class PinFan {
     if (byKeyboard) buttons[0]?.focus({ preventScroll: true });
   }
 }
+
+/** The keys that move the focus round a fan's pins: one on (1), one back (-1), to the first or the last. */
+const FAN_KEYS: Record<string, 1 | -1 | 'first' | 'last' | undefined> = {
+  ArrowRight: 1,
+  ArrowDown: 1,
+  ArrowLeft: -1,
+  ArrowUp: -1,
+  Home: 'first',
+  End: 'last',
+};
 
 /** How far around a pin's tip other pins are looked for (CSS px): a spot's width, and some room. */
 const SPOT_SEARCH_PX = 40;

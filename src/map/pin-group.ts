@@ -41,8 +41,11 @@ export interface PinGroup {
   destroy(): void;
 }
 
-/** The pin and bubble buttons of the group. */
-const ITEMS = '.pinmap-pin, .pinmap-cluster';
+/**
+ * The pin and bubble buttons of the group. A fan of same-place pins (`pin-fan-out.ts`) is a
+ * small group of its own inside it: its pins keep their own Tab stops and arrows.
+ */
+const ITEMS = '.pinmap-pin:not(.pinmap-fan-pin), .pinmap-cluster';
 
 /** How far from where a bubble stands once zoomed into (CSS px) the items it split into are looked for. */
 const SPLIT_RADIUS = 4 * CLUSTER_RADIUS;

@@ -3,6 +3,7 @@ import { nearestCopy } from '../../pins/filter.ts';
 import type { Pin, PinArchive } from '../../pins/types.ts';
 import { pinFromTile } from '../pin-archive.ts';
 import { PinFan, domPinsNear, type FanOptions, type NearPin } from '../pin-fan-out.ts';
+import { addToPinGroup } from './markers.ts';
 import { PIN_LAYERS } from './pin-symbol-layers.ts';
 
 /** What the vector view's fan needs beyond the shared fan's options. */
@@ -49,7 +50,8 @@ export function createVectorFan(map: MapLibreMap, options: VectorFanOptions): Pi
       project,
       pinsNear: (point, radius) => [...domPinsNear(container, point, radius, options.pinOf, project), ...symbolsNear(point, radius)],
       place(element, lngLat) {
-        const marker = new Marker({ element, anchor: 'center' }).setLngLat([nearestCopy(lngLat[0], map.getCenter().lng), lngLat[1]]).addTo(map);
+        // Straight into the pins' group: moved there later, its focused pin would lose the focus.
+        const marker = addToPinGroup(new Marker({ element, anchor: 'center' }).setLngLat([nearestCopy(lngLat[0], map.getCenter().lng), lngLat[1]]), map);
         return () => marker.remove();
       },
       onZoomStart(fold) {
