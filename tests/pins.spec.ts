@@ -92,8 +92,9 @@ test.describe('pins as DOM markers', () => {
     await waitForMapState(page, 'idle');
     const paris = page.locator('.pinmap-pin[data-pin-id="paris-fr"]');
     await expect(paris).toHaveAttribute('role', 'button');
-    await expect(paris).toHaveAccessibleName('Paris');
-    await expect(page.getByRole('button', { name: 'Brussels', exact: true })).toHaveCount(1);
+    // Named by its title and category.
+    await expect(paris).toHaveAccessibleName('Paris, capital');
+    await expect(page.getByRole('button', { name: 'Brussels, capital', exact: true })).toHaveCount(1);
   });
 
   for (const view of ['vector', 'hybrid'] as const) {
