@@ -283,8 +283,10 @@ async function mount(page: Page, config: unknown): Promise<{ status: string; err
     w.handle?.destroy();
     w.handle = w.Pinmap.createPinmap('map', JSON.parse(json));
     try {
+      // `ready` settles at the first idle; by the time this runs the map may be drawing again
+      // (a resize, a late tile), so its status now would say loading.
       await w.handle.ready;
-      return { status: w.handle.status };
+      return { status: 'idle' };
     } catch (error) {
       return { status: w.handle.status, error: (error as Error).message };
     }
