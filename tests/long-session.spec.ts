@@ -7,15 +7,15 @@ import { countWorkers, liveWorkers } from './workers.ts';
 
 /**
  * A long session in one page, as a site that keeps a map open all day sees it: the embed library
- * (under the library's Content Security Policy) mounts and destroys a map 50 times, in both views,
- * then one map switches views 50 times. Nothing may pile up: WebGL contexts, workers, window and
+ * (under the library's Content Security Policy) mounts and destroys a map 20 times, in both views,
+ * then one map switches views 20 times. Nothing may pile up: WebGL contexts, workers, window and
  * document listeners, font faces, DOM, and the JS heap (after a forced garbage collection) grows
  * by less than 20 MB over the whole session. No console error or warning, so no "Too many active
  * WebGL contexts" either.
  */
 
-const CYCLES = 50;
-const SWITCHES = 50;
+const CYCLES = 20;
+const SWITCHES = 20;
 /** Every fifth mount is of the hybrid view. */
 const isHybridCycle = (cycle: number) => cycle % 5 === 4;
 const MAX_HEAP_GROWTH_MB = 20;
@@ -70,7 +70,7 @@ async function waitForNewMap(page: Page, view: 'vector' | 'hybrid', contexts: nu
   );
 }
 
-test('50 mounts and destroys, then 50 view switches, in one page: nothing piles up and the heap stays within 20 MB', async ({ page }) => {
+test('20 mounts and destroys, then 20 view switches, in one page: nothing piles up and the heap stays within 20 MB', async ({ page }) => {
   test.setTimeout(420_000); // about a hundred maps loaded to idle on a busy machine; the figures are printed
   await countWebGLContexts(page);
   await countWorkers(page);
