@@ -9,6 +9,20 @@ const ARCHIVE = writePmtiles(
   { tileType: 'mvt', bounds: [-180, -85, 180, 85], center: [0, 0, 0], metadata: { name: 'test' } },
 );
 
+/** Bytes that do not compress, the same for the same seed. */
+function noise(length: number, seed: number): Uint8Array {
+  const bytes = new Uint8Array(length);
+  let state = seed + 1;
+  for (let i = 0; i < length; i++) bytes[i] = (state = (state * 1_103_515_245 + 12_345) % 2 ** 31) >>> 16;
+  return bytes;
+}
+
+/** An archive well past the first 16 KiB the reader asks for (four zooms of 2 KB tiles). */
+const LARGE = writePmtiles(
+  [0, 1, 2, 3].flatMap((z) => Array.from({ length: 4 ** z }, (_, i) => ({ z, x: i % 2 ** z, y: Math.floor(i / 2 ** z), data: noise(2_000, 100 * z + i) }))),
+  { tileType: 'mvt', bounds: [-180, -85, 180, 85], center: [0, 0, 0], metadata: { name: 'large' } },
+);
+
 /** A static host in `fetch`'s place: answers Range from `bytes` (or ignores it), and records the ranges asked for. */
 function serve(bytes: Buffer, { ignoreRange = false, status }: { ignoreRange?: boolean; status?: number } = {}) {
   const ranges: string[] = [];
@@ -46,6 +60,38 @@ describe('ArchiveSource', () => {
     expect(Buffer.from(late.data).equals(ARCHIVE.subarray(ARCHIVE.length - 10))).toBe(true);
     expect(ranges).toHaveLength(1);
     expect(whole).toHaveBeenCalledWith(ARCHIVE.length);
+  });
+
+  it('asks once more past the browser\'s cache for a range answered short, as Chromium\'s in-memory cache answers one of several in flight; a server that keeps sending less is a truncated archive', async () => {
+    // Chromium's answer: a 206 that declares the whole range and brings only its start (the bytes
+    // up to the cache entry's next 4 KiB block), as a success.
+    const requests: { range: string; cache: RequestCache | undefined }[] = [];
+    const answerShort = (always: boolean) =>
+      vi.stubGlobal('fetch', async (_url: string, init: { headers: Record<string, string>; cache?: RequestCache }) => {
+        const range = init.headers.Range ?? '';
+        requests.push({ range, cache: init.cache });
+        const [, from, to] = /^bytes=(\d+)-(\d+)$/.exec(range)!.map(Number) as [number, number, number];
+        const end = Math.min(to, LARGE.length - 1);
+        const short = from > 0 && (always || init.cache !== 'no-store');
+        const body = LARGE.subarray(from, short ? Math.min(end + 1, (Math.floor(from / 4096) + 1) * 4096) : end + 1);
+        return new Response(new Uint8Array(body), { status: 206, headers: { 'Content-Range': `bytes ${from}-${end}/${LARGE.length}` } });
+      });
+    const tileAt = 20_000;
+    answerShort(false);
+    const source = new ArchiveSource('https://maps.example.org/a.pmtiles');
+    await source.getBytes(0, 16_384);
+    const tile = await source.getBytes(tileAt, 5_000);
+    expect(Buffer.from(tile.data).equals(LARGE.subarray(tileAt, tileAt + 5_000))).toBe(true);
+    expect(requests).toEqual([
+      { range: 'bytes=0-16383', cache: undefined },
+      { range: `bytes=${tileAt}-${tileAt + 4_999}`, cache: undefined },
+      { range: `bytes=${tileAt}-${tileAt + 4_999}`, cache: 'no-store' },
+    ]);
+
+    answerShort(true);
+    const broken = new ArchiveSource('https://maps.example.org/b.pmtiles');
+    await broken.getBytes(0, 16_384);
+    await expect(broken.getBytes(tileAt, 5_000)).rejects.toThrow(`the archive is truncated: bytes ${tileAt}–${tileAt + 4_999} were asked for and ${4096 - (tileAt % 4096)} came`);
   });
 
   it('says what is wrong: HTTP status (5xx passing, 4xx not), truncation, magic number, version', async () => {

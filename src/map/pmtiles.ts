@@ -30,6 +30,19 @@ import { openRequest, readBody, RequestError } from './request-path.ts';
 /** A server that ignores `Range` is read whole only up to this size; a bigger archive is an error. */
 export const WHOLE_FILE_LIMIT = 64 * 1024 * 1024;
 
+/**
+ * Why a range answered short is asked for once more, with the browser's HTTP cache bypassed,
+ * before the archive is called truncated. Chromium's in-memory HTTP cache (a private window, a
+ * browser started for automation) can answer one of several range requests in flight for the same
+ * file, once the file's cache entry holds some of its bytes, with a `206` whose body is only the
+ * start of the range (often nothing): the part the entry held, then the network's bytes up to the
+ * entry's next 4 KiB block, reported as a success. A map past its archive's last zoom (16.5 over
+ * pins tiled to 15) asks for the same tile several times at once (each overzoomed tile asks for its
+ * parent), which met this on the first load. The server's own answer is what a file that really
+ * ends early gives again.
+ */
+const PAST_THE_CACHE: RequestCache = 'no-store';
+
 /** The PMTiles header's size, and its magic bytes ("PMTiles"). */
 const HEADER_BYTES = 127;
 const MAGIC = 'PMTiles';
@@ -149,7 +162,10 @@ export class ArchiveSource implements Source {
     if (offset > 0 && (!Number.isSafeInteger(offset) || !Number.isSafeInteger(length) || length < 0 || (this.size !== undefined && offset + length > this.size))) {
       throw new ArchiveError(`its directory is damaged: it points to bytes ${offset}–${offset + length - 1}${this.size === undefined ? '' : `, past the end of the file (${this.size} bytes)`}`);
     }
-    const data = this.whole ? (await this.whole).slice(offset, offset + length) : await this.fetchRange(offset, length, signal);
+    let data = this.whole ? (await this.whole).slice(offset, offset + length) : await this.fetchRange(offset, length, signal);
+    // A range answered short may be the browser's cache at fault, not the file: asked again past
+    // the cache, the server's own answer decides (see `PAST_THE_CACHE`).
+    if (offset > 0 && data.byteLength < length && this.whole === undefined) data = await this.fetchRange(offset, length, signal, PAST_THE_CACHE);
     if (offset === 0) {
       this.checkHeader(data);
       this.first = data;
@@ -160,10 +176,10 @@ export class ArchiveSource implements Source {
     return { data };
   }
 
-  private async fetchRange(offset: number, length: number, signal?: AbortSignal): Promise<ArrayBuffer> {
+  private async fetchRange(offset: number, length: number, signal?: AbortSignal, cache?: RequestCache): Promise<ArrayBuffer> {
     const request = async (from: number, to: number) => {
       try {
-        return await openRequest(this.url, { headers: { ...this.headers, Range: `bytes=${from}-${to}` }, signal });
+        return await openRequest(this.url, { headers: { ...this.headers, Range: `bytes=${from}-${to}` }, signal, cache });
       } catch (error) {
         // A redirect refused or a request the page's policy blocks will not pass by itself.
         if (error instanceof RequestError && (error.failure === 'redirect' || error.failure === 'policy')) throw new ArchiveError(error.message);

@@ -46,6 +46,8 @@ export interface RequestOptions {
   signal?: AbortSignal | undefined;
   /** Milliseconds the server has to start answering; none by default. */
   timeout?: number | undefined;
+  /** The browser's HTTP cache mode (`fetch`'s `cache`); the browser's default when not given. */
+  cache?: RequestCache | undefined;
 }
 
 /** How a body is read. */
@@ -72,13 +74,13 @@ export function carriesSiteHeaders(headers: Record<string, string> | undefined):
  * Sends a request and resolves once its answer's headers are in (any status: the caller judges
  * it). Rejects with a {@link RequestError} (or the signal's abort).
  */
-export async function openRequest(url: string, { headers, signal, timeout }: RequestOptions = {}): Promise<Response> {
+export async function openRequest(url: string, { headers, signal, timeout, cache }: RequestOptions = {}): Promise<Response> {
   const timer = new AbortController();
   const combined = signal ? AbortSignal.any([signal, timer.signal]) : timer.signal;
   const timeoutId = timeout === undefined ? undefined : setTimeout(() => timer.abort(), timeout);
   let response: Response;
   try {
-    response = await fetch(url, { ...(headers ? { headers } : {}), signal: combined, redirect: carriesSiteHeaders(headers) ? 'manual' : 'follow' });
+    response = await fetch(url, { ...(headers ? { headers } : {}), ...(cache ? { cache } : {}), signal: combined, redirect: carriesSiteHeaders(headers) ? 'manual' : 'follow' });
   } catch (error) {
     if (signal?.aborted) throw error;
     if (timer.signal.aborted) throw new RequestError(MESSAGES.requestTimedOut(timeout ?? 0), 'timeout');
