@@ -31,8 +31,8 @@ import { openRequest, readBody, RequestError } from './request-path.ts';
 export const WHOLE_FILE_LIMIT = 64 * 1024 * 1024;
 
 /**
- * Why a range answered short is asked for once more, with the browser's HTTP cache bypassed,
- * before the archive is called truncated. Chromium's in-memory HTTP cache (a private window, a
+ * The cache mode of the second request for a range answered short: the browser's HTTP cache is
+ * bypassed before the archive is called truncated. Chromium's in-memory HTTP cache (a private window, a
  * browser started for automation) can answer one of several range requests in flight for the same
  * file, once the file's cache entry holds some of its bytes, with a `206` whose body is only the
  * start of the range (often nothing): the part the entry held, then the network's bytes up to the
