@@ -1,6 +1,7 @@
 import AxeBuilder from '@axe-core/playwright';
 import { expect, test, type Browser, type Page } from '@playwright/test';
-import { serveJson, waitForMapState, watchConsole } from './helpers.ts';
+import { EMBEDDED_STYLE_PATH } from '../src/config/constants.ts';
+import { PLAIN_STYLE, serveJson, waitForMapState, watchConsole } from './helpers.ts';
 
 /**
  * The map's controls as a user meets them: real MapLibre in real Chromium, geolocation from the
@@ -11,9 +12,12 @@ import { serveJson, waitForMapState, watchConsole } from './helpers.ts';
 
 const DEV_PORT = Number(process.env.PINMAP_DEV_PORT ?? 5173);
 
-/** Opens the app with `config` served as `?config=` and `hash` as the address's camera. */
+/**
+ * Opens the app with `config` served as `?config=` and `hash` as the address's camera, on a plain
+ * style unless `config` names one (the attribution tests keep the embedded basemap for its credits).
+ */
 async function openApp(page: Page, config: Record<string, unknown> = {}, hash = ''): Promise<void> {
-  await serveJson(page, '/__test/controls.json', config);
+  await serveJson(page, '/__test/controls.json', { style: PLAIN_STYLE, ...config });
   await page.goto(`/?config=/__test/controls.json${hash}`);
   await waitForMapState(page, 'idle');
 }
@@ -378,7 +382,7 @@ test.describe('attribution', () => {
   ] as const) {
     test(`at ${width} px wide it is ${compact ? 'compact, and open at first' : 'full'}`, async ({ page }) => {
       await page.setViewportSize({ width, height: 480 });
-      await openApp(page);
+      await openApp(page, { style: EMBEDDED_STYLE_PATH });
       const attribution = page.locator('.pinmap-attrib');
       await expect(attribution).toHaveAttribute('data-state', compact ? 'compact.expanded' : 'full');
       await expect(attribution).toContainText('Natural Earth');
@@ -389,7 +393,7 @@ test.describe('attribution', () => {
 
   test('compact: the first drag collapses it, the toggle opens and closes it; widening makes it full', async ({ page }) => {
     await page.setViewportSize({ width: 640, height: 480 });
-    await openApp(page);
+    await openApp(page, { style: EMBEDDED_STYLE_PATH });
     const attribution = page.locator('.pinmap-attrib');
     const toggle = page.getByRole('button', { name: 'Toggle attribution' });
     await expect(toggle).toHaveAttribute('aria-expanded', 'true');
@@ -578,7 +582,7 @@ test.describe('scale', () => {
 
 test.describe('keyboard and accessibility', () => {
   test('Tab reaches every control, each with a visible focus ring', async ({ page }) => {
-    await openApp(page);
+    await openApp(page, { style: EMBEDDED_STYLE_PATH }); // its credits are links the Tab reaches
     const names: string[] = [];
     for (let i = 0; i < 14; i++) {
       await page.keyboard.press('Tab');

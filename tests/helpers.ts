@@ -3,6 +3,14 @@ import { LIBRARY_CONTENT_SECURITY_POLICY } from '../src/config/csp.ts';
 
 export type MapState = 'loading' | 'idle' | 'error';
 
+/**
+ * A one-layer style (a plain backdrop) for tests whose subject is not the basemap: controls, pins,
+ * panels. A map on the embedded basemap costs about 2 s more CPU to reach idle than on this one (its
+ * fills, lines and labels in software WebGL), and every ease and pan redraws them; tests of the
+ * basemap, its labels and its credits keep it.
+ */
+export const PLAIN_STYLE = { version: 8, sources: {}, layers: [{ id: 'backdrop', type: 'background', paint: { 'background-color': '#e9eef2' } }] };
+
 /** Waits until the map root says `state` (default: idle), with a clear failure after `timeout`. */
 export async function waitForMapState(page: Page, state: MapState = 'idle', timeout = 30_000): Promise<void> {
   await expect(page.locator('.pinmap').first(), `map never reached data-map-state="${state}"`).toHaveAttribute('data-map-state', state, { timeout });

@@ -3,7 +3,7 @@ import { BLNS, OBJECT_KEYS, TRAPS } from '../src/testing/hostile-strings.testing
 import { safeParseConfig } from '../src/config/schema.ts';
 import { LOCALE_KEYS, type LocaleKey } from '../src/config/locale.ts';
 import { attributionParts } from '../src/ui/controls/attribution-text.ts';
-import { openEmbedPage, serveJson, waitForMapState, type EmbedWindow } from './helpers.ts';
+import { openEmbedPage, PLAIN_STYLE, serveJson, waitForMapState, type EmbedWindow } from './helpers.ts';
 
 /**
  * Hostile strings in a real page (the Big List of Naughty Strings, every one of them, plus traps
@@ -16,7 +16,6 @@ import { openEmbedPage, serveJson, waitForMapState, type EmbedWindow } from './h
 
 const STRINGS: readonly string[] = [...BLNS, ...TRAPS, ...OBJECT_KEYS];
 
-const plainStyle = { version: 8, sources: {}, layers: [{ id: 'backdrop', type: 'background', paint: { 'background-color': '#e9eef2' } }] };
 
 /** What the page's guard saw: dialogs, page errors and what was ever added to the document that could run. */
 interface Guard {
@@ -146,7 +145,7 @@ for (const view of ['vector', 'hybrid'] as const) {
     const guard = await guardPage(page);
     const features = STRINGS.map((s, i) => ({ type: 'Feature', id: `n${i}`, geometry: { type: 'Point', coordinates: gridPoint(i) }, properties: { title: s, description: s, url: s } }));
     await serveJson(page, '/__hostile/pins.json', {
-      style: plainStyle,
+      style: PLAIN_STYLE,
       view,
       center: [0, 1],
       zoom: 4,
@@ -341,7 +340,7 @@ test.describe('hostile strings as config text', () => {
       const locale = Object.fromEntries(LOCALE_KEYS.map((key, i) => [key, given.get(key) ?? strings[(next + i) % strings.length]!]));
       const result = await mount(page, {
         view,
-        style: plainStyle,
+        style: PLAIN_STYLE,
         fadeDuration: 0,
         center: [0, 0],
         zoom: 2,
@@ -420,16 +419,16 @@ test.describe('hostile strings as config text', () => {
         // Chromium then composites none of their tiles (a layer is credited wherever its zoom shows it).
         const config =
           view === 'hybrid'
-            ? { view, style: plainStyle, zoom: 1, rasterLayers: chunk.flatMap(({ i, s }) => credits(i, s).map((c) => ({ url: '/raster/hatch/{z}/{x}/{y}.png', maxTileZoom: 5, opacity: 0, attribution: c.text }))) }
+            ? { view, style: PLAIN_STYLE, zoom: 1, rasterLayers: chunk.flatMap(({ i, s }) => credits(i, s).map((c) => ({ url: '/raster/hatch/{z}/{x}/{y}.png', maxTileZoom: 5, opacity: 0, attribution: c.text }))) }
             : {
                 view,
                 zoom: 1,
                 style: {
-                  ...plainStyle,
+                  ...PLAIN_STYLE,
                   sources: Object.fromEntries(
                     chunk.flatMap(({ i, s }) => credits(i, s).map((c) => [c.mark, { type: 'geojson', data: { type: 'FeatureCollection', features: [] }, attribution: c.text }])),
                   ),
-                  layers: [...plainStyle.layers, ...chunk.flatMap(({ i, s }) => credits(i, s).map((c) => ({ id: c.mark, type: 'circle', source: c.mark })))],
+                  layers: [...PLAIN_STYLE.layers, ...chunk.flatMap(({ i, s }) => credits(i, s).map((c) => ({ id: c.mark, type: 'circle', source: c.mark })))],
                 },
               };
         const result = await mount(page, config);
@@ -521,7 +520,7 @@ test.describe('hostile strings as config text', () => {
     const colour = (i: number) => `#${((i * 2654435) % 0xffffff).toString(16).padStart(6, '0')}`;
     const isLabel = (s: string) => [...s].length >= 1 && [...s].length <= 3;
     await serveJson(page, '/__hostile/categories.json', {
-      style: plainStyle,
+      style: PLAIN_STYLE,
       center: [0, 1],
       zoom: 4,
       domPinLimit: 2000,
@@ -575,7 +574,7 @@ test.describe('hostile strings as config text', () => {
     const special = UNIQUE.filter((s) => /^\s*$|[\u00a0\u1680\u180e\u2000-\u200a\u2028\u2029\u202f\u205f\u3000\ufeff]/.test(s) || OBJECT_KEYS.includes(s) || TRAPS.slice(0, 4).includes(s));
     const problems: string[] = [];
     for (const s of special) {
-      const result = await mount(page, { view: 'hybrid', style: plainStyle, zoom: 1, vectorLayer: { className: s, ...(s === '' ? {} : { pane: s }) } });
+      const result = await mount(page, { view: 'hybrid', style: PLAIN_STYLE, zoom: 1, vectorLayer: { className: s, ...(s === '' ? {} : { pane: s }) } });
       const label = JSON.stringify(s);
       if (s === '__proto__') {
         if (result.status !== 'error' || !result.error?.includes('vectorLayer.pane: must be a Leaflet pane name, not "__proto__"')) problems.push(`${label}: ${JSON.stringify(result)}`);

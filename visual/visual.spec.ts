@@ -47,8 +47,10 @@ async function capture(page: Page, scene: Scene): Promise<Buffer> {
   await page.goto(`/?config=${encodeURIComponent(configPath)}${scene.address ?? ''}`);
   await waitForMapState(page, scene.expectState ?? 'idle');
   for (const action of scene.actions ?? []) {
+    const waits = action.type === 'waitForState' || action.type === 'waitForSelector';
+    if (!waits) await watchForReaction(page);
     await perform(page, action);
-    if (action.type !== 'waitForState' && action.type !== 'waitForSelector') await waitForReaction(page);
+    if (!waits) await waitForReaction(page);
     await waitForMapState(page, scene.expectState ?? 'idle');
   }
   await settle(page);
@@ -56,14 +58,32 @@ async function capture(page: Page, scene: Scene): Promise<Buffer> {
   return scene.capture === 'page' ? page.screenshot(options) : page.locator('.pinmap').first().screenshot(options);
 }
 
+/** Starts noting whether the map's state changes (it leaves idle when an action moves it or loads tiles). */
+async function watchForReaction(page: Page): Promise<void> {
+  await page.evaluate(() => {
+    const w = window as unknown as { pinmapReacted?: boolean; pinmapReaction?: MutationObserver };
+    w.pinmapReaction?.disconnect();
+    w.pinmapReacted = false;
+    w.pinmapReaction = new MutationObserver(() => (w.pinmapReacted = true));
+    w.pinmapReaction.observe(document.body, { attributes: true, attributeFilter: ['data-map-state'], subtree: true });
+  });
+}
+
 /**
  * The map handles input on its next frame, so right after an action it may still say idle from
- * before. Waits (briefly) for it to leave idle, so the wait for idle that follows is the new one.
+ * before. Waits until its state has changed since `watchForReaction`, or, for an action that
+ * changes nothing on the map, for 6 frames and 300 ms (a reaction starts within a frame or two),
+ * so the wait for idle that follows is the new one.
  */
 async function waitForReaction(page: Page): Promise<void> {
-  await page
-    .waitForFunction(() => document.querySelector('.pinmap')?.getAttribute('data-map-state') !== 'idle', undefined, { timeout: 2000, polling: 'raf' })
-    .catch(() => undefined); // an action that changes nothing on the map
+  await page.evaluate(async () => {
+    const w = window as unknown as { pinmapReacted?: boolean; pinmapReaction?: MutationObserver };
+    const started = performance.now();
+    for (let frames = 0; !w.pinmapReacted && (frames < 6 || performance.now() - started < 300); frames++) {
+      await new Promise((resolve) => requestAnimationFrame(resolve));
+    }
+    w.pinmapReaction?.disconnect();
+  });
 }
 
 /** Fonts loaded and two frames drawn since the last change. */
