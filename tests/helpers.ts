@@ -1,4 +1,5 @@
 import { expect, type ConsoleMessage, type Locator, type Page } from '@playwright/test';
+import type { StyleSpecification } from 'maplibre-gl';
 import { LIBRARY_CONTENT_SECURITY_POLICY } from '../src/config/csp.ts';
 
 export type MapState = 'loading' | 'idle' | 'error';
@@ -9,7 +10,7 @@ export type MapState = 'loading' | 'idle' | 'error';
  * fills, lines and labels in software WebGL), and every ease and pan redraws them; tests of the
  * basemap, its labels and its credits keep it.
  */
-export const PLAIN_STYLE = { version: 8, sources: {}, layers: [{ id: 'backdrop', type: 'background', paint: { 'background-color': '#e9eef2' } }] };
+export const PLAIN_STYLE: StyleSpecification = { version: 8, sources: {}, layers: [{ id: 'backdrop', type: 'background', paint: { 'background-color': '#e9eef2' } }] };
 
 /** Waits until the map root says `state` (default: idle), with a clear failure after `timeout`. */
 export async function waitForMapState(page: Page, state: MapState = 'idle', timeout = 30_000): Promise<void> {

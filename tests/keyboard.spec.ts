@@ -1,6 +1,6 @@
 import AxeBuilder from '@axe-core/playwright';
 import { expect, test, type Page } from '@playwright/test';
-import { serveJson, waitForMapState, watchConsole } from './helpers.ts';
+import { PLAIN_STYLE, serveJson, waitForMapState, watchConsole } from './helpers.ts';
 
 /**
  * The map as a keyboard user meets it, in both views and with each pin renderer: the pins as one
@@ -119,7 +119,7 @@ const WALKS = [
 for (const { view, renderer, pins, domPinLimit } of WALKS) {
   test(`keyboard only (${view} view, ${renderer}): Tab in, arrows, Home/End, Page Down, Enter on a bubble, a popup and Esc, Tab out and back, the focus kept`, async ({ page }) => {
     const console = watchConsole(page);
-    await openApp(page, { view, pins, domPinLimit, center: [10, 50], zoom: 3.5 });
+    await openApp(page, { style: PLAIN_STYLE, view, pins, domPinLimit, center: [10, 50], zoom: 3.5 });
     const hash = () => new URL(page.url()).hash;
 
     // Tab: the skip link (seen once focused), the map, then the pins, entered at the first in reading order.

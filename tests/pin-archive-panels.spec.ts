@@ -1,7 +1,7 @@
 import { expect, test, type Page } from '@playwright/test';
 import { tileCollection, withMetadata } from '../src/testing/pin-archive.testing.ts';
 import { feature } from '../src/testing/pin-features.testing.ts';
-import { serveArchive, serveJson, waitForMapState, watchConsole } from './helpers.ts';
+import { PLAIN_STYLE, serveArchive, serveJson, waitForMapState, watchConsole } from './helpers.ts';
 
 /**
  * The pin panels over pre-tiled pins (README "Pre-tiled pins"), in both views, on an archive the
@@ -38,7 +38,7 @@ function townPins() {
 }
 
 const noControls = { navigation: false, geolocate: false, scale: false, fullscreen: false, attribution: false };
-const still = { fadeDuration: 0, preserveDrawingBuffer: true, pixelRatio: 1, controls: noControls };
+const still = { style: PLAIN_STYLE, fadeDuration: 0, preserveDrawingBuffer: true, pixelRatio: 1, controls: noControls };
 
 let archive: Buffer;
 test.beforeAll(async () => {

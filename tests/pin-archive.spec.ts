@@ -9,7 +9,8 @@ import { compareImages, isUniform } from '../visual/compare.ts';
 import { COMPRESSION, PmtilesWriter, TILE_TYPE } from '../src/tiler/pmtiles-writer.ts';
 import { tilePins } from '../src/tiler/tile-pins.ts';
 import { generatePins } from '../scripts/synthetic-pins.ts';
-import { arrowToPin, disableWebGL, serveArchive, serveJson, waitForMapState, watchConsole } from './helpers.ts';
+import { EMBEDDED_STYLE_PATH } from '../src/config/constants.ts';
+import { arrowToPin, disableWebGL, PLAIN_STYLE, serveArchive, serveJson, waitForMapState, watchConsole } from './helpers.ts';
 
 /**
  * Pre-tiled pins (`pins: "pmtiles://…"`, README "Pre-tiled pins") in both views, against the
@@ -22,8 +23,8 @@ import { arrowToPin, disableWebGL, serveArchive, serveJson, waitForMapState, wat
 const ARCHIVE = 'pmtiles://pins/cities.pmtiles';
 const GEOJSON = 'pins/cities.geojson';
 const noControls = { navigation: false, geolocate: false, scale: false, fullscreen: false, attribution: false };
-/** Test settings: no fade, a readable canvas, one device pixel per CSS pixel. */
-const still = { fadeDuration: 0, preserveDrawingBuffer: true, pixelRatio: 1, controls: noControls };
+/** Test settings: no fade, a readable canvas, one device pixel per CSS pixel, a plain style (the pins are what is compared). */
+const still = { style: PLAIN_STYLE, fadeDuration: 0, preserveDrawingBuffer: true, pixelRatio: 1, controls: noControls };
 
 async function openApp(page: Page, config: Record<string, unknown>, address = ''): Promise<void> {
   await serveJson(page, '/__archive/config.json', config);
@@ -402,7 +403,7 @@ test.describe('pre-tiled pins', () => {
       if (fail) return route.fulfill({ status: 404, body: 'not found' });
       return route.fallback();
     });
-    await openApp(page, { ...still, center: [2.3488, 48.8534], zoom: 8, pins: 'pmtiles:///__archive/pins.pmtiles' });
+    await openApp(page, { ...still, style: EMBEDDED_STYLE_PATH, center: [2.3488, 48.8534], zoom: 8, pins: 'pmtiles:///__archive/pins.pmtiles' });
     const notice = page.locator('.pinmap-notice');
     await expect(notice).toHaveAttribute('role', 'alert');
     await expect(notice).toContainText(`Could not load the pins from ${baseURL}/__archive/pins.pmtiles: the server answered HTTP 404`);
@@ -419,7 +420,7 @@ test.describe('pre-tiled pins', () => {
   test('an archive made by another tool, without Pinmap\'s properties, is an error naming what it lacks; the map goes on', async ({ page, baseURL }) => {
     const console = watchConsole(page);
     await serveArchive(page, '/__archive/foreign.pmtiles', foreignArchive());
-    await openApp(page, { ...still, pins: 'pmtiles://__archive/foreign.pmtiles' });
+    await openApp(page, { ...still, style: EMBEDDED_STYLE_PATH, pins: 'pmtiles://__archive/foreign.pmtiles' });
     const notice = page.locator('.pinmap-notice');
     await expect(notice).toContainText(`${baseURL}/__archive/foreign.pmtiles has no "pinmap" member in its metadata; pins need an archive made by pinmap-tile-pins`);
     expect(console.errors.some((e) => e.includes('PinArchiveError') || e.includes('has no "pinmap" member'))).toBe(true);
@@ -640,7 +641,7 @@ test.describe('pre-tiled pins in the hybrid view', () => {
       if (fail) return route.fulfill({ status: 404, body: 'not found' });
       return route.fallback();
     });
-    await openApp(page, { ...hybrid, hash: true, center: [2.3488, 48.8534], zoom: 8, pins: 'pmtiles:///__archive/pins.pmtiles', controls: { ...noControls, navigation: 'top-right' } });
+    await openApp(page, { ...hybrid, style: EMBEDDED_STYLE_PATH, hash: true, center: [2.3488, 48.8534], zoom: 8, pins: 'pmtiles:///__archive/pins.pmtiles', controls: { ...noControls, navigation: 'top-right' } });
     const notice = page.locator('.pinmap-notice');
     await expect(notice).toHaveAttribute('role', 'alert');
     await expect(notice).toContainText(`Could not load the pins from ${baseURL}/__archive/pins.pmtiles: the server answered HTTP 404`);
@@ -709,7 +710,7 @@ test.describe('pre-tiled pin archives damaged after their metadata', () => {
       page.on('request', (request) => {
         if (new URL(request.url()).pathname === '/__archive/damaged.pmtiles') requests++;
       });
-      await openApp(page, { ...still, view, hash: true, center: [2.3488, 48.8534], zoom: 8, pins: 'pmtiles:///__archive/damaged.pmtiles', controls: { ...noControls, navigation: 'top-right' } });
+      await openApp(page, { ...still, style: EMBEDDED_STYLE_PATH, view, hash: true, center: [2.3488, 48.8534], zoom: 8, pins: 'pmtiles:///__archive/damaged.pmtiles', controls: { ...noControls, navigation: 'top-right' } });
       const notice = page.locator('.pinmap-notice-alert');
       await expect(notice).toContainText(`${fault.notice} ${baseURL}/__archive/damaged.pmtiles: `);
       await expect(notice).toContainText(fault.reason);

@@ -1,7 +1,8 @@
 import AxeBuilder from '@axe-core/playwright';
 import { expect, test, type Page } from '@playwright/test';
 import type { PinmapConfigInput } from '../src/config/schema.ts';
-import { serveJson, waitForMapState, watchConsole } from './helpers.ts';
+import { EMBEDDED_STYLE_PATH } from '../src/config/constants.ts';
+import { PLAIN_STYLE, serveJson, waitForMapState, watchConsole } from './helpers.ts';
 
 /**
  * The pin panels (the list of the pins in view, the legend with its filter, the search box) as a
@@ -11,8 +12,9 @@ import { serveJson, waitForMapState, watchConsole } from './helpers.ts';
 
 const PANELS = { list: true, legend: true, search: true } as const;
 
+/** Opens the app with the panels, on a plain style unless `config` names one. */
 async function openApp(page: Page, config: PinmapConfigInput, address = '') {
-  await serveJson(page, '/__panels/config.json', { fadeDuration: 0, pins: 'pins/cities.geojson', controls: PANELS, ...config });
+  await serveJson(page, '/__panels/config.json', { style: PLAIN_STYLE, fadeDuration: 0, pins: 'pins/cities.geojson', controls: PANELS, ...config });
   await page.goto(`/?config=${encodeURIComponent('/__panels/config.json')}${address}`);
   await waitForMapState(page);
 }
@@ -237,7 +239,7 @@ test('the panels stay clear of each other and of the other controls at 800 × 60
     { width: 375, height: 667 },
   ]) {
     await page.setViewportSize(viewport);
-    await openApp(page, { center: [2.35, 48.86], zoom: 4 });
+    await openApp(page, { style: EMBEDDED_STYLE_PATH, center: [2.35, 48.86], zoom: 4 }); // its credits take their room
     await page.locator('.pinmap-list-button').click();
     if (viewport.width > 640) await expect(page.locator('.pinmap-legend-panel')).toBeVisible();
     else await page.locator('.pinmap-legend-button').click(); // narrow: one panel at a time
