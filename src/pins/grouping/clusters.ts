@@ -44,6 +44,11 @@ export class PinClusters {
     return this.index.expansionZoom(clusterId);
   }
 
+  /** A bubble's pins, in the list's order: `limit` of them from `offset` on (see `PinGrouping.leaves`). */
+  leaves(clusterId: number, offset?: number, limit?: number): Pin[] {
+    return Array.from(this.index.leaves(clusterId, offset, limit).pins, (i) => this.list[i]!);
+  }
+
   /** The lowest whole zoom, from `fromZoom` up, at which the pin is not in any bubble (see `PinGrouping.revealZoom`). */
   revealZoom(id: string, fromZoom: number): number {
     if (!this.indexOf) {
@@ -112,6 +117,12 @@ export class IndexedPinClusters {
 
   expansionZoom(clusterId: number): Promise<number> {
     return this.index.expansionZoom(clusterId);
+  }
+
+  /** As `PinClusters.leaves`. */
+  async leaves(clusterId: number, offset?: number, limit?: number): Promise<Pin[]> {
+    const { pins } = await this.index.leaves(clusterId, offset, limit);
+    return Array.from(pins, (i) => this.list[i]!);
   }
 
   /** As `PinClusters.revealZoom`. */

@@ -27,6 +27,11 @@ export interface GroupIndexOptions {
   maxZoom: number;
   /** Items in a leaf of the spatial index. */
   nodeSize: number;
+  /**
+   * Keep which group of each zoom each pin or group of the zoom above went into (4 bytes each), so
+   * that a bubble's pins can be listed (`leaves`); kept anyway with `GroupInput.categoryOf`.
+   */
+  keepParents?: boolean;
 }
 
 /**
@@ -130,6 +135,8 @@ export class GroupIndex {
   private readonly parents: Uint32Array[] = [];
   /** Pins grouped: bubble ids are made from it, as supercluster makes them. */
   private readonly total: number;
+  /** Whether it keeps where each entry went (`parents`), which `leaves` needs. */
+  readonly keepsParents: boolean;
 
   constructor(
     private readonly input: GroupInput,
@@ -137,6 +144,7 @@ export class GroupIndex {
     pins: Level = pinLevel(input, options.nodeSize),
   ) {
     this.total = pins.count;
+    this.keepsParents = options.keepParents === true || input.categoryOf !== undefined;
     pins.seen.fill(NOT_SEEN);
     this.levels[options.maxZoom + 1] = pins;
     let level = pins;
@@ -175,13 +183,46 @@ export class GroupIndex {
    * pins or bubbles are (its id says which), from at least two of them, so it splits there.
    */
   expansionZoom(bubbleId: number): number {
+    return this.madeAt(bubbleId).zoom;
+  }
+
+  /**
+   * A bubble's pins (their indexes in the input), in the input's order: from the bubble, where it
+   * was made, down through each zoom's groups to the pins. A group's members lie within twice the
+   * radius of its centre (within the radius of the one that took them, which is within the radius
+   * of their weighted centre), so each zoom's members are looked for there and told by where they
+   * went (`parents`: the index must keep them, `keepParents`).
+   */
+  leaves(bubbleId: number): Uint32Array<ArrayBuffer> {
+    if (!this.keepsParents) throw new Error('the grouping does not keep where its pins went');
+    const { zoom: below, origin } = this.madeAt(bubbleId);
+    let entries = [this.parents[below]![origin]!];
+    for (let zoom = below - 1; zoom <= this.options.maxZoom; zoom++) {
+      const level = this.levels[zoom]!;
+      const next = this.levels[zoom + 1]!;
+      const parent = this.parents[zoom + 1]!;
+      // Twice the radius, and some room for the index's single precision.
+      const reach = (2.2 * this.options.radius) / (this.options.extent * 2 ** zoom);
+      const members: number[] = [];
+      for (const entry of entries) {
+        for (const k of next.tree.within(level.x[entry]!, level.y[entry]!, reach)) if (parent[k] === entry) members.push(k);
+      }
+      entries = members;
+    }
+    const pins = Uint32Array.from(entries, (k) => (this.input.members ? this.input.members[k]! : k));
+    return pins.sort();
+  }
+
+  /** Where a bubble was made: `zoom`, the zoom above the one it was made at (where it splits), and `origin`, the place there of the one that took the others. */
+  private madeAt(bubbleId: number): { zoom: number; origin: number } {
     const made = bubbleId - this.total;
     const zoom = made % 32;
     const level = this.levels[zoom];
-    if (!Number.isInteger(made) || made < 0 || zoom <= this.options.minZoom || !level || made >> 5 >= level.count) {
+    const origin = Math.floor(made / 32);
+    if (!Number.isInteger(made) || made < 0 || zoom <= this.options.minZoom || !level || origin >= level.count) {
       throw new Error(`there is no bubble with the id ${bubbleId}`);
     }
-    return zoom;
+    return { zoom, origin };
   }
 
   /** Each bubble's pins per category at `zoom` (see `BubbleCategories`); undefined unless the input has `categoryOf`. */
@@ -243,7 +284,7 @@ export class GroupIndex {
     const nid = this.total < 2 ** 26 ? new Uint32Array(above.count) : new Float64Array(above.count);
     const npoints = new Uint32Array(above.count);
     // Which group each of those above goes into, when bubbles count their pins per category.
-    const parent = this.input.categoryOf ? (this.parents[zoom + 1] = new Uint32Array(above.count)) : undefined;
+    const parent = this.keepsParents ? (this.parents[zoom + 1] = new Uint32Array(above.count)) : undefined;
     let n = 0;
     const keep = (k: number) => {
       if (parent) parent[k] = n;

@@ -56,6 +56,13 @@ function superclusterGroups(lngLats: Float64Array, members: number[]) {
     expansionZoom(id: number, zoom: number): number {
       return tierOf(zoom).getClusterExpansionZoom(id);
     },
+    /** A bubble's pins, by index, in the set's order. */
+    leaves(id: number, zoom: number): number[] {
+      return tierOf(zoom)
+        .getLeaves(id, Infinity)
+        .map((feature) => feature.properties.i)
+        .sort((a, b) => a - b);
+    },
   };
 }
 
@@ -159,6 +166,54 @@ describe('PinGrouping makes the groups supercluster makes', () => {
       expect(bubbles).toBeGreaterThan(100);
     });
   }
+});
+
+describe('PinGrouping.leaves', () => {
+  const sets: [string, Float64Array, ((i: number) => boolean) | undefined][] = [
+    ['a small set grouped at every zoom in one go', points(3000), undefined],
+    ['a crowd grouped a range of zooms at a time', points(CLUSTER_TIERS.fromPins + 2500), undefined],
+    ['the same crowd with a category hidden (every third pin)', points(CLUSTER_TIERS.fromPins + 2500), (i) => i % 3 !== 0],
+  ];
+  for (const [name, lngLats, keep] of sets) {
+    it(`${name}: each bubble's pins are those supercluster lists, in the set's order, and every pin is in one group`, () => {
+      const all = Array.from({ length: lngLats.length / 2 }, (_, i) => i);
+      const members = keep ? all.filter(keep) : all;
+      const grouping = new PinGrouping(keep ? { lngLats, members: Uint32Array.from(members) } : { lngLats });
+      const reference = superclusterGroups(lngLats, members);
+      for (const zoom of [0, 3, 8, 11, CLUSTER_MAX_ZOOM]) {
+        const seen: number[] = [];
+        for (const group of groupsOf(grouping, WORLD, zoom)) {
+          if (group.kind === 'pin') {
+            seen.push(group.index);
+            continue;
+          }
+          const { pins, total } = grouping.leaves(group.id);
+          expect(total, `bubble ${group.id} at zoom ${zoom}`).toBe(group.count);
+          expect([...pins], `bubble ${group.id} at zoom ${zoom}`).toEqual(reference.leaves(group.id, zoom));
+          seen.push(...pins);
+        }
+        expect(seen.sort((a, b) => a - b), `zoom ${zoom}`).toEqual(members);
+      }
+    });
+  }
+
+  it('gives `limit` pins from `offset` on, and how many the bubble has in all', () => {
+    const grouping = new PinGrouping({ lngLats: points(3000) });
+    const bubble = groupsOf(grouping, WORLD, 4).find((group) => group.kind === 'bubble' && group.count > 30);
+    if (bubble?.kind !== 'bubble') throw new Error('no bubble of more than 30 pins');
+    const all = [...grouping.leaves(bubble.id).pins];
+    expect(all).toHaveLength(bubble.count);
+    const page = grouping.leaves(bubble.id, 10, 15);
+    expect(page.total).toBe(bubble.count);
+    expect([...page.pins]).toEqual(all.slice(10, 25));
+    expect([...grouping.leaves(bubble.id, bubble.count - 3, 100).pins]).toEqual(all.slice(-3));
+    expect(grouping.leaves(bubble.id, bubble.count + 5).pins).toHaveLength(0);
+  });
+
+  it('names a bubble it does not have', () => {
+    const grouping = new PinGrouping({ lngLats: points(300) });
+    expect(() => grouping.leaves(7)).toThrow('there is no bubble with the id 7');
+  });
 });
 
 /** Zooms compared: every grouped one and two above. */

@@ -46,6 +46,20 @@ export class PinGrouping {
   }
 
   /**
+   * A bubble's pins (their indexes in `input.lngLats`), in that order: `limit` of them from
+   * `offset` on, and how many it has in all. The first time a range of zooms is asked, it is
+   * grouped again keeping where each pin went (which `GroupIndex.leaves` needs and the bubbles
+   * alone do not): the same groups, with 4 bytes more per pin and zoom.
+   */
+  leaves(bubbleId: number, offset = 0, limit = Infinity): { pins: Uint32Array<ArrayBuffer>; total: number } {
+    const tier = this.tierAt(this.zoomOf(bubbleId));
+    if (!tier.index?.keepsParents) tier.index = this.groupIndex(tier, true);
+    const all = tier.index.leaves(bubbleId);
+    const from = Math.max(0, Math.floor(offset));
+    return { pins: all.slice(from, Math.min(all.length, from + Math.max(0, limit))), total: all.length };
+  }
+
+  /**
    * The lowest whole zoom, from `fromZoom` up, at which the pin (its index) stands alone, not in
    * a bubble; `CLUSTER_MAX_ZOOM + 1` if it never does below that (a pin sharing its spot with
    * another). A pin that stands alone is at its own coordinate, so only that spot is looked at:
@@ -106,8 +120,13 @@ export class PinGrouping {
 
   private indexAt(zoom: number): GroupIndex {
     const tier = this.tierAt(zoom);
-    this.pins ??= pinLevel(this.input, NODE_SIZE);
-    tier.index ??= new GroupIndex(this.input, { radius: CLUSTER_RADIUS, extent: EXTENT, minZoom: tier.minZoom, maxZoom: tier.maxZoom, nodeSize: NODE_SIZE }, this.pins);
+    tier.index ??= this.groupIndex(tier, false);
     return tier.index;
+  }
+
+  /** Groups a range of zooms; `keepParents`: so that its bubbles' pins can be listed. */
+  private groupIndex(tier: Tier, keepParents: boolean): GroupIndex {
+    this.pins ??= pinLevel(this.input, NODE_SIZE);
+    return new GroupIndex(this.input, { radius: CLUSTER_RADIUS, extent: EXTENT, minZoom: tier.minZoom, maxZoom: tier.maxZoom, nodeSize: NODE_SIZE, keepParents }, this.pins);
   }
 }

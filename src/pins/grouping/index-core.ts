@@ -17,6 +17,8 @@ export type IndexRequest =
   | { id: number; type: 'filter'; visible?: Uint8Array; zoom?: number }
   | { id: number; type: 'groups'; bbox: [number, number, number, number]; zoom: number }
   | { id: number; type: 'expansionZoom'; clusterId: number }
+  /** A bubble's pins, in the set's order: `limit` of them (none: all) from `offset` on. */
+  | { id: number; type: 'leaves'; clusterId: number; offset?: number; limit?: number }
   /** `pin`: the pin's index in the set; the answer is the first whole zoom from `fromZoom` up where it stands alone. */
   | { id: number; type: 'revealZoom'; pin: number; fromZoom: number }
   | { id: number; type: 'prepare'; zooms: number[] };
@@ -31,6 +33,8 @@ export type IndexReply =
    */
   | { id: number; type: 'groups'; pins: Uint32Array; clusters: Float64Array; order: Uint8Array }
   | { id: number; type: 'expansionZoom'; zoom: number }
+  /** `pins`: the indexes of the bubble's pins asked for; `total`: how many pins it has in all. */
+  | { id: number; type: 'leaves'; pins: Uint32Array; total: number }
   | { id: number; type: 'revealZoom'; zoom: number }
   /** `grouped`: how many ranges of zooms are grouped now. */
   | { id: number; type: 'prepare'; grouped: number }
@@ -85,6 +89,10 @@ export function createIndexCore(): (request: IndexRequest) => { reply: IndexRepl
       if (!Number.isInteger(request.pin) || request.pin < 0 || request.pin >= lngLats.length / 2) throw new Error(`there is no pin number ${request.pin}`);
       const zoom = index.revealZoom(request.pin, request.fromZoom);
       return { reply: { id: request.id, type: 'revealZoom', zoom }, transfer: [] };
+    }
+    if (request.type === 'leaves') {
+      const { pins, total } = index.leaves(request.clusterId, request.offset, request.limit);
+      return { reply: { id: request.id, type: 'leaves', pins, total }, transfer: [pins.buffer] };
     }
     if (request.type === 'prepare') {
       for (const zoom of request.zooms) index.prepare(zoom);

@@ -46,7 +46,7 @@ describe('the pin index (worker side)', () => {
 
   it.each([0, 2, 5, 9, 15])('groups the pins at zoom %i exactly as the DOM pins are grouped', (zoom) => {
     const { reply } = answer({ id: 2, type: 'groups', bbox: [-180, -90, 180, 90], zoom });
-    if (!('pins' in reply)) throw new Error('no groups');
+    if (!('clusters' in reply)) throw new Error('no groups');
     expect(described(reply, pins)).toEqual(domDescribed(clusters, zoom));
     const total = reply.pins.length + [...reply.clusters].filter((_, k) => k % 4 === 2).reduce((a, b) => a + b, 0);
     expect(total).toBe(pins.length);
@@ -54,7 +54,7 @@ describe('the pin index (worker side)', () => {
 
   it('answers a box across the 180° meridian with the pins on both sides of it', () => {
     const { reply } = answer({ id: 3, type: 'groups', bbox: [179, -20, 181, -13], zoom: 15 });
-    if (!('pins' in reply)) throw new Error('no groups');
+    if (!('clusters' in reply)) throw new Error('no groups');
     const lngs = [...reply.pins].map((i) => pins[i]!.lngLat[0]);
     expect(lngs.some((lng) => lng > 179)).toBe(true);
     expect(lngs.some((lng) => lng < -179)).toBe(true);
@@ -70,6 +70,22 @@ describe('the pin index (worker side)', () => {
     expect(split.zoom).toBeGreaterThan(3);
   });
 
+  it("lists a bubble's pins, a page at a time, as the DOM pins do; a bubble it does not have is named", () => {
+    const { reply } = answer({ id: 6, type: 'groups', bbox: [-180, -90, 180, 90], zoom: 6 });
+    if (!('clusters' in reply)) throw new Error('no groups');
+    const clusterId = reply.clusters[3]!;
+    const count = reply.clusters[2]!;
+    const ids = (leaves: IndexReply) => {
+      if (!('total' in leaves)) throw new Error('no leaves');
+      return { ids: [...leaves.pins].map((i) => pins[i]!.id), total: leaves.total };
+    };
+    const all = ids(answer({ id: 7, type: 'leaves', clusterId }).reply);
+    expect(all).toEqual({ ids: clusters.leaves(clusterId).map((pin) => pin.id), total: count });
+    expect(all.ids).toHaveLength(count);
+    expect(ids(answer({ id: 8, type: 'leaves', clusterId, offset: 1, limit: 2 }).reply)).toEqual({ ids: all.ids.slice(1, 3), total: count });
+    expect(answer({ id: 9, type: 'leaves', clusterId: 7 }).reply).toEqual({ id: 9, error: 'there is no bubble with the id 7' });
+  });
+
   it('groups a large set a range of zooms at a time, as the DOM pins group it', () => {
     const many = somePins(CLUSTER_TIERS.fromPins + 500);
     const core = createIndexCore();
@@ -79,7 +95,7 @@ describe('the pin index (worker side)', () => {
     expect(prepared).toEqual({ id: 2, type: 'prepare', grouped: 1 }); // zooms 0–4, for the map's zoom 2
     for (const zoom of [2, 5, 9, 14]) {
       const { reply } = core({ id: 3, type: 'groups', bbox: [-180, -90, 180, 90], zoom });
-      if (!('pins' in reply)) throw new Error('no groups');
+      if (!('clusters' in reply)) throw new Error('no groups');
       expect(described(reply, many), `zoom ${zoom}`).toEqual(domDescribed(dom, zoom));
     }
     expect(core({ id: 4, type: 'prepare', zooms: [11, 12] }).reply).toEqual({ id: 4, type: 'prepare', grouped: 5 });
@@ -93,7 +109,7 @@ describe('the pin index (worker side)', () => {
     const aloneAt = (pin: number, zoom: number) => {
       const [lng, lat] = many[pin]!.lngLat;
       const { reply } = core({ id: 2, type: 'groups', bbox: [lng - 1, lat - 1, lng + 1, lat + 1], zoom });
-      if (!('pins' in reply)) throw new Error('no groups');
+      if (!('clusters' in reply)) throw new Error('no groups');
       return reply.pins.includes(pin);
     };
     const found = new Set<number>();
@@ -118,7 +134,7 @@ describe('the pin index (worker side)', () => {
     const keptClusters = new PinClusters(kept);
     for (const zoom of [0, 3, 8]) {
       const { reply } = filtered({ id: 2, type: 'groups', bbox: [-180, -90, 180, 90], zoom });
-      if (!('pins' in reply)) throw new Error('no groups');
+      if (!('clusters' in reply)) throw new Error('no groups');
       // Pins are still known by their place in the whole set.
       expect(described(reply, pins), `zoom ${zoom}`).toEqual(domDescribed(keptClusters, zoom));
       const total = reply.pins.length + [...reply.clusters].filter((_, k) => k % 4 === 2).reduce((a, b) => a + b, 0);
@@ -127,7 +143,7 @@ describe('the pin index (worker side)', () => {
     // The filter lifted: every pin again.
     expect(filtered({ id: 3, type: 'filter', zoom: 3 }).reply).toEqual({ id: 3, type: 'filter' });
     const { reply } = filtered({ id: 4, type: 'groups', bbox: [-180, -90, 180, 90], zoom: 3 });
-    if (!('pins' in reply)) throw new Error('no groups');
+    if (!('clusters' in reply)) throw new Error('no groups');
     expect(described(reply, pins)).toEqual(domDescribed(clusters, 3));
   });
 
@@ -145,6 +161,9 @@ describe('PinIndex', () => {
     const groups = await index.groups([-180, -90, 180, 90], 4);
     const expected = new PinClusters(pins).groupsAt(4).length;
     expect(groups.pins.length + groups.clusters.length / 4).toBe(expected);
+    const leaves = await index.leaves(groups.clusters[3]!, 0, 5);
+    expect(leaves.total).toBe(groups.clusters[2]);
+    expect(leaves.pins).toHaveLength(Math.min(5, groups.clusters[2]!));
     index.destroy();
   });
 

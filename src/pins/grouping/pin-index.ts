@@ -73,6 +73,11 @@ export class PinIndex {
     return (this.ask({ type: 'expansionZoom', clusterId }) as Promise<Answer<'expansionZoom'>>).then((reply) => reply.zoom);
   }
 
+  /** A bubble's pins (their indexes in the set), in the set's order: `limit` of them (none: all) from `offset` on, and how many it has. */
+  leaves(clusterId: number, offset?: number, limit?: number): Promise<{ pins: Uint32Array; total: number }> {
+    return (this.ask({ type: 'leaves', clusterId, ...(offset === undefined ? {} : { offset }), ...(limit === undefined ? {} : { limit }) }) as Promise<Answer<'leaves'>>).then(({ pins, total }) => ({ pins, total }));
+  }
+
   /** The first whole zoom, from `fromZoom` up, at which the pin (its index in the set) stands alone: see `PinGrouping.revealZoom`. */
   revealZoom(pin: number, fromZoom: number): Promise<number> {
     return (this.ask({ type: 'revealZoom', pin, fromZoom }) as Promise<Answer<'revealZoom'>>).then((reply) => reply.zoom);
