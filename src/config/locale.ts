@@ -45,6 +45,11 @@ export const DEFAULT_LOCALE = {
   'PinList.Empty': 'No pins in view',
   'PinList.ShownOnly': 'Pins in bubbles are listed by bubble: choose one to zoom in',
   'PinList.ShowAll': 'Show all pins',
+  // A bubble the map cannot zoom into any further lists its pins (see README, "Pins at the maximum zoom").
+  'PinList.BubbleTitle': 'Pins in this bubble',
+  'PinList.BubbleCount': '{count} pins here',
+  'PinList.BackToView': 'Pins in view',
+  'PinList.Close': 'Close the list',
   'Legend.Title': 'Legend',
   'Legend.Show': 'Show the legend',
   'Legend.Count': '{count} pins',

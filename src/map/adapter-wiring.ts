@@ -1,7 +1,7 @@
 import type { PinOptions } from '../config/pin-options.ts';
 import { boxContains } from '../pins/filter.ts';
 import type { Pin, PinArchive } from '../pins/types.ts';
-import type { EngineEvents, MapAdapter } from './adapter.ts';
+import type { BubblePins, EngineEvents, MapAdapter } from './adapter.ts';
 import type { PinLayer, PinLayerOptions } from './pin-layer.ts';
 import { distanceBetween } from './scale.ts';
 
@@ -38,11 +38,11 @@ export class Listeners<Args extends unknown[] = []> {
 /** The part of `MapAdapter` that the pin layer answers. */
 export type PinAdapter = Pick<
   MapAdapter,
-  'setPins' | 'openPin' | 'pinView' | 'closePin' | 'onOpenPinChange' | 'onPinClick' | 'onPinsChange' | 'getPins' | 'getPinStyles' | 'getCategoryCounts' | 'getShownPins' | 'getShownBubbles' | 'getArchive' | 'setHiddenCategories'
+  'setPins' | 'openPin' | 'pinView' | 'closePin' | 'onOpenPinChange' | 'onPinClick' | 'onPinsChange' | 'onBubblePins' | 'getPins' | 'getPinStyles' | 'getCategoryCounts' | 'getShownPins' | 'getShownBubbles' | 'getArchive' | 'setHiddenCategories'
 >;
 
 /** What a pin layer is told to call by the adapter that holds it. */
-export type PinLayerEvents = Pick<PinLayerOptions, 'onOpenPinChange' | 'onPinClick'>;
+export type PinLayerEvents = Pick<PinLayerOptions, 'onOpenPinChange' | 'onPinClick' | 'onBubblePins'>;
 
 /** An engine's pin layer wired to its adapter (see `wirePins`). */
 export interface PinWiring {
@@ -75,6 +75,7 @@ export function wirePins(events: EngineEvents, make: (told: PinLayerEvents) => P
   const openPinListeners = new Listeners<[id: string | null]>();
   const pinClickListeners = new Listeners<[id: string]>();
   const pinSetListeners = new Listeners();
+  const bubblePinsListeners = new Listeners<[bubble: BubblePins]>();
   const attributionListeners = new Listeners();
   let current: PinLayer | undefined;
   let loading: Promise<PinLayer> | undefined;
@@ -92,7 +93,7 @@ export function wirePins(events: EngineEvents, make: (told: PinLayerEvents) => P
   };
   const load = (): Promise<PinLayer> => {
     if (loading) return loading;
-    const made = make({ onOpenPinChange: (id) => openPinListeners.tell(id), onPinClick: (id) => pinClickListeners.tell(id) });
+    const made = make({ onOpenPinChange: (id) => openPinListeners.tell(id), onPinClick: (id) => pinClickListeners.tell(id), onBubblePins: (bubble) => bubblePinsListeners.tell(bubble) });
     loading = made instanceof Promise ? made.then(adopt) : Promise.resolve(adopt(made));
     return loading;
   };
@@ -131,6 +132,7 @@ export function wirePins(events: EngineEvents, make: (told: PinLayerEvents) => P
     onOpenPinChange: (listener) => openPinListeners.add(listener),
     onPinClick: (listener) => pinClickListeners.add(listener),
     onPinsChange: (listener) => pinSetListeners.add(listener),
+    onBubblePins: (listener) => bubblePinsListeners.add(listener),
     getPins: () => current?.pins ?? NO_PINS,
     getPinStyles: () => current?.pinStyles ?? NO_PIN_STYLES,
     getCategoryCounts: () => current?.categories,
@@ -154,6 +156,7 @@ export function wirePins(events: EngineEvents, make: (told: PinLayerEvents) => P
       openPinListeners.clear();
       pinClickListeners.clear();
       pinSetListeners.clear();
+      bubblePinsListeners.clear();
       attributionListeners.clear();
       current?.destroy();
     },

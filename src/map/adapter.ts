@@ -156,6 +156,11 @@ export interface MapAdapter {
   /** Called once a new pin set is on the map. Returns an unsubscribe. */
   onPinsChange(listener: () => void): () => void;
   /**
+   * Called when the user activates (click, Enter, Space) a bubble that the map cannot zoom into
+   * (it splits beyond the map's maximum zoom): its pins are for a list. Returns an unsubscribe.
+   */
+  onBubblePins(listener: (bubble: BubblePins) => void): () => void;
+  /**
    * A test of whether a point is in the view as it is now: within the map's visible area (its
    * rotated and pitched footprint in the vector view), on any copy of the world that shows.
    */
@@ -176,6 +181,16 @@ export interface MapAdapter {
   retry(): void;
   /** Frees the map, its WebGL context, its workers' listeners and its DOM. */
   destroy(): void;
+}
+
+/** A bubble that splits beyond the map's maximum zoom, activated: what lists its pins (`MapAdapter.onBubblePins`). */
+export interface BubblePins {
+  /** How many pins it holds (those that show). */
+  count: number;
+  /** Its pins, in the set's order; rejects if they cannot be had (the pins were set again). */
+  pins(): Promise<Pin[]>;
+  /** The bubble's button (a GPU bubble's keyboard stand-in), where focus goes back to when the list closes; none for a GPU bubble clicked. */
+  trigger: HTMLElement | undefined;
 }
 
 /** How `openPin` opens a popup. */

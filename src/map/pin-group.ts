@@ -37,6 +37,8 @@ export interface PinGroupOptions {
 export interface PinGroup {
   /** The camera rests and the pins for where it rests are placed: the focus is checked (see above). */
   rested(): void;
+  /** The bubble activated lists its pins instead of zooming (it splits beyond the map's maximum zoom): no focus follows a zoom. */
+  listed(): void;
   /** Removes its listeners, its live region and the group's role and name. */
   destroy(): void;
 }
@@ -193,6 +195,9 @@ export function createPinGroup(container: HTMLElement, group: HTMLElement, optio
         rehome(pointOf(focused.element), shown);
       }
       sync(shown);
+    },
+    listed() {
+      splitting = undefined;
     },
     destroy() {
       observer.disconnect();

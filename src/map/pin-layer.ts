@@ -2,7 +2,7 @@ import type { PinOptions } from '../config/pin-options.ts';
 import { PinsById } from '../pins/data.ts';
 import { SharedStyles } from '../pins/icon.ts';
 import type { CategoryCount, Pin, PinSet, ShownBubble } from '../pins/types.ts';
-import type { OpenPinOptions } from './adapter.ts';
+import type { BubblePins, OpenPinOptions } from './adapter.ts';
 
 /**
  * How a pin layer draws its pins now: as DOM markers (every pin of the hybrid view; small sets in
@@ -78,6 +78,17 @@ export interface PinLayerOptions {
   onOpenPinChange: (id: string | null) => void;
   /** Told when the user clicks, taps or presses Enter or Space on a pin (before its popup opens). */
   onPinClick: (id: string) => void;
+  /** Told when the user activates a bubble that splits beyond the map's maximum zoom (see `listsPins`). */
+  onBubblePins: (bubble: BubblePins) => void;
+}
+
+/**
+ * Whether a bubble that splits at `expansionZoom` lists its pins when activated rather than zooming
+ * there: the map's zoom goes no further than `maxZoom` (both MapLibre's zooms), so that zoom would
+ * still show the bubble (Leaflet.markercluster spiderfies such a bubble; a list suits any count).
+ */
+export function listsPins(expansionZoom: number, maxZoom: number): boolean {
+  return expansionZoom > maxZoom;
 }
 
 /**

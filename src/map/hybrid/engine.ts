@@ -215,7 +215,9 @@ export function createHybridEngine(parent: HTMLElement, config: PinmapConfig, ev
   const target = (camera: Partial<Camera>): [L.LatLng, number] => {
     const now = getCamera();
     const [lng, lat] = camera.center ?? now.center;
-    return [L.latLng(lat, lng), toLeafletZoom(camera.zoom ?? now.zoom)];
+    // Within the map's zoom range: Leaflet's `flyTo` does not keep to it as `setView` does.
+    const zoom = Math.max(map.getMinZoom(), Math.min(map.getMaxZoom(), toLeafletZoom(camera.zoom ?? now.zoom)));
+    return [L.latLng(lat, lng), zoom];
   };
 
   return {

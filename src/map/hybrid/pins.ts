@@ -13,7 +13,7 @@ import { isShown, nearestCopy, visibleMask } from '../../pins/filter.ts';
 import { reasonOf } from '../../config/errors.ts';
 import { collisionBoxes, type CollisionBox } from '../label-collision.ts';
 import { createPinGroup } from '../pin-group.ts';
-import { PinSetState, focusReturn, type PinLayer, type PinLayerMode, type PinLayerOptions } from '../pin-layer.ts';
+import { PinSetState, focusReturn, listsPins, type PinLayer, type PinLayerMode, type PinLayerOptions } from '../pin-layer.ts';
 import { createHybridFan } from './pin-fan-out.ts';
 import { createLeafletPopup } from './pin-popup.ts';
 import { toLeafletZoom, toMapLibreZoom } from './zoom.ts';
@@ -42,7 +42,15 @@ export interface HybridPinOptions extends PinLayerOptions {
 
 /** A bubble or a lone pin as the markers show it, from inline pins' grouping or an archive's tiles. */
 type ShownGroup =
-  | { kind: 'cluster'; key: string; count: number; lngLat: [number, number]; expansionZoom: () => number | Promise<number> }
+  | {
+      kind: 'cluster';
+      key: string;
+      count: number;
+      lngLat: [number, number];
+      expansionZoom: () => number | Promise<number>;
+      /** Its pins, for a bubble that splits beyond the map's maximum zoom (`listsPins`); none: it zooms as far as the map goes. */
+      leaves?: () => Promise<Pin[]>;
+    }
   | { kind: 'pin'; key: string; pin: Pin };
 
 /**
@@ -170,18 +178,25 @@ export function createHybridPins(map: L.Map, options: HybridPinOptions): PinLaye
     return marker;
   }
 
-  function clusterMarker(count: number, lngLat: [number, number], expansionZoom: () => number | Promise<number>): L.Marker {
+  /** A bubble's marker: activating it zooms to where it splits, or lists its pins if the map cannot zoom that far (`listsPins`). */
+  function clusterMarker({ count, lngLat, expansionZoom, leaves }: Extract<ShownGroup, { kind: 'cluster' }>): L.Marker {
     const size = clusterDiameter(count);
+    const zoomInto = (zoom: number) => {
+      if (leaves && listsPins(zoom, toMapLibreZoom(map.getMaxZoom()))) {
+        fan.fold();
+        pinGroup.listed();
+        options.onBubblePins({ count, pins: leaves, trigger: marker.getElement()?.querySelector<HTMLElement>('.pinmap-cluster') ?? undefined });
+      } else map.setView(marker.getLatLng(), toLeafletZoom(zoom));
+    };
     const marker = L.marker([lngLat[1], lngLat[0]], {
       icon: L.divIcon({
         className: 'pinmap-cluster-marker',
         iconSize: [size, size],
         html: clusterButton(count, options.clusterLabel, () => {
-          const at = marker.getLatLng();
           const zoom = expansionZoom();
-          if (typeof zoom === 'number') map.setView(at, toLeafletZoom(zoom));
+          if (typeof zoom === 'number') zoomInto(zoom);
           // The pin index answers later; a set replaced meanwhile has no such bubble any more.
-          else zoom.then((answer) => map.setView(at, toLeafletZoom(answer)), () => {});
+          else zoom.then(zoomInto, () => {});
         }),
       }),
       keyboard: false,
@@ -237,7 +252,7 @@ export function createHybridPins(map: L.Map, options: HybridPinOptions): PinLaye
     if (regrouped) clearRegrouped();
     const list: ShownGroup[] = [];
     for (const group of groups) {
-      if (group.kind === 'cluster') list.push({ ...group, expansionZoom: () => grouping.expansionZoom(group.clusterId) });
+      if (group.kind === 'cluster') list.push({ ...group, expansionZoom: () => grouping.expansionZoom(group.clusterId), leaves: async () => grouping.leaves(group.clusterId) });
       else {
         const pin = state.byId.get(group.id);
         if (pin) list.push({ kind: 'pin', key: group.key, pin });
@@ -295,7 +310,7 @@ export function createHybridPins(map: L.Map, options: HybridPinOptions): PinLaye
     const next = new Map<string, L.Marker>();
     for (const group of groups) {
       if (group.kind === 'cluster') {
-        const marker = shown.get(group.key) ?? clusterMarker(group.count, group.lngLat, group.expansionZoom);
+        const marker = shown.get(group.key) ?? clusterMarker(group);
         marker.setLatLng([group.lngLat[1], nearestCopy(group.lngLat[0], centerLng)]);
         next.set(group.key, marker);
       } else {

@@ -5,6 +5,7 @@ import { PinClusters } from '../../pins/grouping/clusters.ts';
 import type { Pin } from '../../pins/types.ts';
 import { clusterButton, orderForKeyboard, pinButton } from '../dom-pins.ts';
 import { collisionBoxes, type LabelCollision } from '../label-collision.ts';
+import { listsPins } from '../pin-layer.ts';
 import { addToPinGroup, orderedMarkers, stackedMarker } from './markers.ts';
 import type { PinStrategy, PinStrategyInput } from './pin-strategy.ts';
 
@@ -23,7 +24,7 @@ export interface DomPinsInput extends PinStrategyInput {
  * of nearby pins is one bubble button with its count; only whole-zoom changes regroup, so panning
  * touches no DOM. They are in reading order in the pins' group (`addToPinGroup`).
  */
-export function createDomPins(map: MapLibreMap, { list: all, pins, hidden, styleOf, clusterLabel, onPinClick, openPopup, collision }: DomPinsInput): PinStrategy {
+export function createDomPins(map: MapLibreMap, { list: all, pins, hidden, styleOf, clusterLabel, onPinClick, openPopup, listBubble, collision }: DomPinsInput): PinStrategy {
   /** Each pin's marker, made once and kept while the pin set lives (focus survives zooms). */
   const markers = new Map<string, Marker>();
   let clusters: PinClusters;
@@ -41,13 +42,18 @@ export function createDomPins(map: MapLibreMap, { list: all, pins, hidden, style
     return marker;
   }
 
-  /** A cluster bubble as a marker; activating it zooms to where it splits (`expansionZoom`). */
-  function clusterMarker(count: number, lngLat: [number, number], expansionZoom: () => number): Marker {
+  /**
+   * A cluster bubble as a marker; activating it zooms to where it splits, or lists its pins
+   * (`leaves`) if that is beyond the map's maximum zoom (`listsPins`).
+   */
+  function clusterMarker(count: number, lngLat: [number, number], expansionZoom: () => number, leaves: () => Pin[]): Marker {
     const marker: Marker = stackedMarker(
       clusterButton(count, clusterLabel, () => {
+        const zoom = expansionZoom();
+        if (listsPins(zoom, map.getMaxZoom())) return listBubble({ count, pins: () => Promise.resolve(leaves()), trigger: marker.getElement() });
         // The marker is drawn on the world copy nearest the view; zoom there, not across the meridian.
         const at = marker.getLngLat();
-        map.easeTo({ center: [at.lng, at.lat], zoom: expansionZoom() });
+        map.easeTo({ center: [at.lng, at.lat], zoom });
       }),
       lngLat,
       'center',
@@ -70,7 +76,12 @@ export function createDomPins(map: MapLibreMap, { list: all, pins, hidden, style
       const groups = grouping.groupsAt(zoom);
       for (const group of groups) {
         if (group.kind === 'cluster') {
-          next.set(group.key, shown.get(group.key) ?? clusterMarker(group.count, group.lngLat, () => grouping.expansionZoom(group.clusterId)));
+          next.set(group.key, shown.get(group.key) ?? clusterMarker(
+              group.count,
+              group.lngLat,
+              () => grouping.expansionZoom(group.clusterId),
+              () => grouping.leaves(group.clusterId),
+            ));
         } else {
           const pin = pins.get(group.id);
           if (pin) next.set(group.key, pinMarker(pin));

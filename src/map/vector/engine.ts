@@ -212,6 +212,7 @@ function failedAdapter(config: PinmapConfig): MapAdapter {
     getArchive: () => undefined,
     onShownPinsChange: () => () => {},
     onPinsChange: () => () => {},
+    onBubblePins: () => () => {},
     viewContains: () => () => false,
     setHiddenCategories: () => {},
     measure: () => undefined,

@@ -69,6 +69,8 @@ export function createGlPins(map: MapLibreMap, input: GlPinsInput): PinStrategy 
       image: ['get', 'image'],
       font: clusterFont(map),
       expansionZoom: (clusterId) => index.expansionZoom(clusterId),
+      leaves: async (clusterId) => Array.from((await index.leaves(clusterId)).pins, (i) => list[i]!),
+      listBubble: input.listBubble,
       onPin: (feature, trigger, byKeyboard) => {
         const pin = pins.get(feature.properties.id as string);
         if (!pin) return;

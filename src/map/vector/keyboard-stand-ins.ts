@@ -16,8 +16,8 @@ export interface StandInOptions {
   clusterLabel: string;
   /** Enter, Space or a click on a pin's stand-in (`trigger`, which focus goes back to). */
   onPin: (feature: MapGeoJSONFeature, trigger: HTMLElement, byKeyboard: boolean) => void;
-  /** Enter, Space or a click on a bubble's stand-in: zoom to where it splits, on the world copy at `nearLng`. */
-  zoomInto: (feature: MapGeoJSONFeature, nearLng: number) => void;
+  /** Enter, Space or a click on a bubble's stand-in (`trigger`): zoom to where it splits, on the world copy at `nearLng`. */
+  zoomInto: (feature: MapGeoJSONFeature, nearLng: number, trigger: HTMLElement) => void;
   /** How many of a bubble's pins show (pre-tiled pins with categories hidden); its `point_count` if not given. */
   bubbleCount?: (properties: Record<string, unknown>) => number;
 }
@@ -53,7 +53,7 @@ export function keyboardStandIns(map: MapLibreMap, { layers, pinOf, styleOf, clu
       if (!marker) {
         const element = pin
           ? pinButton(pin, styleOf(pin), (trigger, byKeyboard) => onPin(feature, trigger, byKeyboard))
-          : clusterButton(count as number, clusterLabel, () => zoomInto(feature, made.getLngLat().lng));
+          : clusterButton(count as number, clusterLabel, () => zoomInto(feature, made.getLngLat().lng, made.getElement()));
         element.classList.add('pinmap-standin');
         const made: Marker = addToPinGroup(stackedMarker(element, lngLat, pin ? 'bottom' : 'center'), map);
         marker = made;

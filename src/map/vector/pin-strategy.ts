@@ -1,6 +1,7 @@
 import type { PointLike } from 'maplibre-gl';
 import type { PinStyle } from '../../pins/icon.ts';
 import type { Pin, ShownBubble } from '../../pins/types.ts';
+import type { BubblePins } from '../adapter.ts';
 import type { PinLookup } from '../pin-archive.ts';
 
 /**
@@ -47,4 +48,6 @@ export interface PinStrategyInput {
   onPinClick: (id: string) => void;
   /** Opens a pin's popup; focus goes back to `trigger` (the pin's button or stand-in) when it closes. */
   openPopup: (pin: Pin, trigger: HTMLElement | undefined, byKeyboard: boolean) => void;
+  /** A bubble that splits beyond the map's maximum zoom was activated (see `listsPins`): its pins are for a list. */
+  listBubble: (bubble: BubblePins) => void;
 }

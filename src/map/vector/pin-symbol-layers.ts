@@ -6,6 +6,8 @@ import { ensureBubbleImage } from '../../pins/icon-image.ts';
 import type { Pin } from '../../pins/types.ts';
 import { keyboardStandIns } from './keyboard-stand-ins.ts';
 import type { LayerImage } from './pin-images.ts';
+import type { BubblePins } from '../adapter.ts';
+import { listsPins } from '../pin-layer.ts';
 
 /**
  * The GPU pins' layers, which the inline GL pins (`gl-pins-layer.ts`) and the pre-tiled pins
@@ -32,6 +34,12 @@ export interface PinSymbolDrawing {
   sourceLayer?: string;
   /** The zoom at which a bubble splits. */
   expansionZoom: (clusterId: number, properties: Record<string, unknown>) => Promise<number>;
+  /**
+   * A bubble's pins, for one that splits beyond the map's maximum zoom (`listsPins`), which then
+   * lists them (`listBubble`); none: such a bubble zooms as far as the map goes.
+   */
+  leaves?: (clusterId: number, properties: Record<string, unknown>) => Promise<Pin[]>;
+  listBubble: (bubble: BubblePins) => void;
   /** A click on a pin, or Enter or Space on its keyboard stand-in (`trigger`, which focus goes back to). */
   onPin: (feature: MapGeoJSONFeature, trigger?: HTMLElement, byKeyboard?: boolean) => void;
   /** The pin a pin feature stands for, and how it is drawn (for its keyboard stand-in). */
@@ -49,7 +57,7 @@ export interface PinSymbolDrawing {
  * click on a bubble zooms to where it splits; a click on a pin calls `onPin`. Returns what
  * removes them, and the source, again.
  */
-export function addPinLayers(map: MapLibreMap, { images, image, font, sourceLayer, expansionZoom, onPin, pinOf, styleOf, clusterLabel, bubbleCount }: PinSymbolDrawing): () => void {
+export function addPinLayers(map: MapLibreMap, { images, image, font, sourceLayer, expansionZoom, leaves, listBubble, onPin, pinOf, styleOf, clusterLabel, bubbleCount }: PinSymbolDrawing): () => void {
   const fromSource = sourceLayer === undefined ? { source: PIN_SOURCE } : { source: PIN_SOURCE, 'source-layer': sourceLayer };
   map.addLayer({
     id: PIN_LAYERS.clusters,
@@ -85,16 +93,24 @@ export function addPinLayers(map: MapLibreMap, { images, image, font, sourceLaye
     },
   });
 
-  /** Zooms to where a bubble splits, on the copy of the world at `nearLng` (where it was clicked). */
-  const zoomInto = (feature: MapGeoJSONFeature, nearLng: number) => {
+  /**
+   * Zooms to where a bubble splits, on the copy of the world at `nearLng` (where it was clicked);
+   * or lists its pins if that is beyond the map's maximum zoom. `trigger`: its keyboard stand-in.
+   */
+  const zoomInto = (feature: MapGeoJSONFeature, nearLng: number, trigger?: HTMLElement) => {
     const clusterId = feature.properties.cluster_id as number | undefined;
     if (clusterId === undefined || feature.geometry.type !== 'Point') return;
     const [lng, lat] = feature.geometry.coordinates as [number, number];
     // The bubble may be on another copy of the world than its coordinates say: ease to the
     // copy that was clicked, never across the 180° meridian to the other side of the globe.
     const center: [number, number] = [nearestCopy(lng, nearLng), lat];
-    expansionZoom(clusterId, feature.properties).then(
-      (zoom) => map.easeTo({ center, zoom }),
+    const { properties } = feature;
+    expansionZoom(clusterId, properties).then(
+      (zoom) => {
+        if (!leaves || !listsPins(zoom, map.getMaxZoom())) return map.easeTo({ center, zoom });
+        const count = bubbleCount?.(properties) ?? (properties.point_count as number);
+        listBubble({ count, pins: () => leaves(clusterId, properties), trigger });
+      },
       () => {},
     );
   };

@@ -115,6 +115,11 @@ export function createVectorPins(map: MapLibreMap, options: VectorPinLayerOption
       openPopup: (pin, trigger, byKeyboard) => {
         if (!fan.open(pin, trigger, byKeyboard)) openPin(pin, trigger, byKeyboard);
       },
+      listBubble(bubble) {
+        fan.fold();
+        pinGroup.listed();
+        options.onBubblePins(bubble);
+      },
     };
     const common = { images, whenStyleLoaded: options.whenStyleLoaded, isCurrent };
     if (set.archive) {

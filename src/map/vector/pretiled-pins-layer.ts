@@ -92,6 +92,7 @@ export function createPretiledPins(map: MapLibreMap, input: PretiledPinsInput): 
       styleOf,
       clusterLabel: input.clusterLabel,
       bubbleCount: (properties) => shownBubbleCount(properties, hiddenIndices()),
+      listBubble: input.listBubble,
     });
     applyHidden();
   }

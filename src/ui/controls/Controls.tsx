@@ -1,6 +1,6 @@
 import { Suspense, lazy, useEffect, useMemo, useState, type ReactNode, type RefObject } from 'react';
-import type { MapAdapter } from '../../map/adapter.ts';
-import { controlCorners, type ControlName, type Corner, type PinmapConfig } from '../../config/schema.ts';
+import type { BubblePins, MapAdapter } from '../../map/adapter.ts';
+import { DEFAULT_CONTROL_CORNERS, controlCorners, type ControlName, type Corner, type PinmapConfig } from '../../config/schema.ts';
 import { localeWith } from '../../config/locale.ts';
 import { AttributionControl } from './AttributionControl.tsx';
 import { FullscreenControl } from './FullscreenControl.tsx';
@@ -10,6 +10,7 @@ import { ScaleControl } from './ScaleControl.tsx';
 import { ViewControl } from './ViewControl.tsx';
 import type { ViewName } from '../../config/address.ts';
 import { useCameraActor } from '../hooks/use-camera-actor.ts';
+import { useLatest } from '../hooks/use-latest.ts';
 import { NARROW_WIDTH } from '../panels/layout.ts';
 import { usePinSetVersion, useShowPin } from '../hooks/use-show-pin.ts';
 import { FIT_PINS } from '../../config/constants.ts';
@@ -84,6 +85,24 @@ export function Controls({ adapter, config, root, pinToOpen, onSwitchView, hidde
     const narrow = (root.current?.clientWidth ?? Infinity) <= NARROW_WIDTH;
     setPanels((now) => (open && narrow ? { list: false, legend: false, [panel]: true } : { ...now, [panel]: open }));
   };
+  /**
+   * A bubble the map cannot zoom into, activated: the list panel opens on its pins, with the list's
+   * button if config shows it, else on its own where the list would be. New pins or other hidden
+   * categories end it (its pins were grouped otherwise).
+   */
+  const [listed, setListed] = useState<{ bubble: BubblePins; pinsVersion: number; hidden: readonly string[] }>();
+  const grouping = useLatest({ pinsVersion, hidden });
+  useEffect(
+    () =>
+      adapter.onBubblePins((bubble) => {
+        setListed({ bubble, ...grouping.current });
+        setPanel('list', true);
+      }),
+    // eslint-disable-next-line react-hooks/exhaustive-deps -- setPanel reads only refs and state setters
+    [adapter],
+  );
+  const bubble = listed && listed.pinsVersion === pinsVersion && listed.hidden === hidden ? listed.bubble : undefined;
+  const listCorner = placement.list || (bubble ? DEFAULT_CONTROL_CORNERS.list : false);
 
   // The flight to a pin is the camera machine's like every timed move (reduced motion makes it
   // a jump; a gesture cuts it short); the popup opens when it is over, however it ended.
@@ -154,7 +173,13 @@ export function Controls({ adapter, config, root, pinToOpen, onSwitchView, hidde
             locale={locale}
             hidden={hidden}
             open={panels.list}
-            onOpenChange={(open) => setPanel('list', open)}
+            onOpenChange={(open) => {
+              setPanel('list', open);
+              if (!open) setListed(undefined);
+            }}
+            bubble={bubble}
+            onBubbleEnd={() => setListed(undefined)}
+            toggle={placement.list !== false}
             showPin={showPin}
             pinsVersion={pinsVersion}
             root={root}
@@ -189,7 +214,7 @@ export function Controls({ adapter, config, root, pinToOpen, onSwitchView, hidde
     <>
       {CORNERS.map((corner) => (
         <div key={corner} className="pinmap-corner" data-corner={corner}>
-          {ORDER.filter((name) => placement[name] === corner).map(render)}
+          {ORDER.filter((name) => (name === 'list' ? listCorner : placement[name]) === corner).map(render)}
         </div>
       ))}
     </>

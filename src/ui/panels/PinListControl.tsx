@@ -1,6 +1,6 @@
 import { useVirtualizer } from '@tanstack/react-virtual';
 import { useEffect, useId, useLayoutEffect, useMemo, useRef, useState, type KeyboardEvent, type RefObject } from 'react';
-import type { MapAdapter } from '../../map/adapter.ts';
+import type { BubblePins, MapAdapter } from '../../map/adapter.ts';
 import type { Pin, PinArchive, ShownBubble } from '../../pins/types.ts';
 import { reasonOf } from '../../config/errors.ts';
 import type { Locale } from '../../config/locale.ts';
@@ -35,6 +35,18 @@ export interface PinListControlProps {
   progress?: string | undefined;
   /** Moves the camera to `center` at `zoom`: what an entry of a bubble does (to where it splits). */
   zoomTo: (center: [number, number], zoom: number) => void;
+  /**
+   * A bubble the map cannot zoom into, activated (`MapAdapter.onBubblePins`): while given, the
+   * open panel lists its pins instead of those in view.
+   */
+  bubble?: BubblePins | undefined;
+  /** Back from the bubble's pins to the pins in view (the panel stays open). */
+  onBubbleEnd?: () => void;
+  /**
+   * Whether the control has its button (the list is in config's `controls`); without it, the panel
+   * shows only a bubble's pins, with a button that closes it.
+   */
+  toggle?: boolean;
 }
 
 /** An entry of the list: a pin, or (pre-tiled pins) a bubble of pins, listed after the pins. */
@@ -91,6 +103,9 @@ function usePinDetails(archive: PinArchive | undefined, ids: readonly string[]):
 }
 
 const NO_DETAILS: ReadonlyMap<string, Pin | undefined> = new Map();
+/** A bubble's list while its pins are on their way. */
+const NO_ENTRIES: ListEntry[] = [];
+const ignore = () => {};
 
 /**
  * The list of the pins in view: a button that opens a panel listing them (title, category and
@@ -104,11 +119,15 @@ const NO_DETAILS: ReadonlyMap<string, Pin | undefined> = new Map();
  * then each bubble in view (`MapAdapter.getShownBubbles`) as an entry "N pins: zoom in" that
  * flies to where it splits; read again whenever the map has drawn a new view.
  */
-export function PinListControl({ adapter, locale, hidden, open, onOpenChange, showPin, pinsVersion, root, onShowAll, progress, zoomTo }: PinListControlProps) {
+export function PinListControl({ adapter, locale, hidden, open, onOpenChange, showPin, pinsVersion, root, onShowAll, progress, zoomTo, bubble, onBubbleEnd = ignore, toggle = true }: PinListControlProps) {
   const panelId = useId();
   const button = useRef<HTMLButtonElement>(null);
   const scroller = useRef<HTMLDivElement>(null);
-  const [entries, setEntries] = useState<ListEntry[]>([]);
+  const [viewEntries, setEntries] = useState<ListEntry[]>([]);
+  /** The pins of the bubble given, once they have come. */
+  const [bubbleList, setBubbleList] = useState<{ bubble: BubblePins; entries: ListEntry[] }>();
+  const listed = bubble === undefined ? undefined : bubbleList?.bubble === bubble ? bubbleList.entries : NO_ENTRIES;
+  const entries = listed ?? viewEntries;
   const [activeId, setActiveId] = useState<string>();
   const [maxHeight, setMaxHeight] = useState(6 * ROW_HEIGHT);
   const focusAfterRender = useRef<number | undefined>(undefined);
@@ -120,9 +139,29 @@ export function PinListControl({ adapter, locale, hidden, open, onOpenChange, sh
   // eslint-disable-next-line react-hooks/exhaustive-deps -- read again for each new pin set
   const archive = useMemo(() => adapter.getArchive(), [adapter, pinsVersion]);
 
+  // A bubble's pins: listed once they come, the focus on the first (from the bubble, by mouse or keyboard).
+  useEffect(() => {
+    if (!bubble) return;
+    let live = true;
+    bubble.pins().then(
+      (pins) => {
+        if (!live) return;
+        setActiveId(undefined);
+        focusAfterRender.current = 0;
+        setBubbleList({ bubble, entries: pins.map(pinEntry) });
+      },
+      (error: unknown) => {
+        if (live) console.error(`Pinmap: the bubble's pins could not be listed: ${reasonOf(error)}`);
+      },
+    );
+    return () => {
+      live = false;
+    };
+  }, [bubble]);
+
   // While open: the pins in view now, and again once the view rests after a move.
   useEffect(() => {
-    if (!open) return;
+    if (!open || bubble) return;
     const hiddenSet = new Set(hidden);
     let timer: number | undefined;
     const update = () => {
@@ -147,7 +186,7 @@ export function PinListControl({ adapter, locale, hidden, open, onOpenChange, sh
       stopPins();
       stopShown();
     };
-  }, [open, adapter, hidden, pinsVersion]);
+  }, [open, adapter, hidden, pinsVersion, bubble]);
 
   // As tall as the map leaves room for: up to the controls of the other corners on its side
   // (below it in a top corner, above it in a bottom one).
@@ -203,9 +242,18 @@ export function PinListControl({ adapter, locale, hidden, open, onOpenChange, sh
     entry.focus();
   });
 
+  /** Closes the panel; focus goes back to what opened it: the bubble listed (if still on the map), else the button. */
   const close = () => {
+    const trigger = bubble?.trigger?.isConnected ? bubble.trigger : undefined;
     onOpenChange(false);
-    button.current?.focus();
+    (trigger ?? button.current)?.focus({ preventScroll: true });
+  };
+
+  /** From a bubble's pins back to the pins in view, the focus on the first. */
+  const backToView = () => {
+    setActiveId(undefined);
+    focusAfterRender.current = 0;
+    onBubbleEnd();
   };
 
   const moveTo = (index: number) => {
@@ -238,7 +286,8 @@ export function PinListControl({ adapter, locale, hidden, open, onOpenChange, sh
       byKeyboard,
       returnFocus: () => {
         const entry = narrow ? undefined : scroller.current?.querySelector<HTMLElement>(`button[data-pin-id="${CSS.escape(pin.id)}"]`);
-        (entry ?? button.current)?.focus({ preventScroll: true });
+        const trigger = bubble?.trigger?.isConnected ? bubble.trigger : undefined;
+        (entry ?? button.current ?? trigger)?.focus({ preventScroll: true });
       },
     });
   };
@@ -254,7 +303,7 @@ export function PinListControl({ adapter, locale, hidden, open, onOpenChange, sh
     zoomTo([lng + 360 * Math.round((center - lng) / 360), lat], expansionZoom);
   };
 
-  const title = locale['PinList.Title'];
+  const title = locale[bubble ? 'PinList.BubbleTitle' : 'PinList.Title'];
   const renderedPins = virtualizer.getVirtualItems().flatMap((item) => {
     const entry = entries[item.index]!;
     return entry.kind === 'pin' ? [entry.pin.id] : [];
@@ -265,27 +314,32 @@ export function PinListControl({ adapter, locale, hidden, open, onOpenChange, sh
   /** Pins in view: those listed, and those in the bubbles listed. */
   const inView = entries.reduce((sum, entry) => sum + (entry.kind === 'pin' ? 1 : entry.bubble.count), 0);
   const count = countText(locale, inView, 'PinList.Count', 'PinList.CountOne');
+  /** The status: the bubble's count once its pins are listed (said as they come), else how many pins are in view. */
+  const status = bubble ? (listed === NO_ENTRIES ? '' : locale['PinList.BubbleCount'].replace('{count}', inView.toLocaleString('en-US'))) : (progress ?? (inView === 0 ? locale['PinList.Empty'] : count));
   const height = Math.min(entries.length * ROW_HEIGHT, maxHeight);
   return (
     <div className="pinmap-ctrl pinmap-list" data-state={open ? 'open' : 'closed'}>
-      <div className="pinmap-ctrl-group">
-        <button
-          ref={button}
-          type="button"
-          className="pinmap-button pinmap-list-button"
-          title={locale['PinList.Open']}
-          aria-label={locale['PinList.Open']}
-          aria-expanded={open}
-          aria-controls={open ? panelId : undefined}
-          onClick={() => onOpenChange(!open)}
-        >
-          <ListIcon />
-        </button>
-      </div>
+      {toggle && (
+        <div className="pinmap-ctrl-group">
+          <button
+            ref={button}
+            type="button"
+            className="pinmap-button pinmap-list-button"
+            title={locale['PinList.Open']}
+            aria-label={locale['PinList.Open']}
+            aria-expanded={open}
+            aria-controls={open ? panelId : undefined}
+            onClick={() => onOpenChange(!open)}
+          >
+            <ListIcon />
+          </button>
+        </div>
+      )}
       {open && (
         <section
           id={panelId}
           className="pinmap-panel pinmap-list-panel"
+          data-scope={bubble ? 'bubble' : 'view'}
           aria-label={title}
           onKeyDown={(event) => {
             if (event.key !== 'Escape') return;
@@ -296,11 +350,21 @@ export function PinListControl({ adapter, locale, hidden, open, onOpenChange, sh
           <h2 className="pinmap-panel-title">{title}</h2>
           <div className="pinmap-list-header">
             <p className="pinmap-list-count" role="status" aria-live="polite" data-count={inView}>
-              {progress ?? (inView === 0 ? locale['PinList.Empty'] : count)}
+              {status}
             </p>
-            <button type="button" className="pinmap-list-show-all" onClick={onShowAll}>
-              {locale['PinList.ShowAll']}
-            </button>
+            {!bubble ? (
+              <button type="button" className="pinmap-list-show-all" onClick={onShowAll}>
+                {locale['PinList.ShowAll']}
+              </button>
+            ) : toggle ? (
+              <button type="button" className="pinmap-list-show-all pinmap-list-back" onClick={backToView}>
+                {locale['PinList.BackToView']}
+              </button>
+            ) : (
+              <button type="button" className="pinmap-list-show-all pinmap-list-close" onClick={close}>
+                {locale['PinList.Close']}
+              </button>
+            )}
           </div>
           {entries.some((entry) => entry.kind === 'bubble') && <p className="pinmap-list-note">{locale['PinList.ShownOnly']}</p>}
           <div ref={scroller} className="pinmap-list-scroll" style={{ height, maxHeight }}>
