@@ -118,6 +118,11 @@ const ignore = () => {};
  * its popup text read from the archive's pin index once it is rendered (`usePinDetails`), and
  * then each bubble in view (`MapAdapter.getShownBubbles`) as an entry "N pins: zoom in" that
  * flies to where it splits; read again whenever the map has drawn a new view.
+ *
+ * A bubble the map cannot zoom into (`bubble`, from `MapAdapter.onBubblePins`) scopes the panel
+ * to its pins: 'Pins in this bubble', a status '8 pins here' once they have come, the focus on the
+ * first, and 'Pins in view' back to the view's pins (or, without the list's button, `toggle`
+ * false, 'Close the list'). Closing the panel gives the focus back to the bubble.
  */
 export function PinListControl({ adapter, locale, hidden, open, onOpenChange, showPin, pinsVersion, root, onShowAll, progress, zoomTo, bubble, onBubbleEnd = ignore, toggle = true }: PinListControlProps) {
   const panelId = useId();
