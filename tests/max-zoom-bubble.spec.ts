@@ -1,5 +1,5 @@
 import { expect, test, type Page } from '@playwright/test';
-import { serveJson, waitForMapState } from './helpers.ts';
+import { PLAIN_STYLE, serveJson, waitForMapState } from './helpers.ts';
 
 /**
  * A bubble at the map's maximum zoom (README "Pins at the maximum zoom"): a config `maxZoom` at or
@@ -9,7 +9,6 @@ import { serveJson, waitForMapState } from './helpers.ts';
  * and on (the panel goes back to the pins in view).
  */
 
-const plainStyle = { version: 8, sources: {}, layers: [{ id: 'backdrop', type: 'background', paint: { 'background-color': '#e9eef2' } }] };
 const noControls = { navigation: false, geolocate: false, scale: false, fullscreen: false, attribution: false, view: false };
 const SPOT: [number, number] = [10, 50];
 const MAX_ZOOM = 12;
@@ -30,7 +29,7 @@ const modes = [
 ];
 
 async function openMap(page: Page, config: Record<string, unknown>) {
-  await serveJson(page, '/__bubble/config.json', { fadeDuration: 0, style: plainStyle, center: SPOT, zoom: MAX_ZOOM, maxZoom: MAX_ZOOM, pins, controls: noControls, ...config });
+  await serveJson(page, '/__bubble/config.json', { fadeDuration: 0, style: PLAIN_STYLE, center: SPOT, zoom: MAX_ZOOM, maxZoom: MAX_ZOOM, pins, controls: noControls, ...config });
   await page.goto(`/?config=${encodeURIComponent('/__bubble/config.json')}`);
   await waitForMapState(page, 'idle');
 }

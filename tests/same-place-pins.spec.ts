@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { Readable } from 'node:stream';
 import { expect, test, type Page } from '@playwright/test';
 import { tilePins } from '../src/tiler/tile-pins.ts';
-import { serveJson, waitForMapState } from './helpers.ts';
+import { PLAIN_STYLE, serveJson, waitForMapState } from './helpers.ts';
 
 /**
  * Same-place pins (README "Pins at one spot"): pins at one spot fan out on a click or Enter on
@@ -12,7 +12,6 @@ import { serveJson, waitForMapState } from './helpers.ts';
  * pin opens its popup; Esc, a click elsewhere or a zoom folds the fan.
  */
 
-const plainStyle = { version: 8, sources: {}, layers: [{ id: 'backdrop', type: 'background', paint: { 'background-color': '#e9eef2' } }] };
 const noControls = { navigation: false, geolocate: false, scale: false, fullscreen: false, attribution: false, view: false };
 const SPOT: [number, number] = [10, 50];
 /** Five flats of one house (one coordinate), and a house down the street. */
@@ -51,7 +50,7 @@ async function openMap(page: Page, config: Record<string, unknown>) {
     const last = Math.min(end, archive.length - 1);
     return route.fulfill({ status: 206, body: archive.subarray(start, last + 1), headers: { 'content-type': 'application/octet-stream', 'content-range': `bytes ${start}-${last}/${archive.length}` } });
   });
-  await serveJson(page, '/__fan/config.json', { fadeDuration: 0, style: plainStyle, center: SPOT, zoom: 16, pins, controls: noControls, ...config });
+  await serveJson(page, '/__fan/config.json', { fadeDuration: 0, style: PLAIN_STYLE, center: SPOT, zoom: 16, pins, controls: noControls, ...config });
   await page.goto(`/?config=${encodeURIComponent('/__fan/config.json')}`);
   await waitForMapState(page, 'idle');
 }
