@@ -40,7 +40,7 @@ import { GroupsInWorker, NOT_ALONE, tileOf, type Bubbles } from './zoom-groups.t
  * 4. The pin index (every pin's place and popup fields, in buckets by id; `pin-lookup.ts`) follows the
  *    tile data. The grouping's worker writes it once it has grouped the last zoom.
  * 5. The search index (each pin's words; `search-index.ts`) follows the pin index. Its words are
- *    noted as the pins are read, and it is written while the worker writes the pin index.
+ *    noted as the pins are read, and it is written while the worker groups the first zooms.
  */
 
 /** Tile ids of this zoom start here: the Hilbert curve of each zoom follows the previous zooms'. */
@@ -190,8 +190,6 @@ async function tileInto(writer: PmtilesWriter, input: Readable, output: string, 
   const count = coordinates.length / 2;
   progress(`${count.toLocaleString('en-US')} ${count === 1 ? 'pin' : 'pins'}; sorting them along the tiles`);
 
-  const { place, order } = hilbertOrder(coordinates);
-
   let west = 180;
   let south = 90;
   let east = -180;
@@ -229,14 +227,17 @@ async function tileInto(writer: PmtilesWriter, input: Readable, output: string, 
   const searchPath = writer.scratchPath('search-index.bin');
   let searchIndex: ReturnType<SearchIndexWriter['write']>;
   try {
+    // While the worker groups the first zooms (it builds the grouping's index first), this thread
+    // sorts the pins along the tiles and writes the search index, which need no grouping.
+    const { place, order } = hilbertOrder(coordinates);
+    progress('writing the search index');
+    searchIndex = search.write(searchPath);
     for (let zoom = 0; zoom <= PIN_ARCHIVE.maxZoom; zoom++) {
       progress(`zoom ${zoom}: grouping`);
       const { bubbles, rank } = await groups.take(zoom);
       progress(`zoom ${zoom}: ${bubbles.count.toLocaleString('en-US')} ${bubbles.count === 1 ? 'bubble' : 'bubbles'}; writing tiles`);
       writeZoom(writer, zoom, bubbles, { coordinates, ids, titles, looks: lookOfPin, order, place, rank }, categories.length);
     }
-    progress('writing the search index');
-    searchIndex = search.write(searchPath);
     progress('writing the pin index');
     indexLength = await groups.indexLength();
   } finally {
