@@ -64,10 +64,10 @@ export class ByteStore {
     return this.chunks[this.chunkOf.array[i]!]!.subarray(start, start + this.lengthOf.array[i]!);
   }
 
-  /** Sets property `key` of the feature `tile` last started to string `i`, as its bytes. */
-  addTo(tile: PointTileWriter, key: number, i: number): void {
+  /** Sets `count` properties from `key` of the feature `tile` last started to the value messages that string `i` holds (`PointTileWriter.encodedProperties`). */
+  addTo(tile: PointTileWriter, key: number, count: number, i: number): void {
     const start = this.startOf.array[i]!;
-    tile.bytesProperty(key, this.chunks[this.chunkOf.array[i]!]!, start, start + this.lengthOf.array[i]!);
+    tile.encodedProperties(key, count, this.chunks[this.chunkOf.array[i]!]!, start, start + this.lengthOf.array[i]!);
   }
 
   /** String `i`. */

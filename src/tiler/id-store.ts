@@ -1,6 +1,5 @@
 import type { IdRegistry } from '../pins/data.ts';
 import { ByteStore, type ByteStoreColumns } from './byte-store.ts';
-import type { PointTileWriter } from './point-tile.ts';
 import { Growable } from './growable.ts';
 
 /**
@@ -41,11 +40,6 @@ export class IdStore implements IdRegistry {
   /** Pin `pin`'s id as UTF-8 bytes (a view into the store). */
   bytes(pin: number): Buffer {
     return this.store.bytes(pin);
-  }
-
-  /** Sets property `key` of the feature `tile` last started to pin `pin`'s id. */
-  addTo(tile: PointTileWriter, key: number, pin: number): void {
-    this.store.addTo(tile, key, pin);
   }
 
   /** The ids' memory, shared (see `ByteStore.columns`). */

@@ -3,7 +3,7 @@ import { fromGeojsonVt } from '@maplibre/vt-pbf';
 import { VectorTile } from '@mapbox/vector-tile';
 import { PbfReader } from 'pbf';
 import { describe, expect, it } from 'vitest';
-import { PointTileWriter, tilePoint } from './point-tile.ts';
+import { PointTileWriter, stringValueLength, tilePoint, writeStringValue } from './point-tile.ts';
 
 const KEYS = ['id', 'look', 'cluster', 'count', 'label'] as const;
 
@@ -39,7 +39,11 @@ describe('point tiles', () => {
         ours.point(px, py);
         for (const [key, value] of Object.entries(properties)) {
           const k = KEYS.indexOf(key as (typeof KEYS)[number]);
-          if (key === 'id') ours.bytesProperty(k, Buffer.from(value as string, 'utf8'));
+          if (key === 'id') {
+            const text = Buffer.from(value as string, 'utf8');
+            const message = new Uint8Array(stringValueLength(text.length));
+            ours.encodedProperties(k, 1, message, 0, writeStringValue(message, 0, text, 0, text.length));
+          }
           else ours.property(k, value);
         }
       });

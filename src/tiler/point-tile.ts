@@ -6,9 +6,10 @@ import { PbfWriter as Pbf } from 'pbf';
  * wrapping it again for vt-pbf for every tile. Positions are placed and rounded exactly as
  * geojson-vt does (`tilePoint`), so the tiles draw the pins where a GeoJSON source would.
  *
- * Each feature's properties are numbers, booleans or strings; a string may also be given as its
- * UTF-8 bytes (a pin's id, kept as bytes by the tiler). Keys are the layer's fixed list (`keys`),
- * written only up to the last one a tile uses; values are shared within a tile where equal.
+ * Each feature's properties are numbers, booleans or strings; strings may also be given as their
+ * value messages, already written (`writeStringValue`: a pin's id and title, which the tiler writes
+ * once and copies into every tile of the pin). Keys are the layer's fixed list (`keys`), written
+ * only up to the last one a tile uses; values are shared within a tile where equal.
  */
 export class PointTileWriter {
   private readonly pbf = new Pbf();
@@ -21,11 +22,18 @@ export class PointTileWriter {
   /** Key and value index pairs. */
   private tagCount = 0;
   private tags = new Uint32Array(256);
-  /** Values: a value given as bytes is its array, with where in it they start and end. */
+  /** Values numbered so far. */
   private valueCount = 0;
-  private readonly values: (number | boolean | string | Uint8Array)[] = [];
-  private byteStarts = new Uint32Array(64);
-  private byteEnds = new Uint32Array(64);
+  /**
+   * The values' messages, in the order of their numbers, as runs of bytes: run r is
+   * `runSource[r][runStart[r]..runEnd[r])`, or of `own` where its source is null.
+   */
+  private runs = 0;
+  private readonly runSource: (Uint8Array | null)[] = [];
+  private runStart = new Uint32Array(64);
+  private runEnd = new Uint32Array(64);
+  /** The messages of values given as numbers, booleans or strings, written as they come (each once per tile). */
+  private readonly own = new Pbf();
   private readonly shared = new Map<number | boolean | string, number>();
   private maxKey = -1;
 
@@ -64,29 +72,45 @@ export class PointTileWriter {
   property(key: number, value: number | boolean | string): void {
     let index = this.shared.get(value);
     if (index === undefined) {
-      index = this.value(value, 0, 0);
+      const own = this.own;
+      const start = own.pos;
+      if (typeof value === 'number' && Number.isInteger(value) && value >= 0) {
+        // A count, a look or an id: the value message's length is known without writing it first.
+        own.writeTag(4, 2);
+        own.writeVarint(1 + varintLength(value));
+        own.writeVarintField(5, value);
+      } else own.writeMessage(4, writeValue, value);
+      index = this.valueCount++;
+      this.run(null, start, own.pos);
       this.shared.set(value, index);
     }
     this.tag(key, index);
   }
 
   /**
-   * Sets a string property given as UTF-8 bytes, `bytes[start..end)` (not shared: each is a pin's
-   * own id or title). The bytes are read at `finish`.
+   * Sets properties `keys[key]`, `keys[key + 1]` … (`count` of them) of the feature last started
+   * to values given as their messages, one after another in `bytes[start..end)` (see
+   * `writeStringValue`; not shared: each is a pin's own id or title). The bytes are read at `finish`.
    */
-  bytesProperty(key: number, bytes: Uint8Array, start = 0, end = bytes.length): void {
-    this.tag(key, this.value(bytes, start, end));
+  encodedProperties(key: number, count: number, bytes: Uint8Array, start: number, end: number): void {
+    for (let k = 0; k < count; k++) this.tag(key + k, this.valueCount++);
+    this.run(bytes, start, end);
   }
 
-  private value(value: number | boolean | string | Uint8Array, start: number, end: number): number {
-    if (this.valueCount === this.byteStarts.length) {
-      this.byteStarts = grown(this.byteStarts);
-      this.byteEnds = grown(this.byteEnds);
+  /** Adds value messages `source[start..end)` (of `own` when null), joined to the last run where they follow it. */
+  private run(source: Uint8Array | null, start: number, end: number): void {
+    const last = this.runs - 1;
+    if (last >= 0 && this.runSource[last] === source && this.runEnd[last] === start) {
+      this.runEnd[last] = end;
+      return;
     }
-    this.values[this.valueCount] = value;
-    this.byteStarts[this.valueCount] = start;
-    this.byteEnds[this.valueCount] = end;
-    return this.valueCount++;
+    if (this.runs === this.runStart.length) {
+      this.runStart = grown(this.runStart);
+      this.runEnd = grown(this.runEnd);
+    }
+    this.runSource[this.runs] = source;
+    this.runStart[this.runs] = start;
+    this.runEnd[this.runs++] = end;
   }
 
   private tag(key: number, value: number): void {
@@ -111,8 +135,11 @@ export class PointTileWriter {
     const bytes = pbf.finish();
     this.features = 0;
     this.tagCount = 0;
-    // The values stay referenced until overwritten: strings, and views of the tiler's byte store.
     this.valueCount = 0;
+    // The sources stay referenced until overwritten: views of the tiler's byte store.
+    this.runs = 0;
+    this.own.pos = 0;
+    this.own.length = this.own.buf.length;
     if (this.shared.size > 0) this.shared.clear();
     this.maxKey = -1;
     return bytes;
@@ -158,16 +185,7 @@ export class PointTileWriter {
       }
     }
     for (let k = 0; k <= this.maxKey; k++) writeRaw(pbf, this.keyFields[k]!, 0, this.keyFields[k]!.length);
-    for (let v = 0; v < this.valueCount; v++) {
-      const value = this.values[v]!;
-      if (value instanceof Uint8Array) writeBytesValue(pbf, value, this.byteStarts[v]!, this.byteEnds[v]!);
-      else if (typeof value === 'number' && Number.isInteger(value) && value >= 0) {
-        // A count, a look or an id: the value message's length is known without writing it first.
-        pbf.writeTag(4, 2);
-        pbf.writeVarint(1 + varintLength(value));
-        pbf.writeVarintField(5, value);
-      } else pbf.writeMessage(4, writeValue, value);
-    }
+    for (let r = 0; r < this.runs; r++) writeRaw(pbf, this.runSource[r] ?? this.own.buf, this.runStart[r]!, this.runEnd[r]!);
   }
 }
 
@@ -175,23 +193,39 @@ function writeLayer(tile: PointTileWriter, pbf: Pbf): void {
   tile.writeLayerTo(pbf);
 }
 
-/** A value message holding a string as its UTF-8 bytes, `bytes[start..end)`. */
-function writeBytesValue(pbf: Pbf, bytes: Uint8Array, start: number, end: number): void {
+/** How many bytes a value message (a layer's field 4) holding a string of `length` UTF-8 bytes takes. */
+export const stringValueLength = (length: number): number => 2 + varintLength(1 + varintLength(length) + length) + varintLength(length) + length;
+
+/** Writes a value message holding the string `bytes[start..end)` (UTF-8) into `out` at `at`; returns where it ends. */
+export function writeStringValue(out: Uint8Array, at: number, bytes: Uint8Array, start: number, end: number): number {
   const length = end - start;
-  pbf.writeTag(4, 2);
-  pbf.writeVarint(1 + varintLength(length) + length);
-  pbf.writeTag(1, 2);
-  pbf.writeVarint(length);
-  writeRaw(pbf, bytes, start, end);
+  let to = at;
+  out[to++] = 0x22; // field 4, length-delimited
+  to = writeVarintAt(out, to, 1 + varintLength(length) + length);
+  out[to++] = 0x0a; // field 1 (string), length-delimited
+  to = writeVarintAt(out, to, length);
+  out.set(bytes.subarray(start, end), to);
+  return to + length;
+}
+
+function writeVarintAt(out: Uint8Array, at: number, value: number): number {
+  let to = at;
+  let v = value;
+  for (; v >= 0x80; v = Math.floor(v / 0x80)) out[to++] = (v % 0x80) | 0x80;
+  out[to++] = v;
+  return to;
 }
 
 /** `bytes[start..end)` as they are. */
 function writeRaw(pbf: Pbf, bytes: Uint8Array, start: number, end: number): void {
   pbf.realloc(end - start);
-  // Byte by byte: an id, a title or a key is a few bytes, fewer than a typed array's set pays for.
   const buf = pbf.buf;
   let at = pbf.pos;
-  for (let k = start; k < end; k++) buf[at++] = bytes[k]!;
+  // Byte by byte when short (a key, a look): fewer than a typed array's set pays for.
+  if (end - start > 32) {
+    buf.set(bytes.subarray(start, end), at);
+    at += end - start;
+  } else for (let k = start; k < end; k++) buf[at++] = bytes[k]!;
   pbf.pos = at;
 }
 
@@ -218,10 +252,18 @@ function varintLength(value: number): number {
   return bytes;
 }
 
+/** Where a latitude is from north (0) to south (1) of the world, clamped: geojson-vt's projection. */
+export function mercatorY(lat: number): number {
+  const sin = Math.sin((lat * Math.PI) / 180);
+  const y = 0.5 - (0.25 * Math.log((1 + sin) / (1 - sin))) / Math.PI;
+  return y < 0 ? 0 : y > 1 ? 1 : y;
+}
+
+/** Where `world` (a longitude's `lng / 360 + 0.5`, or `mercatorY`) is drawn in a tile whose column (or row) is `tile`, of `scale` (2 ** zoom) tiles across: geojson-vt's rounding. */
+export const tileCoordinate = (world: number, scale: number, tile: number, extent: number): number => Math.round(extent * (world * scale - tile));
+
 /** Where a longitude and latitude are drawn in tile (z, x, y) of `extent` units: geojson-vt's projection and rounding. */
 export function tilePoint(lng: number, lat: number, z: number, x: number, y: number, extent: number): [number, number] {
-  const sin = Math.sin((lat * Math.PI) / 180);
-  const my = 0.5 - (0.25 * Math.log((1 + sin) / (1 - sin))) / Math.PI;
-  const z2 = 2 ** z;
-  return [Math.round(extent * ((lng / 360 + 0.5) * z2 - x)), Math.round(extent * ((my < 0 ? 0 : my > 1 ? 1 : my) * z2 - y))];
+  const scale = 2 ** z;
+  return [tileCoordinate(lng / 360 + 0.5, scale, x, extent), tileCoordinate(mercatorY(lat), scale, y, extent)];
 }

@@ -1,10 +1,7 @@
 import { Readable } from 'node:stream';
-import { tileIdToZxy, zxyToTileId } from 'pmtiles';
-import { CLUSTER_MAX_ZOOM } from '../config/constants.ts';
 import { PIN_ARCHIVE, bubbleCategoryKey, tileTitle, type PinArchiveMetadata, type PinIndexInfo, type PinLook, type PinSearchInfo } from '../pins/archive-format.ts';
 import { PinChecker, PinDataError, assertFeatureCollection, readCollectionMembers, type CheckedPin } from '../pins/data.ts';
 import type { SkippedFeature } from '../pins/types.ts';
-import { abbreviate } from '../pins/bubble.ts';
 import type { PinOptions } from '../config/pin-options.ts';
 import type { CsvColumns } from '../config/types.ts';
 import { boundsOf } from '../pins/bounds.ts';
@@ -14,10 +11,10 @@ import { IdStore } from './id-store.ts';
 import { Growable } from './growable.ts';
 import { INDEX_PINS_PER_PART, RecordSpill } from './pin-lookup.ts';
 import { COMPRESSION, PmtilesWriter, TILE_TYPE } from './pmtiles-writer.ts';
-import { PointTileWriter, tilePoint } from './point-tile.ts';
 import { readFeatureCollection } from './read-geojson.ts';
 import { SearchIndexWriter } from './search-index.ts';
-import { GroupsInWorker, NOT_ALONE, tileOf, type Bubbles } from './zoom-groups.ts';
+import { GroupsInWorker } from './zoom-groups.ts';
+import { sortAlongTiles, writeZoom } from './zoom-tiles.ts';
 
 /**
  * The pin tiler (`pinmap tile`, README "Pre-tiled pins"): a GeoJSON FeatureCollection or a CSV
@@ -42,11 +39,6 @@ import { GroupsInWorker, NOT_ALONE, tileOf, type Bubbles } from './zoom-groups.t
  * 5. The search index (each pin's words; `search-index.ts`) follows the pin index. Its words are
  *    noted as the pins are read, and it is written while the worker groups the first zooms.
  */
-
-/** Tile ids of this zoom start here: the Hilbert curve of each zoom follows the previous zooms'. */
-const firstTileId = (zoom: number): number => zxyToTileId(zoom, 0, 0);
-/** The zoom pins are sorted at, along its Hilbert curve: the tiles of every lower zoom are runs of it. */
-const SORT_ZOOM = PIN_ARCHIVE.maxZoom;
 
 export interface TilePinsOptions {
   /** Archive name in its metadata. */
@@ -89,9 +81,6 @@ export class TilePinsError extends Error {
 
 /** A pin's popup fields in the spill: title, description, url, category. */
 type PinRecord = [title: string, description: string, url: string | null, category: string | null];
-
-/** The longitude a tile places a point at: 180 and -180 are one meridian, drawn at -180 (see `tileOf`). */
-const tileLng = (lng: number): number => (lng === 180 ? -180 : lng);
 
 /** Reads, checks, groups and tiles the pins of `input` into the archive at `output`. */
 export async function tilePins(input: Readable, output: string, options: TilePinsOptions = {}): Promise<TilePinsResult> {
@@ -229,14 +218,14 @@ async function tileInto(writer: PmtilesWriter, input: Readable, output: string, 
   try {
     // While the worker groups the first zooms (it builds the grouping's index first), this thread
     // sorts the pins along the tiles and writes the search index, which need no grouping.
-    const { place, order } = hilbertOrder(coordinates);
+    const alongTiles = sortAlongTiles(coordinates, ids, titles, lookOfPin);
     progress('writing the search index');
     searchIndex = search.write(searchPath);
     for (let zoom = 0; zoom <= PIN_ARCHIVE.maxZoom; zoom++) {
       progress(`zoom ${zoom}: grouping`);
       const { bubbles, rank } = await groups.take(zoom);
       progress(`zoom ${zoom}: ${bubbles.count.toLocaleString('en-US')} ${bubbles.count === 1 ? 'bubble' : 'bubbles'}; writing tiles`);
-      writeZoom(writer, zoom, bubbles, { coordinates, ids, titles, looks: lookOfPin, order, place, rank }, categories.length);
+      writeZoom(writer, zoom, bubbles, alongTiles, rank, categories.length);
     }
     progress('writing the pin index');
     indexLength = await groups.indexLength();
@@ -273,100 +262,6 @@ async function tileInto(writer: PmtilesWriter, input: Readable, output: string, 
     bytes: written.bytes,
     looks: looks.length,
   };
-}
-
-/**
- * Each pin's place along the Hilbert curve of the highest zoom, and the pins in that order:
- * sorted once, read in that order at every zoom. (The sort's keys go when it returns.)
- */
-function hilbertOrder(coordinates: Float64Array): { place: Uint32Array; order: Uint32Array } {
-  const count = coordinates.length / 2;
-  const sortBase = firstTileId(SORT_ZOOM);
-  const place = new Uint32Array(count);
-  const keyed = new BigUint64Array(count);
-  for (let i = 0; i < count; i++) {
-    const [x, y] = tileOf(coordinates[2 * i]!, coordinates[2 * i + 1]!, SORT_ZOOM);
-    place[i] = zxyToTileId(SORT_ZOOM, x, y) - sortBase;
-    keyed[i] = (BigInt(place[i]!) << 32n) | BigInt(i);
-  }
-  keyed.sort();
-  const order = new Uint32Array(count);
-  for (let k = 0; k < count; k++) order[k] = Number(keyed[k]! & 0xffffffffn);
-  return { place, order };
-}
-
-/** What `writeZoom` reads of the pins; `rank` is the zoom's (`NOT_ALONE` for a pin in a bubble). */
-interface PinColumns {
-  coordinates: Float64Array;
-  ids: IdStore;
-  titles: ByteStore;
-  looks: Uint16Array;
-  order: Uint32Array;
-  place: Uint32Array;
-  rank: Uint32Array;
-}
-
-/** The `pins` layer's property names; `PointTileWriter` refers to them by their place here. */
-const KEYS = ['id', 'title', 'look', 'cluster', 'cluster_id', 'point_count', 'point_count_abbreviated', 'expansion_zoom'] as const;
-const KEY = Object.fromEntries(KEYS.map((key, i) => [key, i])) as Record<(typeof KEYS)[number], number>;
-
-/** Each category's property of a bubble (`bubbleCategoryKey`), after `KEYS`, for `categories` categories. */
-const keysWith = (categories: number): string[] => [...KEYS, ...Array.from({ length: categories }, (_, k) => bubbleCategoryKey(k))];
-
-/**
- * Cuts one zoom's bubbles and lone pins into tiles and adds them to the archive in tile id order;
- * each bubble with its pins per category (of `categories`), where the grouping counted them.
- */
-function writeZoom(writer: PmtilesWriter, zoom: number, bubbles: Bubbles, pins: PinColumns, categories: number): void {
-  const base = firstTileId(zoom);
-  const shift = 4 ** (SORT_ZOOM - zoom);
-  const everyPin = zoom > CLUSTER_MAX_ZOOM;
-  const bubbleTiles = new Float64Array(bubbles.count);
-  for (let k = 0; k < bubbles.count; k++) {
-    const [x, y] = tileOf(bubbles.lng[k]!, bubbles.lat[k]!, zoom);
-    bubbleTiles[k] = zxyToTileId(zoom, x, y) - base;
-  }
-  const bubbleOrder = Uint32Array.from({ length: bubbles.count }, (_, k) => k).sort((a, b) => bubbleTiles[a]! - bubbleTiles[b]! || a - b);
-  const tile = new PointTileWriter(PIN_ARCHIVE.layer, keysWith(categories), PIN_ARCHIVE.extent);
-  const perCategory = bubbles.categories;
-  const here: number[] = [];
-
-  let p = 0; // next pin in `order`
-  let b = 0; // next bubble in `bubbleOrder`
-  const nextPin = () => {
-    while (p < pins.order.length && !everyPin && pins.rank[pins.order[p]!] === NOT_ALONE) p++;
-    return p < pins.order.length ? Math.floor(pins.place[pins.order[p]!]! / shift) : Infinity;
-  };
-  for (;;) {
-    const pinTile = nextPin();
-    const bubbleTile = b < bubbleOrder.length ? bubbleTiles[bubbleOrder[b]!]! : Infinity;
-    const t = Math.min(pinTile, bubbleTile);
-    if (t === Infinity) break;
-    const [, x, y] = tileIdToZxy(base + t);
-    while (b < bubbleOrder.length && bubbleTiles[bubbleOrder[b]!] === t) {
-      const k = bubbleOrder[b++]!;
-      const [px, py] = tilePoint(tileLng(bubbles.lng[k]!), bubbles.lat[k]!, zoom, x, y, PIN_ARCHIVE.extent);
-      const count = bubbles.points[k]!;
-      tile.point(px, py);
-      tile.property(KEY.cluster, true);
-      tile.property(KEY.cluster_id, bubbles.id[k]!);
-      tile.property(KEY.point_count, count);
-      tile.property(KEY.point_count_abbreviated, abbreviate(count));
-      tile.property(KEY.expansion_zoom, bubbles.expansion[k]!);
-      if (perCategory) for (let j = perCategory.start[k]!; j < perCategory.start[k + 1]!; j++) tile.property(KEYS.length + perCategory.category[j]!, perCategory.count[j]!);
-    }
-    here.length = 0;
-    while (nextPin() === t) here.push(pins.order[p++]!);
-    if (here.length > 1) here.sort((a, c) => pins.rank[a]! - pins.rank[c]!);
-    for (const i of here) {
-      const [px, py] = tilePoint(tileLng(pins.coordinates[2 * i]!), pins.coordinates[2 * i + 1]!, zoom, x, y, PIN_ARCHIVE.extent);
-      tile.point(px, py);
-      pins.ids.addTo(tile, KEY.id, i);
-      pins.titles.addTo(tile, KEY.title, i);
-      tile.property(KEY.look, pins.looks[i]!);
-    }
-    writer.addTile(base + t, tile.finish());
-  }
 }
 
 /**
