@@ -151,38 +151,29 @@ export class PointTileWriter {
     for (let f = 0; f < this.features; f++) {
       const from = this.tagStarts[f]!;
       const to = f + 1 < this.features ? this.tagStarts[f + 1]! : this.tagCount;
-      const bytesAt = pbf.pos;
-      pbf.writeTag(2, 2);
-      // A feature's length fits one byte unless it has many tags: reserve one and move if not.
-      pbf.pos++;
-      const start = pbf.pos;
-      pbf.writeTag(2, 2);
+      const zx = zigzag(this.xs[f]!);
+      const zy = zigzag(this.ys[f]!);
       let tagBytes = 0;
       for (let t = from; t < to; t++) tagBytes += varintLength(this.tags[t]!);
-      pbf.writeVarint(tagBytes);
-      for (let t = from; t < to; t++) pbf.writeVarint(this.tags[t]!);
-      pbf.writeVarintField(3, 1); // POINT
-      const x = this.xs[f]!;
-      const y = this.ys[f]!;
-      const zx = zigzag(x);
-      const zy = zigzag(y);
-      pbf.writeTag(4, 2);
-      pbf.writeVarint(1 + varintLength(zx) + varintLength(zy));
-      pbf.writeVarint(9); // MoveTo, one point
-      pbf.writeVarint(zx);
-      pbf.writeVarint(zy);
-      const length = pbf.pos - start;
-      if (length >= 0x80) {
-        // Make room for a longer length prefix.
-        const extra = varintLength(length) - 1;
-        pbf.realloc(extra);
-        pbf.buf.copyWithin(start + extra, start, start + length);
-        pbf.pos = bytesAt + 1;
-        pbf.writeVarint(length);
-        pbf.pos = start + extra + length;
-      } else {
-        pbf.buf[bytesAt + 1] = length;
-      }
+      const geometryBytes = 1 + varintLength(zx) + varintLength(zy);
+      // Tags (field 2), the type (field 3: POINT), the geometry (field 4: MoveTo, one point).
+      const length = 1 + varintLength(tagBytes) + tagBytes + 2 + 1 + varintLength(geometryBytes) + geometryBytes;
+      pbf.realloc(1 + varintLength(length) + length);
+      const buf = pbf.buf;
+      let at = pbf.pos;
+      buf[at++] = 0x12; // field 2 (a feature), length-delimited
+      at = writeVarintAt(buf, at, length);
+      buf[at++] = 0x12;
+      at = writeVarintAt(buf, at, tagBytes);
+      for (let t = from; t < to; t++) at = writeVarintAt(buf, at, this.tags[t]!);
+      buf[at++] = 0x18;
+      buf[at++] = 1;
+      buf[at++] = 0x22;
+      at = writeVarintAt(buf, at, geometryBytes);
+      buf[at++] = 9;
+      at = writeVarintAt(buf, at, zx);
+      at = writeVarintAt(buf, at, zy);
+      pbf.pos = at;
     }
     for (let k = 0; k <= this.maxKey; k++) writeRaw(pbf, this.keyFields[k]!, 0, this.keyFields[k]!.length);
     for (let r = 0; r < this.runs; r++) writeRaw(pbf, this.runSource[r] ?? this.own.buf, this.runStart[r]!, this.runEnd[r]!);
@@ -208,10 +199,14 @@ export function writeStringValue(out: Uint8Array, at: number, bytes: Uint8Array,
   return to + length;
 }
 
+/** Writes `value` (0 to 2 ** 53) as a varint into `out` at `at`; returns where it ends. */
 function writeVarintAt(out: Uint8Array, at: number, value: number): number {
   let to = at;
   let v = value;
-  for (; v >= 0x80; v = Math.floor(v / 0x80)) out[to++] = (v % 0x80) | 0x80;
+  if (v < 0x80000000) {
+    // Most are: bit operations, not division.
+    for (; v >= 0x80; v >>>= 7) out[to++] = (v & 0x7f) | 0x80;
+  } else for (; v >= 0x80; v = Math.floor(v / 0x80)) out[to++] = (v % 0x80) | 0x80;
   out[to++] = v;
   return to;
 }
@@ -244,11 +239,15 @@ function grown<T extends Int32Array | Uint32Array>(column: T): T {
   return next;
 }
 
-const zigzag = (n: number): number => (n << 1) ^ (n >> 31);
+/** A 32-bit integer zigzag-encoded, as an unsigned number. */
+const zigzag = (n: number): number => ((n << 1) ^ (n >> 31)) >>> 0;
 
 function varintLength(value: number): number {
-  let bytes = 1;
-  for (let v = value; v >= 0x80; v = Math.floor(v / 0x80)) bytes++;
+  if (value < 0x80) return 1;
+  if (value < 0x4000) return 2;
+  if (value < 0x200000) return 3;
+  let bytes = 4;
+  for (let v = value; v >= 0x10000000; v = Math.floor(v / 0x80)) bytes++;
   return bytes;
 }
 
