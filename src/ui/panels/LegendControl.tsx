@@ -6,6 +6,7 @@ import { createPinElement, resolvePinStyle } from '../../pins/icon.ts';
 import type { PinOptions } from '../../config/pin-options.ts';
 import { countText } from './locale-count.ts';
 import { LegendIcon } from './panel-icons.tsx';
+import { PanelButton } from './PanelButton.tsx';
 
 export interface LegendControlProps {
   adapter: MapAdapter;
@@ -40,20 +41,9 @@ export function LegendControl({ adapter, locale, hidden, onHiddenChange, open, o
   const title = locale['Legend.Title'];
   return (
     <div className="pinmap-ctrl pinmap-legend" data-state={open ? 'open' : 'closed'}>
-      <div className="pinmap-ctrl-group">
-        <button
-          ref={button}
-          type="button"
-          className="pinmap-button pinmap-legend-button"
-          title={locale['Legend.Show']}
-          aria-label={locale['Legend.Show']}
-          aria-expanded={open}
-          aria-controls={open ? panelId : undefined}
-          onClick={() => onOpenChange(!open)}
-        >
-          <LegendIcon />
-        </button>
-      </div>
+      <PanelButton buttonRef={button} className="pinmap-legend-button" label={locale['Legend.Show']} open={open} panelId={panelId} onClick={() => onOpenChange(!open)}>
+        <LegendIcon />
+      </PanelButton>
       {open && (
         <fieldset
           id={panelId}

@@ -7,6 +7,7 @@ import type { Locale } from '../../config/locale.ts';
 import { firstLine, pinsInView } from '../../pins/search.ts';
 import { countText } from './locale-count.ts';
 import { ListIcon } from './panel-icons.tsx';
+import { PanelButton } from './PanelButton.tsx';
 import { NARROW_WIDTH } from './layout.ts';
 import type { ShowPin } from '../hooks/use-show-pin.ts';
 
@@ -325,20 +326,9 @@ export function PinListControl({ adapter, locale, hidden, open, onOpenChange, sh
   return (
     <div className="pinmap-ctrl pinmap-list" data-state={open ? 'open' : 'closed'}>
       {toggle && (
-        <div className="pinmap-ctrl-group">
-          <button
-            ref={button}
-            type="button"
-            className="pinmap-button pinmap-list-button"
-            title={locale['PinList.Open']}
-            aria-label={locale['PinList.Open']}
-            aria-expanded={open}
-            aria-controls={open ? panelId : undefined}
-            onClick={() => onOpenChange(!open)}
-          >
-            <ListIcon />
-          </button>
-        </div>
+        <PanelButton buttonRef={button} className="pinmap-list-button" label={locale['PinList.Open']} open={open} panelId={panelId} onClick={() => onOpenChange(!open)}>
+          <ListIcon />
+        </PanelButton>
       )}
       {open && (
         <section
