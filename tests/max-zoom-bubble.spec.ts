@@ -151,6 +151,19 @@ test('a bubble of a pin archive made before archives kept their bubbles\' pins (
   await expect(panel(page)).toHaveCount(0);
 });
 
+test('a pre-tiled bubble of more pins than a list loads lists the first of them and says how many it holds', async ({ page }) => {
+  const crowd = Array.from({ length: 600 }, (_, i) => ({ type: 'Feature', id: `stall-${i + 1}`, geometry: { type: 'Point', coordinates: SPOT }, properties: { title: `Stall ${i + 1}` } }));
+  await openMap(page, archived, await tileCollection({ type: 'FeatureCollection', features: crowd }));
+  const middle = await bubbleMiddle(page);
+  await page.mouse.click(middle.x, middle.y);
+  await expect(panel(page).getByRole('status')).toHaveText('600 pins here, the first 500 listed');
+  await expect(listedTitles(page).first()).toHaveText(/^Stall \d+$/);
+  await expect(panel(page).locator('.pinmap-list-item').first()).toBeFocused();
+  await page.keyboard.press('End');
+  await expect(panel(page).locator('.pinmap-list-item[data-pin-id^="stall-"]').last()).toBeFocused();
+  await expect(page.locator('.pinmap-list-item:focus').locator('..')).toHaveAttribute('data-index', '499');
+});
+
 test('a bubble that a zoom within the maximum splits still zooms there', async ({ page }) => {
   await openMap(page, { zoom: MAX_ZOOM - 3 });
   await page.locator('.pinmap-cluster').first().click();
