@@ -1,12 +1,14 @@
 import { expect, test, type Page } from '@playwright/test';
-import { PLAIN_STYLE, serveJson, waitForMapState } from './helpers.ts';
+import { tileCollection, withMetadata } from '../src/testing/pin-archive.testing.ts';
+import { PLAIN_STYLE, serveArchive, serveJson, waitForMapState } from './helpers.ts';
 
 /**
  * A bubble at the map's maximum zoom (README "Pins at the maximum zoom"): a config `maxZoom` at or
  * below the last grouping zoom leaves bubbles that no zoom splits; activating one (a click, Enter,
  * Space) lists its pins in the list panel, where choosing one opens its popup. In the vector view
  * (DOM pins and GPU pins) and the hybrid view, with the list control off (the panel comes anyway)
- * and on (the panel goes back to the pins in view).
+ * and on (the panel goes back to the pins in view); and over a pin archive the tests make of the
+ * same pins with the pin tiler, in both views (its bubbles' pins read from the archive).
  */
 
 const noControls = { navigation: false, geolocate: false, scale: false, fullscreen: false, attribution: false, view: false };
@@ -22,13 +24,25 @@ const pins = {
   ],
 };
 
+const ARCHIVE = '/__bubble/pins.pmtiles';
+/** The pins pre-tiled: the archive's URL as config's `pins`. */
+const archived = { pins: `pmtiles://${ARCHIVE}` };
 const modes = [
   { name: 'vector view, DOM pins', config: {} },
   { name: 'vector view, GPU pins', config: { domPinLimit: 0 } },
   { name: 'hybrid view', config: { view: 'hybrid' } },
+  { name: 'vector view, pre-tiled pins', config: archived },
+  { name: 'hybrid view, pre-tiled pins', config: { view: 'hybrid', ...archived } },
 ];
 
-async function openMap(page: Page, config: Record<string, unknown>) {
+let archive: Buffer;
+test.beforeAll(async () => {
+  archive = await tileCollection(pins);
+});
+
+/** Opens the map on the pins (inline, or the archive of them, `bytes`, when config's `pins` names it). */
+async function openMap(page: Page, config: Record<string, unknown>, bytes = archive) {
+  await serveArchive(page, ARCHIVE, bytes);
   await serveJson(page, '/__bubble/config.json', { fadeDuration: 0, style: PLAIN_STYLE, center: SPOT, zoom: MAX_ZOOM, maxZoom: MAX_ZOOM, pins, controls: noControls, ...config });
   await page.goto(`/?config=${encodeURIComponent('/__bubble/config.json')}`);
   await waitForMapState(page, 'idle');
@@ -122,6 +136,32 @@ test('with the list control shown, a bubble at the maximum zoom opens the list o
   await expect(panel(page).getByRole('heading')).toHaveText('Pins in view');
   await expect(panel(page).getByRole('status')).toHaveText('9 pins in view');
   await expect(panel(page).locator('.pinmap-list-item').first()).toBeFocused();
+});
+
+test('a bubble of a pin archive made before archives kept their bubbles\' pins (version 3) zooms in as far as the map goes', async ({ page }) => {
+  const old = withMetadata(archive, (pinmap) => {
+    pinmap.version = 3;
+    delete pinmap.leaves;
+  });
+  await openMap(page, { ...archived, view: 'hybrid', zoom: MAX_ZOOM - 1 }, old);
+  await page.locator('.pinmap-cluster').first().click();
+  await expect.poll(() => page.evaluate(() => Number(/#map=([\d.]+)/.exec(location.hash)?.[1]))).toBe(MAX_ZOOM);
+  await page.locator('.pinmap-cluster').first().click();
+  await page.waitForTimeout(600); // the list would be open by now
+  await expect(panel(page)).toHaveCount(0);
+});
+
+test('a pre-tiled bubble of more pins than a list loads lists the first of them and says how many it holds', async ({ page }) => {
+  const crowd = Array.from({ length: 600 }, (_, i) => ({ type: 'Feature', id: `stall-${i + 1}`, geometry: { type: 'Point', coordinates: SPOT }, properties: { title: `Stall ${i + 1}` } }));
+  await openMap(page, archived, await tileCollection({ type: 'FeatureCollection', features: crowd }));
+  const middle = await bubbleMiddle(page);
+  await page.mouse.click(middle.x, middle.y);
+  await expect(panel(page).getByRole('status')).toHaveText('600 pins here, the first 500 listed');
+  await expect(listedTitles(page).first()).toHaveText(/^Stall \d+$/);
+  await expect(panel(page).locator('.pinmap-list-item').first()).toBeFocused();
+  await page.keyboard.press('End');
+  await expect(panel(page).locator('.pinmap-list-item[data-pin-id^="stall-"]').last()).toBeFocused();
+  await expect(page.locator('.pinmap-list-item:focus').locator('..')).toHaveAttribute('data-index', '499');
 });
 
 test('a bubble that a zoom within the maximum splits still zooms there', async ({ page }) => {

@@ -48,6 +48,7 @@ export const DEFAULT_LOCALE = {
   // A bubble the map cannot zoom into any further lists its pins (see README, "Pins at the maximum zoom").
   'PinList.BubbleTitle': 'Pins in this bubble',
   'PinList.BubbleCount': '{count} pins here',
+  'PinList.BubbleFirst': '{count} pins here, the first {listed} listed',
   'PinList.BackToView': 'Pins in view',
   'PinList.Close': 'Close the list',
   'Legend.Title': 'Legend',

@@ -187,7 +187,10 @@ export interface MapAdapter {
 export interface BubblePins {
   /** How many pins it holds (those that show). */
   count: number;
-  /** Its pins, in the set's order; rejects if they cannot be had (the pins were set again). */
+  /**
+   * Its pins, in the set's order; rejects if they cannot be had (the pins were set again). A
+   * pre-tiled bubble gives the first `BUBBLE_PINS_LISTED` only (`PinArchive.bubblePins`).
+   */
   pins(): Promise<Pin[]>;
   /** The bubble's button (a GPU bubble's keyboard stand-in), where focus goes back to when the list closes; none for a GPU bubble clicked. */
   trigger: HTMLElement | undefined;

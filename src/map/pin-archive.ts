@@ -1,6 +1,6 @@
 import type { PMTiles } from 'pmtiles';
 import type { ArchiveTileSource, PinArchive, Pin, CategoryCount } from '../pins/types.ts';
-import { PIN_ARCHIVE, pinBucket, type PinArchiveMetadata, type PinIndexEntry, type PinIndexInfo, type PinSearchInfo, type PinTileProperties } from '../pins/archive-format.ts';
+import { PIN_ARCHIVE, bubbleZoom, pinBucket, type PinArchiveMetadata, type PinIndexEntry, type PinIndexInfo, type PinLeavesInfo, type PinSearchInfo, type PinTileProperties } from '../pins/archive-format.ts';
 import { describeValue, mergeStyles } from '../pins/data.ts';
 import type { PinOptions } from '../config/pin-options.ts';
 import { MESSAGES, reasonOf } from '../config/errors.ts';
@@ -8,8 +8,15 @@ import { archiveReader, forgetArchiveReader } from './pmtiles.ts';
 import type { PinRequest } from './pin-request.ts';
 import { RequestError } from './request-path.ts';
 import { withToken } from './request-transform.ts';
+import { ArchiveBubbleLeaves } from './pin-archive-leaves.ts';
 import { ArchiveSearch } from './pin-archive-search.ts';
 
+
+/**
+ * The most pins a bubble's list loads (`PinArchive.bubblePins`): a bubble at a low maximum zoom may
+ * hold a hundred thousand; its list then shows the first of them and says how many it holds.
+ */
+export const BUBBLE_PINS_LISTED = 500;
 
 /** The archive is not a pin archive of this Pinmap (another tool made it, or another version). */
 export class PinArchiveError extends Error {
@@ -69,6 +76,11 @@ export async function openPinArchive(pins: string, pinStyles: Record<string, Pin
     metadata.version >= 3 && metadata.search
       ? new ArchiveSearch(async (offset, length) => (await archive.source.getBytes(offset, length)).data, indexAt + metadata.index.length, metadata.search, categoryOf, href)
       : undefined;
+  // The bubbles' pins follow the search index (format version 4).
+  const leaves =
+    metadata.version >= 4 && metadata.leaves && metadata.search
+      ? new ArchiveBubbleLeaves(async (offset, length) => (await archive.source.getBytes(offset, length)).data, indexAt + metadata.index.length + metadata.search.length, metadata.leaves, metadata.count, href)
+      : undefined;
   const source: ArchiveTileSource = {
     type: 'vector',
     tiles: [`${url}/{z}/{x}/{y}`],
@@ -86,6 +98,21 @@ export async function openPinArchive(pins: string, pinStyles: Record<string, Pin
     categories: archiveCategories(metadata),
     ...(search ? { search } : {}),
     bubbleCategories: metadata.version >= 3 && (metadata.categories?.length ?? 0) > 0,
+    ...(leaves
+      ? {
+          async bubblePins(properties, lngLat, hidden) {
+            const clusterId = Number(properties.cluster_id);
+            const entries = await leaves.pins(bubbleZoom(clusterId, metadata.count), Number(properties.first), Number(properties.point_count), BUBBLE_PINS_LISTED);
+            return entries.flatMap(([id, title, look]) => {
+              const category = categoryOf(look);
+              if (category !== undefined && hidden.has(category)) return [];
+              const pin: Pin = { id, title, description: '', lngLat, options: looks[look] ?? {} };
+              if (category !== undefined) pin.category = category;
+              return [pin];
+            });
+          },
+        }
+      : {}),
     async find(id) {
       const entry = (await bucketOf(pinBucket(id, buckets))).find((candidate) => candidate[0] === id);
       if (!entry) return undefined;
@@ -151,12 +178,30 @@ function checkMetadata(raw: Record<string, unknown> | null, href: string): PinAr
     console.warn(`Pinmap: ${href}: its metadata's pinmap.search is ${describeValue(checked.search)}, not where a search index is; the search finds nothing`);
     delete checked.search;
   }
+  if (checked.leaves !== undefined && !isLeavesInfo(checked.leaves)) {
+    // Only the bubbles' pins: a bubble at the map's maximum zoom zooms in as far as the map goes.
+    console.warn(`Pinmap: ${href}: its metadata's pinmap.leaves is ${describeValue(checked.leaves)}, not where the bubbles' pins are; bubbles do not list their pins`);
+    delete checked.leaves;
+  }
   if (checked.categories !== undefined && !isCategoryList(checked.categories)) {
     // Only the legend's counts: the pins still show, their categories without counts.
     console.warn(`Pinmap: ${href}: its metadata's pinmap.categories is ${describeValue(checked.categories)}, not a list of [category, count]; the legend shows no counts`);
     delete checked.categories;
   }
   return checked;
+}
+
+/** Where the bubbles' pins are (`PinArchiveMetadata.leaves`). */
+function isLeavesInfo(value: unknown): value is PinLeavesInfo {
+  const info = value as Partial<PinLeavesInfo> | null;
+  return (
+    typeof info === 'object' &&
+    info !== null &&
+    Array.isArray(info.ranges) &&
+    info.ranges.every((range) => Array.isArray(range) && range.length === 2 && range.every((zoom) => typeof zoom === 'number')) &&
+    typeof info.orders === 'number' &&
+    typeof info.length === 'number'
+  );
 }
 
 /** Where a search index is (`PinArchiveMetadata.search`). */

@@ -11,16 +11,19 @@ import type { PinOptions } from '../config/pin-options.ts';
  * The tiles are lean: a bubble carries what it draws and where it splits, a pin its id, title
  * and look (`PinTileProperties`). Each pin's place and popup fields are in the pin index
  * (`PinIndexInfo`), a section after the tile data that the page reads with range requests, a
- * few KB per pin looked up (a click, `?pin=`), whatever the archive's size.
+ * few KB per pin looked up (a click, `?pin=`), whatever the archive's size. The search index
+ * (`PinSearchInfo`) follows it, and then the bubbles' pins (`PinLeavesInfo`): which pins each
+ * bubble holds, so a bubble the map cannot zoom into lists them.
  */
 export const PIN_ARCHIVE = {
   /** The vector tile layer of the pins and bubbles. */
   layer: 'pins',
   /**
    * The version of this format (2: lean tiles and the pin index; 3: and the search index, and each
-   * bubble's pins per category). The page reads `oldestVersion` and up and refuses the others.
+   * bubble's pins per category; 4: and the bubbles' pins, `PinLeavesInfo`). The page reads
+   * `oldestVersion` and up and refuses the others.
    */
-  version: 3,
+  version: 4,
   /** The oldest version the page still reads: without search, and with bubbles that keep their counts when categories are hidden. */
   oldestVersion: 2,
   /** Tile extent: MapLibre's own (GeoJSON sources are tiled at it), so positions round alike. */
@@ -37,6 +40,8 @@ export const PIN_ARCHIVE = {
    * title would be stored a dozen times. The whole title is in the pin index, once (the popup).
    */
   tileTitleLength: 200,
+  /** Pins in one block of the bubbles' pin table (`PinLeavesInfo`): a gzipped block of a few KB. */
+  pinsPerLeafBlock: 64,
 } as const;
 
 /** A title as the tiles carry it: whole up to `tileTitleLength` characters, else cut with an ellipsis. */
@@ -110,7 +115,34 @@ export interface PinArchiveMetadata {
   bounds?: [west: number, south: number, east: number, north: number];
   /** Where the search index is and what it searched (version 3; see `PinSearchInfo`). */
   search?: PinSearchInfo;
+  /** Where the bubbles' pins are (version 4; see `PinLeavesInfo`); without it a bubble at the map's maximum zoom zooms in as far as the map goes. */
+  leaves?: PinLeavesInfo;
 }
+
+/**
+ * Which pins each bubble holds: right after the search index, `length` bytes. The grouping groups
+ * each range of zooms (`ranges`, as `clusterTiers`) on its own, and within a range each zoom's
+ * bubbles are unions of the next zoom's groups, so one order of the pins per range makes every
+ * bubble of its zooms a run: a bubble feature's `first` (`ClusterTileProperties`) is where its run
+ * starts, and its `point_count` how long it is.
+ *
+ * The section starts with the pin table: `blocks + 1` offsets (little-endian float64, from the
+ * section's start), `blocks` = ceil(count / `PIN_ARCHIVE.pinsPerLeafBlock`); block b is a gzipped
+ * JSON array of `LeafEntry`s, of the pins numbered b × pinsPerLeafBlock on. Pins are numbered
+ * along the tiles (so a bubble's pins are mostly in a few neighbouring blocks). At `orders` come
+ * the orders, one per range in `ranges`' order: `count` pin numbers each, little-endian uint32.
+ */
+export interface PinLeavesInfo {
+  ranges: [first: number, last: number][];
+  orders: number;
+  length: number;
+}
+
+/** The zoom a bubble of an archive of `count` pins was made at (its id keeps it, as `PinGrouping`'s ids do): one of its range's zooms. */
+export const bubbleZoom = (clusterId: number, count: number): number => ((clusterId - count) % 32) - 1;
+
+/** A pin of the bubbles' pin table: id, title (as the tiles carry it, `tileTitle`), look. */
+export type LeafEntry = [id: string, title: string, look: number];
 
 /**
  * Where the search index is (see `src/pins/archive-search.ts`): right after the pin index, `length`
@@ -157,6 +189,8 @@ export interface ClusterTileProperties {
   point_count_abbreviated: string;
   /** The zoom at which it splits (as `PinGrouping.getClusterExpansionZoom`). */
   expansion_zoom: number;
+  /** Where its pins start in its range's order (version 4; see `PinLeavesInfo`). */
+  first?: number;
 }
 
 /**

@@ -100,6 +100,13 @@ export interface PinArchive {
   search?: ArchivePinSearch;
   /** Whether its bubbles count their pins per category (format version 3), so hidden categories leave them. */
   bubbleCategories: boolean;
+  /**
+   * The pins of one of its bubbles (format version 4): the bubble feature's properties and place;
+   * the first `BUBBLE_PINS_LISTED` of its pins, less those of `hidden` categories, each with its
+   * id, title and look, placed at the bubble (its own place and popup text are in the pin index,
+   * `find`). Undefined for an archive made before archives kept them.
+   */
+  bubblePins?(properties: Readonly<Record<string, unknown>>, lngLat: [number, number], hidden: ReadonlySet<string>): Promise<Pin[]>;
 }
 
 /** What a search result shows of a pin: its id, title, category and (the first line of) its description. */

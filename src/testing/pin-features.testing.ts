@@ -13,3 +13,19 @@ export function feature(id: unknown, properties: Record<string, unknown> = {}, o
     ...overrides,
   };
 }
+
+/**
+ * `count` pins' [longitude, latitude] in clumps of every size around Europe, from a seeded generator
+ * (the same each time): bubbles at every zoom, some pins on one spot.
+ */
+export function clumpedLngLats(count: number, seed = 7): [number, number][] {
+  let state = seed;
+  const random = () => (state = (Math.imul(state, 1103515245) + 12345) >>> 0) / 2 ** 32;
+  const centres = Array.from({ length: 40 }, () => [-5 + random() * 30, 38 + random() * 20, 10 ** (-4 + random() * 4)] as const);
+  return Array.from({ length: count }, (_, i) => {
+    const [lng, lat, spread] = centres[i % centres.length]!;
+    // Every twentieth pin on its clump's centre: pins at one spot, which split at no zoom.
+    if (i % 20 === 0) return [lng, lat];
+    return [lng + (random() - 0.5) * spread, lat + (random() - 0.5) * spread];
+  });
+}

@@ -102,6 +102,6 @@ describe('bubbles per category', () => {
     const { archive, pinmap } = await tile({ type: 'FeatureCollection', features: [feature('a', {}, at), feature('b', {}, at)] }, 'no-categories');
     expect(pinmap.categories).toEqual([]);
     const [bubble] = await featuresAt(archive, 3, [10, 50, 10, 50]);
-    expect(Object.keys(bubble!).sort()).toEqual(['cluster', 'cluster_id', 'expansion_zoom', 'point_count', 'point_count_abbreviated']);
+    expect(Object.keys(bubble!).sort()).toEqual(['cluster', 'cluster_id', 'expansion_zoom', 'first', 'point_count', 'point_count_abbreviated']);
   });
 });

@@ -151,11 +151,12 @@ describe('the tiler', () => {
     const metadataAt = Number(bytes.readBigUInt64LE(24));
     const metadata = JSON.parse(gunzipSync(bytes.subarray(metadataAt, metadataAt + Number(bytes.readBigUInt64LE(32)))).toString('utf8')) as { pinmap: PinArchiveMetadata };
     const { search, index, version } = metadata.pinmap;
-    expect(version).toBe(3);
+    expect(version).toBe(4);
     expect(search?.fields).toEqual(['city', 'description']);
     const indexAt = Number(bytes.readBigUInt64LE(56)) + Number(bytes.readBigUInt64LE(64));
     const at = indexAt + index.length;
-    expect(at + search!.length).toBe(bytes.length);
+    // The bubbles' pins follow it, to the end of the file.
+    expect(at + search!.length + metadata.pinmap.leaves!.length).toBe(bytes.length);
     const { blocks } = readIndex(bytes.subarray(at), search!.directory);
     const postings = new Map(blocks.flat().map(([word, found]) => [word, found.map(([bits, id]) => [id, bits])]));
     expect(postings.get('zurich')).toEqual([['a', POSTING_BITS.inTitle | fieldBit(0)]]);

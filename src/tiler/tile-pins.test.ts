@@ -46,8 +46,8 @@ async function indexOf(archive: PMTiles, bytes: Buffer): Promise<PinIndexEntry[]
   const header = await archive.getHeader();
   const { pinmap } = (await archive.getMetadata()) as { pinmap: PinArchiveMetadata };
   const at = header.tileDataOffset + header.tileDataLength!;
-  // The search index follows the pin index, to the end of the file.
-  expect(at + pinmap.index.length + pinmap.search!.length).toBe(bytes.length);
+  // The search index follows the pin index, and the bubbles' pins follow it, to the end of the file.
+  expect(at + pinmap.index.length + pinmap.search!.length + pinmap.leaves!.length).toBe(bytes.length);
   const entries: PinIndexEntry[] = [];
   for (let bucket = 0; bucket < pinmap.index.buckets; bucket++) {
     const start = bytes.readDoubleLE(at + bucket * 8);

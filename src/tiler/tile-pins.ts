@@ -1,11 +1,12 @@
 import { Readable } from 'node:stream';
-import { PIN_ARCHIVE, bubbleCategoryKey, tileTitle, type PinArchiveMetadata, type PinIndexInfo, type PinLook, type PinSearchInfo } from '../pins/archive-format.ts';
+import { PIN_ARCHIVE, bubbleCategoryKey, tileTitle, type PinArchiveMetadata, type PinIndexInfo, type PinLeavesInfo, type PinLook, type PinSearchInfo } from '../pins/archive-format.ts';
 import { PinChecker, PinDataError, assertFeatureCollection, readCollectionMembers, type CheckedPin } from '../pins/data.ts';
 import type { SkippedFeature } from '../pins/types.ts';
 import type { PinOptions } from '../config/pin-options.ts';
 import type { CsvColumns } from '../config/types.ts';
 import { boundsOf } from '../pins/bounds.ts';
 import { CsvPinReader, readCsvStream, withWholeFirstLine } from '../pins/csv.ts';
+import { BubbleLeavesWriter } from './bubble-leaves.ts';
 import { ByteStore } from './byte-store.ts';
 import { IdStore } from './id-store.ts';
 import { Growable } from './growable.ts';
@@ -215,27 +216,35 @@ async function tileInto(writer: PmtilesWriter, input: Readable, output: string, 
   let indexLength: number;
   const searchPath = writer.scratchPath('search-index.bin');
   let searchIndex: ReturnType<SearchIndexWriter['write']>;
+  const leavesPath = writer.scratchPath('bubble-leaves.bin');
+  const leaves = new BubbleLeavesWriter(leavesPath);
+  let leavesInfo: PinLeavesInfo;
   try {
     // While the worker groups the first zooms (it builds the grouping's index first), this thread
     // sorts the pins along the tiles and writes the search index, which need no grouping.
     const alongTiles = sortAlongTiles(coordinates, ids, titles, lookOfPin);
     progress('writing the search index');
     searchIndex = search.write(searchPath);
+    progress("writing the bubbles' pins");
+    leaves.writeTable(alongTiles.order, ids, titles, lookOfPin);
     for (let zoom = 0; zoom <= PIN_ARCHIVE.maxZoom; zoom++) {
       progress(`zoom ${zoom}: grouping`);
-      const { bubbles, rank } = await groups.take(zoom);
+      const { bubbles, rank, leaves: range } = await groups.take(zoom);
+      if (range) leaves.addRange(range.zooms, range.order);
       progress(`zoom ${zoom}: ${bubbles.count.toLocaleString('en-US')} ${bubbles.count === 1 ? 'bubble' : 'bubbles'}; writing tiles`);
       writeZoom(writer, zoom, bubbles, alongTiles, rank, categories.length);
     }
     progress('writing the pin index');
     indexLength = await groups.indexLength();
+    leavesInfo = leaves.finish();
   } finally {
+    leaves.close();
     await groups.close();
     records.close();
   }
 
   progress('writing the archive');
-  const metadata = archiveMetadata(options.name ?? 'pins', count, members, looks, { buckets, length: indexLength }, categories, { fields: searchFields, ...searchIndex }, box && [...box[0], ...box[1]]);
+  const metadata = archiveMetadata(options.name ?? 'pins', count, members, looks, { buckets, length: indexLength }, categories, { fields: searchFields, ...searchIndex }, leavesInfo, box && [...box[0], ...box[1]]);
   const hasPins = count > 0;
   const written = writer.finish(
     output,
@@ -249,7 +258,7 @@ async function tileInto(writer: PmtilesWriter, input: Readable, output: string, 
       center: hasPins ? [(west + east) / 2, (south + north) / 2, 0] : [0, 0, 0],
     },
     metadata,
-    [indexPath, searchPath],
+    [indexPath, searchPath, leavesPath],
   );
   return {
     pins: count,
@@ -301,9 +310,10 @@ function archiveMetadata(
   index: PinIndexInfo,
   categories: [string, number][],
   search: PinSearchInfo,
+  leaves: PinLeavesInfo,
   bounds: [number, number, number, number] | undefined,
 ): object {
-  const pinmap: PinArchiveMetadata = { version: PIN_ARCHIVE.version, count, pinStyles: members.pinStyles, looks, index, categories, search, ...(bounds ? { bounds } : {}) };
+  const pinmap: PinArchiveMetadata = { version: PIN_ARCHIVE.version, count, pinStyles: members.pinStyles, looks, index, categories, search, leaves, ...(bounds ? { bounds } : {}) };
   if (members.attribution !== undefined) pinmap.attribution = members.attribution;
   return {
     name,
@@ -324,6 +334,7 @@ function archiveMetadata(
           point_count: 'Number',
           point_count_abbreviated: 'String',
           expansion_zoom: 'Number',
+          first: 'Number',
           ...Object.fromEntries(categories.map((_, k) => [bubbleCategoryKey(k), 'Number'])),
         },
       },

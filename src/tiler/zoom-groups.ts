@@ -33,6 +33,8 @@ export interface Bubbles {
   points: Float64Array;
   id: Float64Array;
   expansion: Uint8Array;
+  /** Where each bubble's pins start in its range's order of pins (`ZoomGroups.leaves`, `LeafRuns`). */
+  first?: Uint32Array;
   /** With categories: each bubble's pins per category, bubble k's from `start[k]` to `start[k + 1]` (see `BubbleCategories`). */
   categories?: { start: Uint32Array; category: Uint16Array; count: Uint32Array };
 }
@@ -66,13 +68,14 @@ function boxesOf(coordinates: Float64Array): Uint16Array {
  * box whose tile it is in. (A pin at exactly 180° is written to the tiles at -180°, see `tileOf`,
  * but ranked in the easternmost box, where the index finds it.)
  */
-function groupsAt(grouping: PinGrouping, zoom: number, boxOf: Uint16Array): ZoomGroups {
+function groupsAt(grouping: PinGrouping, zoom: number, boxOf: Uint16Array, firstOf?: Uint32Array): ZoomGroups {
   const rank = new Uint32Array(boxOf.length).fill(NOT_ALONE);
   const lng = new Growable((n) => new Float64Array(n));
   const lat = new Growable((n) => new Float64Array(n));
   const points = new Growable((n) => new Float64Array(n));
   const ids = new Growable((n) => new Float64Array(n));
   const expansion = new Growable((n) => new Uint16Array(n));
+  const first = new Growable((n) => new Uint32Array(n));
   const perBubble = grouping.bubbleCategories(zoom);
   const categoryStart = new Growable((n) => new Uint32Array(n));
   const categories = new Growable((n) => new Uint16Array(n));
@@ -110,6 +113,7 @@ function groupsAt(grouping: PinGrouping, zoom: number, boxOf: Uint16Array): Zoom
         points.push(count);
         ids.push(id);
         expansion.push(grouping.expansionZoom(id));
+        if (firstOf) first.push(firstOf[entry]!);
         if (!perBubble) return;
         for (let j = perBubble.start[entry]!; j < perBubble.start[entry + 1]!; j++) {
           categories.push(perBubble.category[j]!);
@@ -120,6 +124,7 @@ function groupsAt(grouping: PinGrouping, zoom: number, boxOf: Uint16Array): Zoom
     });
   }
   const bubbles: Bubbles = { count: lng.length, lng: lng.view(), lat: lat.view(), points: points.view(), id: ids.view(), expansion: Uint8Array.from(expansion.view()) };
+  if (firstOf) bubbles.first = first.view().slice();
   if (perBubble) bubbles.categories = { start: categoryStart.view().slice(), category: categories.view().slice(), count: categoryCounts.view().slice() };
   return { bubbles, rank };
 }
@@ -128,6 +133,8 @@ function groupsAt(grouping: PinGrouping, zoom: number, boxOf: Uint16Array): Zoom
 export interface ZoomGroups {
   bubbles: Bubbles;
   rank: Uint32Array;
+  /** With the first zoom of a range: the range's zooms and its order of pins, in which each bubble of those zooms is a run (`Bubbles.first`). */
+  leaves?: { zooms: [number, number]; order: Uint32Array };
 }
 
 /** `ZoomGroups.rank` of a pin in a bubble. */
@@ -137,17 +144,30 @@ export const NOT_ALONE = 0xffffffff;
 export class Grouper {
   private readonly grouping: PinGrouping;
   private readonly boxOf: Uint16Array;
+  /** Where each group of each zoom of the range being grouped starts in the range's order of pins. */
+  private firstOf: Uint32Array[] = [];
 
   /** `categoryOf`: each pin's category as a number (-1: none), for bubbles that count their pins per category. */
   constructor(coordinates: Float64Array, categoryOf?: Int16Array) {
-    this.grouping = new PinGrouping({ lngLats: coordinates, ...(categoryOf ? { categoryOf } : {}) });
+    this.grouping = new PinGrouping({ lngLats: coordinates, ...(categoryOf ? { categoryOf } : {}) }, { keepParents: true });
     this.boxOf = boxesOf(coordinates);
   }
 
   at(zoom: number): ZoomGroups {
     // Above the grouping's last zoom every pin stands alone, in the order of its last index's pins.
-    const groups = groupsAt(this.grouping, zoom, this.boxOf);
-    if (zoom === PIN_ARCHIVE.maxZoom || (zoom < CLUSTER_MAX_ZOOM && this.grouping.rangeOf(zoom)[1] === zoom)) this.grouping.forget(zoom);
+    const range = this.grouping.rangeOf(zoom);
+    let leaves: ZoomGroups['leaves'];
+    if (zoom <= CLUSTER_MAX_ZOOM && range[0] === zoom) {
+      const { order, first } = this.grouping.leafRuns(zoom);
+      this.firstOf = first;
+      leaves = { zooms: range, order };
+    }
+    const groups: ZoomGroups = groupsAt(this.grouping, zoom, this.boxOf, this.firstOf[zoom]);
+    if (leaves) groups.leaves = leaves;
+    if (zoom === PIN_ARCHIVE.maxZoom || (zoom < CLUSTER_MAX_ZOOM && range[1] === zoom)) {
+      this.grouping.forget(zoom);
+      this.firstOf = [];
+    }
     return groups;
   }
 }
@@ -268,5 +288,6 @@ export class GroupsInWorker {
 export function transferablesOf(groups: ZoomGroups): ArrayBuffer[] {
   const { bubbles, rank } = groups;
   const categories = bubbles.categories ? [bubbles.categories.start, bubbles.categories.category, bubbles.categories.count] : [];
-  return [bubbles.lng, bubbles.lat, bubbles.points, bubbles.id, bubbles.expansion, rank, ...categories].map((column) => column.buffer as ArrayBuffer);
+  const leaves = [...(bubbles.first ? [bubbles.first] : []), ...(groups.leaves ? [groups.leaves.order] : [])];
+  return [bubbles.lng, bubbles.lat, bubbles.points, bubbles.id, bubbles.expansion, rank, ...categories, ...leaves].map((column) => column.buffer as ArrayBuffer);
 }

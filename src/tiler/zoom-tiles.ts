@@ -89,7 +89,7 @@ export function sortAlongTiles(coordinates: Float64Array, ids: IdStore, titles: 
 }
 
 /** The `pins` layer's property names; `PointTileWriter` refers to them by their place here. */
-const KEYS = ['id', 'title', 'look', 'cluster', 'cluster_id', 'point_count', 'point_count_abbreviated', 'expansion_zoom'] as const;
+const KEYS = ['id', 'title', 'look', 'cluster', 'cluster_id', 'point_count', 'point_count_abbreviated', 'expansion_zoom', 'first'] as const;
 const KEY = Object.fromEntries(KEYS.map((key, i) => [key, i])) as Record<(typeof KEYS)[number], number>;
 
 /** Each category's property of a bubble (`bubbleCategoryKey`), after `KEYS`, for `categories` categories. */
@@ -149,6 +149,7 @@ export function writeZoom(writer: PmtilesWriter, zoom: number, bubbles: Bubbles,
       tile.property(KEY.point_count, points);
       tile.property(KEY.point_count_abbreviated, abbreviate(points));
       tile.property(KEY.expansion_zoom, bubbles.expansion[k]!);
+      if (bubbles.first) tile.property(KEY.first, bubbles.first[k]!);
       if (perCategory) for (let j = perCategory.start[k]!; j < perCategory.start[k + 1]!; j++) tile.property(KEYS.length + perCategory.category[j]!, perCategory.count[j]!);
     }
     here.length = 0;

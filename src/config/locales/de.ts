@@ -45,6 +45,7 @@ export const pinmapLocaleDe: Locale = {
   'PinList.ShowAll': 'Alle Pins zeigen',
   'PinList.BubbleTitle': 'Pins in dieser Gruppe',
   'PinList.BubbleCount': '{count} Pins hier',
+  'PinList.BubbleFirst': '{count} Pins hier, die ersten {listed} aufgelistet',
   'PinList.BackToView': 'Pins im Kartenausschnitt',
   'PinList.Close': 'Liste schließen',
   'Legend.Title': 'Legende',

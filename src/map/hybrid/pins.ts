@@ -291,7 +291,8 @@ export function createHybridPins(map: L.Map, options: HybridPinOptions): PinLaye
       if (count === 0) continue;
       // A bubble of another count is another marker.
       const key = count === group.count ? group.key : `${group.key} ${count}`;
-      list.push({ kind: 'cluster', key, count, lngLat: group.lngLat, expansionZoom: () => group.expansionZoom });
+      const leaves = archive?.bubblePins?.bind(archive, group.properties, group.lngLat, state.hidden);
+      list.push({ kind: 'cluster', key, count, lngLat: group.lngLat, expansionZoom: () => group.expansionZoom, ...(leaves ? { leaves } : {}) });
       bubbles.push({ key, count, lngLat: group.lngLat, expansionZoom: group.expansionZoom });
     }
     tiledPins = onMap;

@@ -38,7 +38,7 @@ export interface PinSymbolDrawing {
    * A bubble's pins, for one that splits beyond the map's maximum zoom (`listsPins`), which then
    * lists them (`listBubble`); none: such a bubble zooms as far as the map goes.
    */
-  leaves?: (clusterId: number, properties: Record<string, unknown>) => Promise<Pin[]>;
+  leaves?: (clusterId: number, properties: Record<string, unknown>, lngLat: [number, number]) => Promise<Pin[]>;
   listBubble: (bubble: BubblePins) => void;
   /** A click on a pin, or Enter or Space on its keyboard stand-in (`trigger`, which focus goes back to). */
   onPin: (feature: MapGeoJSONFeature, trigger?: HTMLElement, byKeyboard?: boolean) => void;
@@ -109,7 +109,7 @@ export function addPinLayers(map: MapLibreMap, { images, image, font, sourceLaye
       (zoom) => {
         if (!leaves || !listsPins(zoom, map.getMaxZoom())) return map.easeTo({ center, zoom });
         const count = bubbleCount?.(properties) ?? (properties.point_count as number);
-        listBubble({ count, pins: () => leaves(clusterId, properties), trigger });
+        listBubble({ count, pins: () => leaves(clusterId, properties, [lng, lat]), trigger });
       },
       () => {},
     );

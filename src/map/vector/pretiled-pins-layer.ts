@@ -92,6 +92,7 @@ export function createPretiledPins(map: MapLibreMap, input: PretiledPinsInput): 
       styleOf,
       clusterLabel: input.clusterLabel,
       bubbleCount: (properties) => shownBubbleCount(properties, hiddenIndices()),
+      ...(archive.bubblePins ? { leaves: (_, properties, lngLat) => archive.bubblePins!(properties, lngLat, hidden) } : {}),
       listBubble: input.listBubble,
     });
     applyHidden();

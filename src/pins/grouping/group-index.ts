@@ -77,6 +77,17 @@ export interface BubbleCategories {
   count: Uint32Array;
 }
 
+/**
+ * The pins of a range of zooms in one order in which every group is a run (`GroupIndex.leafRuns`):
+ * `order`, the pins (by index in the input); `first[zoom][entry]`, where the run of the group at
+ * that place among the zoom's groups (`GroupVisitor.bubble`'s `entry`) starts; its length is the
+ * group's count.
+ */
+export interface LeafRuns {
+  order: Uint32Array;
+  first: Uint32Array[];
+}
+
 /** What `visit` reports of each pin and bubble in a box, in the spatial index's order. */
 export interface GroupVisitor {
   /** A pin standing alone, by its index in the input. */
@@ -211,6 +222,39 @@ export class GroupIndex {
     }
     const pins = Uint32Array.from(entries, (k) => (this.input.members ? this.input.members[k]! : k));
     return pins.sort();
+  }
+
+  /**
+   * One order of the pins in which every group of every zoom of the range is a run (`LeafRuns`):
+   * each zoom's groups laid out from the coarsest zoom down, each group's members in their order
+   * at the zoom above, by a counting pass per zoom through where each went (`parents`: the index
+   * must keep them, `keepParents`). The run of a bubble holds exactly its `leaves`.
+   */
+  leafRuns(): LeafRuns {
+    if (!this.keepsParents) throw new Error('the grouping does not keep where its pins went');
+    const { minZoom, maxZoom } = this.options;
+    const pointsOf = (level: Level, k: number) => (level.points ? level.points[k]! : 1);
+    const top = this.levels[minZoom]!;
+    const first: Uint32Array[] = [];
+    let starts = (first[minZoom] = new Uint32Array(top.count));
+    for (let k = 1; k < top.count; k++) starts[k] = starts[k - 1]! + pointsOf(top, k - 1);
+    for (let zoom = minZoom + 1; zoom <= maxZoom + 1; zoom++) {
+      const level = this.levels[zoom]!;
+      const parent = this.parents[zoom]!;
+      const next = starts.slice();
+      const here = new Uint32Array(level.count);
+      for (let k = 0; k < level.count; k++) {
+        const p = parent[k]!;
+        here[k] = next[p]!;
+        next[p]! += pointsOf(level, k);
+      }
+      starts = here;
+      if (zoom <= maxZoom) first[zoom] = here;
+    }
+    const members = this.input.members;
+    const order = new Uint32Array(this.total);
+    for (let k = 0; k < this.total; k++) order[starts[k]!] = members ? members[k]! : k;
+    return { order, first };
   }
 
   /** Where a bubble was made: `zoom`, the zoom above the one it was made at (where it splits), and `origin`, the place there of the one that took the others. */

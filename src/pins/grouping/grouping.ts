@@ -1,5 +1,5 @@
 import { CLUSTER_MAX_ZOOM, CLUSTER_RADIUS, CLUSTER_TIERS } from '../../config/constants.ts';
-import { GroupIndex, pinLevel, type BubbleCategories, type GroupInput, type GroupVisitor } from './group-index.ts';
+import { GroupIndex, pinLevel, type BubbleCategories, type GroupInput, type GroupVisitor, type LeafRuns } from './group-index.ts';
 
 /** Pixels of a tile the radius is measured in, and items in a leaf of the spatial index. */
 const EXTENT = 512;
@@ -30,7 +30,11 @@ export class PinGrouping {
   /** How many pins are grouped. */
   readonly count: number;
 
-  constructor(private readonly input: GroupInput) {
+  /** `keepParents`: group every range keeping where each pin went (`leafRuns`, `leaves`), not only when first asked. */
+  constructor(
+    private readonly input: GroupInput,
+    private readonly options: { keepParents?: boolean } = {},
+  ) {
     this.count = input.members ? input.members.length : input.lngLats.length / 2;
     this.tiers = clusterTiers(this.count).map(([minZoom, maxZoom]) => ({ minZoom, maxZoom }));
   }
@@ -57,6 +61,16 @@ export class PinGrouping {
     const all = tier.index.leaves(bubbleId);
     const from = Math.max(0, Math.floor(offset));
     return { pins: all.slice(from, Math.min(all.length, from + Math.max(0, limit))), total: all.length };
+  }
+
+  /**
+   * The order of the pins of the range of zooms `zoom` is in, in which each of its bubbles is a
+   * run (see `LeafRuns`); grouped again keeping where each pin went if it was not.
+   */
+  leafRuns(zoom: number): LeafRuns {
+    const tier = this.tierAt(zoom);
+    if (!tier.index?.keepsParents) tier.index = this.groupIndex(tier, true);
+    return tier.index.leafRuns();
   }
 
   /**
@@ -120,7 +134,7 @@ export class PinGrouping {
 
   private indexAt(zoom: number): GroupIndex {
     const tier = this.tierAt(zoom);
-    tier.index ??= this.groupIndex(tier, false);
+    tier.index ??= this.groupIndex(tier, this.options.keepParents === true);
     return tier.index;
   }
 

@@ -65,6 +65,12 @@ function sameEntry(a: ListEntry, b: ListEntry): boolean {
 /** Whether two lists show the same entries in the same order. */
 const sameEntries = (a: readonly ListEntry[], b: readonly ListEntry[]): boolean => a.length === b.length && a.every((entry, i) => sameEntry(entry, b[i]!));
 
+/** A bubble's status: how many pins it holds, and how many of them are listed when fewer. */
+function bubbleStatus(locale: Locale, count: number, listed: number): string {
+  const text = locale[listed < count ? 'PinList.BubbleFirst' : 'PinList.BubbleCount'];
+  return text.replace('{count}', Math.max(count, listed).toLocaleString('en-US')).replace('{listed}', listed.toLocaleString('en-US'));
+}
+
 /** The bubbles whose centre is in view, biggest first, as entries. */
 function bubbleEntries(bubbles: readonly ShownBubble[], contains: (lngLat: [number, number]) => boolean): ListEntry[] {
   return bubbles
@@ -320,8 +326,11 @@ export function PinListControl({ adapter, locale, hidden, open, onOpenChange, sh
   /** Pins in view: those listed, and those in the bubbles listed. */
   const inView = entries.reduce((sum, entry) => sum + (entry.kind === 'pin' ? 1 : entry.bubble.count), 0);
   const count = countText(locale, inView, 'PinList.Count', 'PinList.CountOne');
-  /** The status: the bubble's count once its pins are listed (said as they come), else how many pins are in view. */
-  const status = bubble ? (listed === NO_ENTRIES ? '' : locale['PinList.BubbleCount'].replace('{count}', inView.toLocaleString('en-US'))) : (progress ?? (inView === 0 ? locale['PinList.Empty'] : count));
+  /**
+   * The status: the bubble's count once its pins are listed (said as they come; with how many are
+   * listed when it holds more than its list loads, `BubblePins.pins`), else how many pins are in view.
+   */
+  const status = bubble ? (listed === NO_ENTRIES ? '' : bubbleStatus(locale, bubble.count, inView)) : (progress ?? (inView === 0 ? locale['PinList.Empty'] : count));
   const height = Math.min(entries.length * ROW_HEIGHT, maxHeight);
   return (
     <div className="pinmap-ctrl pinmap-list" data-state={open ? 'open' : 'closed'}>
