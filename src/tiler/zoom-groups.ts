@@ -239,7 +239,7 @@ interface Waiting<T> {
  * working up to `AHEAD` zooms ahead: `take(zoom)` (zooms in order from 0) gives that zoom's groups
  * and asks for another, so later zooms are grouped while this one's tiles are written; a worker
  * builds its next range as soon as it has grouped its last one. The zooms each pin stands alone
- * at are gathered here as the groups arrive; once every zoom has, a worker writes the pin index
+ * at are gathered here as the groups arrive; once every zoom has, the worker of the last zoom writes the pin index
  * (`writePinIndex`) while the last zooms' tiles are written, and `indexLength` waits for it.
  * `close` ends the workers. An error in a worker rejects what waits for it.
  */
@@ -251,6 +251,7 @@ export class GroupsInWorker {
   private readonly zoomsOf: number[][];
   private readonly asked: number[];
   private readonly taken: number[];
+  private readonly arrivedOf: number[];
   private readonly lastZoom: number;
   private readonly waiting = new Map<number | 'index', Waiting<ZoomGroups> | Waiting<number>>();
   private readonly ready = new Map<number | 'index', ZoomGroups | number>();
@@ -278,6 +279,7 @@ export class GroupsInWorker {
     this.finestFrom = this.zoomsOf.length > 1 ? clusterTiers(count).at(-1)![0] : 0;
     this.asked = this.zoomsOf.map(() => 0);
     this.taken = this.zoomsOf.map(() => 0);
+    this.arrivedOf = this.zoomsOf.map(() => 0);
     this.zoomsOf.forEach((zooms, w) => {
       for (const zoom of zooms) this.workerOf[zoom] = w;
       const worker = startWorker(new URL(WORKER, import.meta.url), { ...work, zooms, finestFrom: this.finestFrom } satisfies WorkerData);
@@ -315,12 +317,18 @@ export class GroupsInWorker {
     });
   }
 
-  /** A zoom's groups: its lone pins noted, and once every zoom's have come, the pin index asked for (of the first worker, whose last range comes first). */
+  /**
+   * A zoom's groups: its lone pins noted. A worker that has given all its zooms ends (what it held
+   * goes back to the system), unless it is the one with the last zoom, which is then asked for the
+   * pin index.
+   */
   private arrived(zoom: number, groups: ZoomGroups): void {
     const bit = 1 << zoom;
     const { alone } = this;
     for (let i = 0; i < alone.length; i++) if (groups.rank[i] !== NOT_ALONE) alone[i]! |= bit;
-    if (++this.zoomsArrived === this.lastZoom + 1) this.workers[0]!.postMessage({ alone } satisfies GroupingRequest, [alone.buffer as ArrayBuffer]);
+    const w = this.workerOf[zoom]!;
+    if (++this.arrivedOf[w]! === this.zoomsOf[w]!.length && w !== this.workerOf[this.lastZoom]) this.end(this.workers[w]!);
+    if (++this.zoomsArrived === this.lastZoom + 1) this.workers[this.workerOf[this.lastZoom]!]!.postMessage({ alone } satisfies GroupingRequest, [alone.buffer as ArrayBuffer]);
     if (zoom < this.finestFrom && ++this.arrivedBelowFinest === this.finestFrom) this.askAhead();
     this.settle(zoom, groups);
   }
@@ -343,12 +351,12 @@ export class GroupsInWorker {
   }
 
   async close(): Promise<void> {
-    await Promise.all(
-      this.workers.map((worker) => {
-        worker.removeAllListeners('exit');
-        return worker.terminate();
-      }),
-    );
+    await Promise.all(this.workers.map((worker) => this.end(worker)));
+  }
+
+  private end(worker: Worker): Promise<number> {
+    worker.removeAllListeners('exit');
+    return worker.terminate();
   }
 }
 
