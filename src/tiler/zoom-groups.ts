@@ -239,8 +239,9 @@ interface Waiting<T> {
  * working up to `AHEAD` zooms ahead: `take(zoom)` (zooms in order from 0) gives that zoom's groups
  * and asks for another, so later zooms are grouped while this one's tiles are written; a worker
  * builds its next range as soon as it has grouped its last one. The zooms each pin stands alone
- * at are gathered here as the groups arrive; once every zoom has, the worker of the last zoom writes the pin index
- * (`writePinIndex`) while the last zooms' tiles are written, and `indexLength` waits for it.
+ * at are gathered here as the groups arrive; once every zoom has, the worker of the last zoom
+ * writes the pin index (`writePinIndex`) while the last zooms' tiles are written, and
+ * `indexLength` waits for it.
  * `close` ends the workers. An error in a worker rejects what waits for it.
  */
 export class GroupsInWorker {
@@ -327,7 +328,7 @@ export class GroupsInWorker {
     const { alone } = this;
     for (let i = 0; i < alone.length; i++) if (groups.rank[i] !== NOT_ALONE) alone[i]! |= bit;
     const w = this.workerOf[zoom]!;
-    if (++this.arrivedOf[w]! === this.zoomsOf[w]!.length && w !== this.workerOf[this.lastZoom]) this.end(this.workers[w]!);
+    if (++this.arrivedOf[w]! === this.zoomsOf[w]!.length && w !== this.workerOf[this.lastZoom]) void this.end(this.workers[w]!);
     if (++this.zoomsArrived === this.lastZoom + 1) this.workers[this.workerOf[this.lastZoom]!]!.postMessage({ alone } satisfies GroupingRequest, [alone.buffer as ArrayBuffer]);
     if (zoom < this.finestFrom && ++this.arrivedBelowFinest === this.finestFrom) this.askAhead();
     this.settle(zoom, groups);
