@@ -30,15 +30,15 @@ import { sortAlongTiles, writeZoom } from './zoom-tiles.ts';
  *    JSON line in a temporary file (`RecordSpill`): no object or string per pin stays.
  * 2. The pins are grouped by the browser's own `PinGrouping`, one range of zooms at a time (as the
  *    page does), so bubbles, counts and splits are those of the inline pins; each zoom's groups
- *    are read a box at a time (`groupsAt`), in a worker thread a zoom ahead of the tiles being written
+ *    are read a box at a time (`groupsAt`), in two worker threads (every other range each) a few zooms ahead of the tiles being written
  *    (`GroupsInWorker`, `zoom-groups.ts`).
  * 3. Each zoom's bubbles and lone pins are written tile by tile, in tile id order, by
  *    `PointTileWriter` (positions round exactly as a GeoJSON source's do) to `PmtilesWriter`.
  *    Tiles are left uncompressed: most hold a pin or two, which gzip makes longer.
  * 4. The pin index (every pin's place and popup fields, in buckets by id; `pin-lookup.ts`) follows the
- *    tile data. The grouping's worker writes it once it has grouped the last zoom.
+ *    tile data. A grouping worker writes it once every zoom is grouped.
  * 5. The search index (each pin's words; `search-index.ts`) follows the pin index. Its words are
- *    noted as the pins are read, and it is written while the worker groups the first zooms.
+ *    noted as the pins are read, and it is written while the workers group the first zooms.
  */
 
 export interface TilePinsOptions {
@@ -170,7 +170,7 @@ async function tileInto(writer: PmtilesWriter, input: Readable, output: string, 
   const warnings = [...members.warnings, ...(checker?.warnings ?? [])].slice(0, keep);
   const warningCount = members.warnings.length + (checker?.warningCount ?? 0);
 
-  // Shared with the grouping's worker thread, not copied.
+  // Shared with the grouping's worker threads, not copied.
   const coordinates = new Float64Array(new SharedArrayBuffer(lngLats.length * Float64Array.BYTES_PER_ELEMENT));
   coordinates.set(lngLats.view());
   lngLats.array = new Float64Array(0);
@@ -200,7 +200,7 @@ async function tileInto(writer: PmtilesWriter, input: Readable, output: string, 
     (i) => coordinates[2 * i + 1]!,
   );
 
-  // Later zooms are grouped in a worker thread while this one's tiles are written; the worker
+  // Later zooms are grouped in worker threads while this one's tiles are written; a worker
   // then writes the pin index while the last zooms' tiles are written.
   const buckets = Math.max(1, Math.ceil(count / PIN_ARCHIVE.pinsPerBucket));
   const indexPath = writer.scratchPath('pin-index.bin');
@@ -220,7 +220,7 @@ async function tileInto(writer: PmtilesWriter, input: Readable, output: string, 
   const leaves = new BubbleLeavesWriter(leavesPath);
   let leavesInfo: PinLeavesInfo;
   try {
-    // While the worker groups the first zooms (it builds the grouping's index first), this thread
+    // While the workers group the first zooms (they build the grouping's indexes first), this thread
     // sorts the pins along the tiles and writes the search index, which need no grouping.
     const alongTiles = sortAlongTiles(coordinates, ids, titles, lookOfPin);
     progress('writing the search index');

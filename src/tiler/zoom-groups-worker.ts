@@ -1,25 +1,31 @@
 import { parentPort, workerData } from 'node:worker_threads';
 import { ByteStore } from './byte-store.ts';
 import { writePinIndex } from './pin-lookup.ts';
-import { Grouper, NOT_ALONE, transferablesOf, type GroupingMessage, type GroupingWork } from './zoom-groups.ts';
+import { Grouper, transferablesOf, type GroupingMessage, type GroupingRequest, type WorkerData } from './zoom-groups.ts';
 
 /**
- * The grouping's worker thread (see `GroupsInWorker`): answers each zoom it is asked for with that
- * zoom's groups, and after the last zoom writes the pin index and answers with its length.
+ * A grouping worker thread (see `GroupsInWorker`): answers each of its zooms it is asked for with
+ * that zoom's groups, building each of its ranges of zooms as soon as it is done with the one
+ * before; asked to, writes the pin index and answers with its length.
  */
-const { coordinates, categoryOf, lastZoom, index } = workerData as GroupingWork;
+const { coordinates, categoryOf, zooms, finestFrom, index } = workerData as WorkerData;
 const grouper = new Grouper(coordinates, categoryOf);
-/** Bit z: the pin stands alone at zoom z. */
-const alone = new Uint16Array(coordinates.length / 2);
 const post = (message: GroupingMessage, transfer: ArrayBuffer[] = []) => parentPort!.postMessage(message, transfer);
 
-parentPort!.on('message', (zoom: number) => {
-  const groups = grouper.at(zoom);
-  const bit = 1 << zoom;
-  for (let i = 0; i < alone.length; i++) if (groups.rank[i] !== NOT_ALONE) alone[i]! |= bit;
-  post({ zoom, groups }, transferablesOf(groups));
-  if (zoom === lastZoom) {
+grouper.prepare(zooms[0]!);
+// The first range of zooms holds few bubbles, so its worker builds its next range beside it at once
+// (while the tiler sorts the pins and writes the search index) rather than once it has been read.
+const secondRange = zooms.find((zoom, k) => k > 0 && zoom !== zooms[k - 1]! + 1);
+if (zooms[0] === 0 && secondRange !== undefined && secondRange < finestFrom) grouper.prepare(secondRange);
+parentPort!.on('message', (request: GroupingRequest) => {
+  if (typeof request !== 'number') {
     const ids = ByteStore.fromColumns(index.ids);
-    post({ indexLength: writePinIndex(index.path, index.buckets, { coordinates, ids: { id: (pin) => ids.text(pin) }, looks: index.looks, alone, records: index.records }, index.partPins) });
+    post({ indexLength: writePinIndex(index.path, index.buckets, { coordinates, ids: { id: (pin) => ids.text(pin) }, looks: index.looks, alone: request.alone, records: index.records }, index.partPins) });
+    return;
   }
+  const groups = grouper.at(request);
+  post({ zoom: request, groups }, transferablesOf(groups));
+  // The next of its zooms in another range (not the next zoom): that range is built now, unless it is the finest (see `GroupsInWorker`).
+  const next = zooms[zooms.indexOf(request) + 1];
+  if (next !== undefined && next !== request + 1 && next < finestFrom) grouper.prepare(next);
 });

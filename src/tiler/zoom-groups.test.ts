@@ -1,8 +1,12 @@
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { CLUSTER_MAX_ZOOM } from '../config/constants.ts';
+import { CLUSTER_MAX_ZOOM, CLUSTER_TIERS } from '../config/constants.ts';
 import { PIN_ARCHIVE } from '../pins/archive-format.ts';
 import { ByteStore } from './byte-store.ts';
-import { Grouper, GroupsInWorker, type GroupingWork } from './zoom-groups.ts';
+import { writePinIndex } from './pin-lookup.ts';
+import { Grouper, GroupsInWorker, NOT_ALONE, zoomsOfWorkers, type GroupingWork } from './zoom-groups.ts';
 
 /** `count` pins around Europe, in shared memory as the tiler keeps them; their records' file is `recordsPath`. */
 function work(count: number, recordsPath: string): GroupingWork {
@@ -42,6 +46,42 @@ describe('the grouping in a worker thread', () => {
       await there.close();
     }
   }, 60_000);
+
+  it('groups a set of more pins than one range of zooms takes in two workers, each every other range, and writes the same pin index as one thread', async () => {
+    const count = CLUSTER_TIERS.fromPins + 2000;
+    const folder = mkdtempSync(join(tmpdir(), 'pinmap-zoom-groups-'));
+    const job = work(count, join(folder, 'records.jsonl'));
+    writeFileSync(job.index.records.path, '[]'.repeat(count));
+    expect(zoomsOfWorkers(count, PIN_ARCHIVE.maxZoom, 2)).toEqual([
+      [0, 1, 2, 3, 4, 7, 8, 11, 12],
+      [5, 6, 9, 10, 13, 14, 15],
+    ]);
+    const here = new Grouper(job.coordinates);
+    const alone = new Uint16Array(count);
+    const there = new GroupsInWorker(job);
+    try {
+      for (let zoom = 0; zoom <= PIN_ARCHIVE.maxZoom; zoom++) {
+        const expected = here.at(zoom);
+        const got = await there.take(zoom);
+        expect([...got.bubbles.id], `zoom ${zoom}`).toEqual([...expected.bubbles.id]);
+        expect([...got.rank], `zoom ${zoom}`).toEqual([...expected.rank]);
+        for (let i = 0; i < count; i++) if (expected.rank[i] !== NOT_ALONE) alone[i]! |= 1 << zoom;
+      }
+      const length = await there.indexLength();
+      const ids = ByteStore.fromColumns(job.index.ids);
+      const expectedPath = join(folder, 'expected.index');
+      const expectedLength = writePinIndex(expectedPath, job.index.buckets, { coordinates: job.coordinates, ids: { id: (pin) => ids.text(pin) }, looks: job.index.looks, alone, records: job.index.records }, job.index.partPins);
+      expect(length).toBe(expectedLength);
+      expect(readFileSync(job.index.path).equals(readFileSync(expectedPath))).toBe(true);
+    } finally {
+      await there.close();
+      rmSync(folder, { recursive: true, force: true });
+    }
+  }, 60_000);
+
+  it('gives a set of pins grouped in one range of zooms to one worker', () => {
+    expect(zoomsOfWorkers(CLUSTER_TIERS.fromPins, PIN_ARCHIVE.maxZoom, 2)).toEqual([Array.from({ length: PIN_ARCHIVE.maxZoom + 1 }, (_, zoom) => zoom)]);
+  });
 
   it('refuses pins that are not in shared memory (the worker would read a copy, or nothing)', () => {
     const job = work(10, '/nonexistent/records');

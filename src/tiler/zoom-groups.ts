@@ -4,16 +4,16 @@ import { pathToFileURL } from 'node:url';
 import { Worker } from 'node:worker_threads';
 import { CLUSTER_MAX_ZOOM } from '../config/constants.ts';
 import { PIN_ARCHIVE } from '../pins/archive-format.ts';
-import { PinGrouping } from '../pins/grouping/grouping.ts';
+import { clusterTiers, PinGrouping } from '../pins/grouping/grouping.ts';
 import type { ByteStoreColumns } from './byte-store.ts';
 import { Growable } from './growable.ts';
 import type { SpilledRecords } from './pin-lookup.ts';
 
 /**
  * The pin tiler's grouping, zoom by zoom: the browser's own `PinGrouping`, read a box of the world
- * at a time (`groupsAt`). It runs in a worker thread (`GroupsInWorker`, `zoom-groups-worker.ts`)
- * a few zooms ahead of the tiles being written, so the tiler's two parts share two cores, and then
- * writes the pin index there; what it reads of the pins is shared with it, not copied.
+ * at a time (`groupsAt`). It runs in two worker threads (`GroupsInWorker`, `zoom-groups-worker.ts`),
+ * each grouping every other range of zooms a few zooms ahead of the tiles being written, and then
+ * one of them writes the pin index; what they read of the pins is shared with them, not copied.
  */
 
 /** Where a longitude and latitude fall at `zoom`, as geojson-vt projects them (a longitude of 180 is drawn at -180). */
@@ -170,6 +170,25 @@ export class Grouper {
     }
     return groups;
   }
+
+  /** Groups, now, the range of zooms `zoom` is in, before its zooms are asked for. */
+  prepare(zoom: number): void {
+    this.grouping.prepare(zoom);
+  }
+}
+
+/**
+ * The zooms each grouping worker groups, from 0 to `lastZoom`: the ranges of zooms (grouped
+ * independently, see `clusterTiers`) in turn, so that each worker builds its next range while the
+ * other's zooms are written; the zooms above the last range with it (they read its pins).
+ */
+export function zoomsOfWorkers(count: number, lastZoom: number, workers: number): number[][] {
+  const ranges = clusterTiers(count);
+  const zooms: number[][] = Array.from({ length: Math.min(workers, ranges.length) }, () => []);
+  ranges.forEach(([first, last], range) => {
+    for (let zoom = first; zoom <= (range === ranges.length - 1 ? lastZoom : last); zoom++) zooms[range % zooms.length]!.push(zoom);
+  });
+  return zooms;
 }
 
 /** The worker's module beside this one: TypeScript run through tsx from the sources, JavaScript in the built command. */
@@ -190,13 +209,17 @@ function startWorker(url: URL, workerData: unknown): Worker {
 }
 
 /**
- * How many zooms the grouping may run ahead of the tiles: enough that the zooms where it builds a
- * range's index (slower than their tiles) are ready before they are needed, few enough that the
+ * How many of its zooms each grouping worker is asked for ahead of the tiles being written: enough
+ * that a worker has grouped a zoom before it is needed (it builds its next range of zooms as soon
+ * as it has grouped its last one, while the other worker's zooms are written), few enough that the
  * waiting results (a number per pin each) stay small.
  */
-const AHEAD = 3;
+const AHEAD = 2;
 
-/** What the worker is given: the pins' coordinates, the last zoom, and what it writes the pin index of once it has grouped that zoom. */
+/** Worker threads that group: two, as the tiler's main thread writes the tiles beside them. */
+const GROUPING_WORKERS = 2;
+
+/** What the workers are given: the pins' coordinates, the last zoom, and what the pin index is written of once every zoom is grouped. */
 export interface GroupingWork {
   coordinates: Float64Array;
   /** Each pin's category as a number (-1: none), when there are categories: bubbles count their pins per category. */
@@ -212,8 +235,18 @@ export interface GroupingWork {
   };
 }
 
-/** A message from the worker: a zoom's groups, or the pin index's length once written. */
+/** What one worker is given: the work, and the zooms it groups (in order; see `zoomsOfWorkers`). */
+export interface WorkerData extends GroupingWork {
+  zooms: number[];
+  /** The first zoom of the finest range: the worker builds its ranges ahead of being asked only below it. */
+  finestFrom: number;
+}
+
+/** A message from a worker: a zoom's groups, or the pin index's length once written. */
 export type GroupingMessage = { zoom: number; groups: ZoomGroups } | { indexLength: number };
+
+/** A message to a worker: a zoom to group, or the zooms each pin stands alone at (bit z: zoom z), to write the pin index with. */
+export type GroupingRequest = number | { alone: Uint16Array };
 
 /** Where a promise waits for the worker. */
 interface Waiting<T> {
@@ -222,17 +255,33 @@ interface Waiting<T> {
 }
 
 /**
- * A `Grouper` in a worker thread, working up to `AHEAD` zooms ahead: `take(zoom)` (zooms in order
- * from 0) gives that zoom's groups and asks for another, so later zooms are grouped while this
- * one's tiles are written. Once it has grouped the last zoom it knows which zooms each pin stands
- * alone at, and writes the pin index (`writePinIndex`) while the last zooms' tiles are written;
- * `indexLength` waits for it. `close` ends the worker. An error in the worker rejects what waits for it.
+ * `Grouper`s in worker threads (`GROUPING_WORKERS`, each its ranges of zooms, `zoomsOfWorkers`),
+ * working up to `AHEAD` zooms ahead: `take(zoom)` (zooms in order from 0) gives that zoom's groups
+ * and asks for another, so later zooms are grouped while this one's tiles are written; a worker
+ * builds its next range as soon as it has grouped its last one. The zooms each pin stands alone
+ * at are gathered here as the groups arrive; once every zoom has, the worker of the last zoom
+ * writes the pin index (`writePinIndex`) while the last zooms' tiles are written, and
+ * `indexLength` waits for it.
+ * `close` ends the workers. An error in a worker rejects what waits for it.
  */
 export class GroupsInWorker {
-  private readonly worker: Worker;
+  private readonly workers: Worker[] = [];
+  /** The worker that groups each zoom, by its place in `workers`. */
+  private readonly workerOf: number[] = [];
+  /** Each worker's zooms, in order; how many of them it has been asked for, and how many taken. */
+  private readonly zoomsOf: number[][];
+  private readonly asked: number[];
+  private readonly taken: number[];
+  private readonly arrivedOf: number[];
   private readonly lastZoom: number;
   private readonly waiting = new Map<number | 'index', Waiting<ZoomGroups> | Waiting<number>>();
   private readonly ready = new Map<number | 'index', ZoomGroups | number>();
+  /** Bit z: the pin stands alone at zoom z (of the zooms arrived so far). */
+  private readonly alone: Uint16Array;
+  private zoomsArrived = 0;
+  /** The first zoom of the finest range, and how many zooms below it have arrived. */
+  private readonly finestFrom: number;
+  private arrivedBelowFinest = 0;
   private failed: Error | undefined;
 
   constructor(work: GroupingWork) {
@@ -240,32 +289,76 @@ export class GroupsInWorker {
       if (!(shared.buffer instanceof SharedArrayBuffer)) throw new Error('what the grouping worker reads must be in shared memory');
     }
     this.lastZoom = work.lastZoom;
-    this.worker = startWorker(new URL(WORKER, import.meta.url), work);
-    this.worker.on('message', (message: GroupingMessage) => {
-      const [key, value] = 'zoom' in message ? [message.zoom, message.groups] : (['index', message.indexLength] as const);
-      const waiting = this.waiting.get(key);
-      this.waiting.delete(key);
-      if (waiting) (waiting.resolve as (value: ZoomGroups | number) => void)(value);
-      else this.ready.set(key, value);
-    });
+    const count = work.coordinates.length / 2;
+    this.alone = new Uint16Array(count);
     const fail = (error: Error) => {
       this.failed ??= error;
       for (const { reject } of this.waiting.values()) reject(this.failed);
       this.waiting.clear();
     };
-    this.worker.on('error', (error) => fail(new Error(`the grouping stopped: ${error.message}`, { cause: error })));
-    this.worker.on('exit', (code) => fail(new Error(`the grouping's worker ended (exit code ${code})`)));
-    for (let zoom = 0; zoom <= Math.min(AHEAD, work.lastZoom); zoom++) this.worker.postMessage(zoom);
+    this.zoomsOf = zoomsOfWorkers(count, work.lastZoom, GROUPING_WORKERS);
+    this.finestFrom = this.zoomsOf.length > 1 ? clusterTiers(count).at(-1)![0] : 0;
+    this.asked = this.zoomsOf.map(() => 0);
+    this.taken = this.zoomsOf.map(() => 0);
+    this.arrivedOf = this.zoomsOf.map(() => 0);
+    this.zoomsOf.forEach((zooms, w) => {
+      for (const zoom of zooms) this.workerOf[zoom] = w;
+      const worker = startWorker(new URL(WORKER, import.meta.url), { ...work, zooms, finestFrom: this.finestFrom } satisfies WorkerData);
+      worker.on('message', (message: GroupingMessage) => ('zoom' in message ? this.arrived(message.zoom, message.groups) : this.settle('index', message.indexLength)));
+      worker.on('error', (error) => fail(new Error(`the grouping stopped: ${error.message}`, { cause: error })));
+      worker.on('exit', (code) => fail(new Error(`the grouping's worker ended (exit code ${code})`)));
+      this.workers.push(worker);
+    });
+    this.askAhead();
   }
 
   take(zoom: number): Promise<ZoomGroups> {
-    if (zoom + AHEAD <= this.lastZoom) this.worker.postMessage(zoom + AHEAD);
+    this.taken[this.workerOf[zoom]!]!++;
+    this.askAhead();
     return this.wait<ZoomGroups>(zoom);
   }
 
-  /** The pin index's length in bytes, once the worker has written it. */
+  /** The pin index's length in bytes, once a worker has written it. */
   indexLength(): Promise<number> {
     return this.wait<number>('index');
+  }
+
+  /**
+   * Asks each worker for its next zooms, up to `AHEAD` not yet taken. The finest range's grouping
+   * holds about as much as the pins, and so does the one before it: its zooms are asked for once
+   * every zoom below it has come, so that the two are not held at once.
+   */
+  private askAhead(): void {
+    const finestReady = this.arrivedBelowFinest === this.finestFrom;
+    this.workers.forEach((worker, w) => {
+      const zooms = this.zoomsOf[w]!;
+      while (this.asked[w]! < zooms.length && this.asked[w]! - this.taken[w]! < AHEAD && (finestReady || zooms[this.asked[w]!]! < this.finestFrom)) {
+        worker.postMessage(zooms[this.asked[w]!++]! satisfies GroupingRequest);
+      }
+    });
+  }
+
+  /**
+   * A zoom's groups: its lone pins noted. A worker that has given all its zooms ends (what it held
+   * goes back to the system), unless it is the one with the last zoom, which is then asked for the
+   * pin index.
+   */
+  private arrived(zoom: number, groups: ZoomGroups): void {
+    const bit = 1 << zoom;
+    const { alone } = this;
+    for (let i = 0; i < alone.length; i++) if (groups.rank[i] !== NOT_ALONE) alone[i]! |= bit;
+    const w = this.workerOf[zoom]!;
+    if (++this.arrivedOf[w]! === this.zoomsOf[w]!.length && w !== this.workerOf[this.lastZoom]) void this.end(this.workers[w]!);
+    if (++this.zoomsArrived === this.lastZoom + 1) this.workers[this.workerOf[this.lastZoom]!]!.postMessage({ alone } satisfies GroupingRequest, [alone.buffer as ArrayBuffer]);
+    if (zoom < this.finestFrom && ++this.arrivedBelowFinest === this.finestFrom) this.askAhead();
+    this.settle(zoom, groups);
+  }
+
+  private settle(key: number | 'index', value: ZoomGroups | number): void {
+    const waiting = this.waiting.get(key);
+    this.waiting.delete(key);
+    if (waiting) (waiting.resolve as (value: ZoomGroups | number) => void)(value);
+    else this.ready.set(key, value);
   }
 
   private wait<T extends ZoomGroups | number>(key: number | 'index'): Promise<T> {
@@ -279,8 +372,12 @@ export class GroupsInWorker {
   }
 
   async close(): Promise<void> {
-    this.worker.removeAllListeners('exit');
-    await this.worker.terminate();
+    await Promise.all(this.workers.map((worker) => this.end(worker)));
+  }
+
+  private end(worker: Worker): Promise<number> {
+    worker.removeAllListeners('exit');
+    return worker.terminate();
   }
 }
 
