@@ -101,14 +101,17 @@ async function tileInto(writer: PmtilesWriter, input: Readable, output: string, 
   const lngLats = new Growable((n) => new Float64Array(n));
   const lookOf = new Growable((n) => new Uint16Array(n));
   const ids = new IdStore();
-  /** Each pin's title as the tiles carry it (its name for the keyboard and screen readers; `tileTitle`). */
-  const titles = new ByteStore();
+  /**
+   * Each pin's title as the tiles carry it (its name for the keyboard and screen readers;
+   * `tileTitle`). It and `search` are let go of once written (see below), so they are `let`.
+   */
+  let titles: ByteStore | undefined = new ByteStore();
   const records = new RecordSpill(writer.scratchPath('records.jsonl'));
   const lookIds = new Map<string, number>();
   const looks: PinLook[] = [];
   let checker: PinChecker | undefined;
   const searchFields = [...new Set(options.searchFields ?? [])].filter((name) => name !== 'title');
-  const search = new SearchIndexWriter(searchFields);
+  let search: SearchIndexWriter | undefined = new SearchIndexWriter(searchFields);
 
   progress('reading and checking the pins');
   /** Keeps a good pin; `where` names it for an error (`feature 12`, `line 12`). */
@@ -128,8 +131,8 @@ async function tileInto(writer: PmtilesWriter, input: Readable, output: string, 
     lngLats.push(pin.lngLat[0]);
     lngLats.push(pin.lngLat[1]);
     lookOf.push(look);
-    titles.add(tileTitle(pin.title));
-    search.add(pin, look);
+    titles!.add(tileTitle(pin.title));
+    search!.add(pin, look);
     const record: PinRecord = [pin.title, pin.description, pin.url ?? null, pin.category ?? null];
     records.add(JSON.stringify(record));
   };
@@ -227,6 +230,11 @@ async function tileInto(writer: PmtilesWriter, input: Readable, output: string, 
     searchIndex = search.write(searchPath);
     progress("writing the bubbles' pins");
     leaves.writeTable(alongTiles.order, ids, titles, lookOfPin);
+    // What only these needed (every distinct word, each pin's words and title: 100 MB and more at
+    // 1M pins) goes now, not when the last zoom's tiles are written: the grouping's workers hold
+    // their largest ranges meanwhile.
+    search = undefined;
+    titles = undefined;
     for (let zoom = 0; zoom <= PIN_ARCHIVE.maxZoom; zoom++) {
       progress(`zoom ${zoom}: grouping`);
       const { bubbles, rank, leaves: range } = await groups.take(zoom);
