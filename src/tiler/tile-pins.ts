@@ -181,7 +181,7 @@ async function tileInto(writer: PmtilesWriter, input: Readable, output: string, 
   lookOfPin.set(lookOf.view());
   lookOf.array = new Uint16Array(0);
   const count = coordinates.length / 2;
-  progress(`${count.toLocaleString('en-US')} ${count === 1 ? 'pin' : 'pins'}; sorting them along the tiles`);
+  progress(`${count.toLocaleString('en-US')} ${count === 1 ? 'pin' : 'pins'}; starting the grouping`);
 
   let west = 180;
   let south = 90;
@@ -225,6 +225,7 @@ async function tileInto(writer: PmtilesWriter, input: Readable, output: string, 
   try {
     // While the workers group the first zooms (they build the grouping's indexes first), this thread
     // sorts the pins along the tiles and writes the search index, which need no grouping.
+    progress('sorting the pins along the tiles');
     const alongTiles = sortAlongTiles(coordinates, ids, titles, lookOfPin);
     progress('writing the search index');
     searchIndex = search.write(searchPath);
