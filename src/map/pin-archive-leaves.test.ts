@@ -4,10 +4,9 @@ import { PMTiles, type Source } from 'pmtiles';
 import { afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { PIN_ARCHIVE } from '../pins/archive-format.ts';
 import { PinGrouping } from '../pins/grouping/grouping.ts';
-import { rangeFetch, tileCollection, withMetadata } from '../testing/pin-archive.testing.ts';
+import { openServedArchive, tileCollection, withMetadata, type ServedRange } from '../testing/pin-archive.testing.ts';
 import { clumpedLngLats, feature } from '../testing/pin-features.testing.ts';
-import { BUBBLE_PINS_LISTED, openPinArchive } from './pin-archive.ts';
-import { forgetArchiveReader } from './pmtiles.ts';
+import { BUBBLE_PINS_LISTED } from './pin-archive.ts';
 
 const HOST = 'https://pins.example.org';
 const CATEGORIES = ['cafe', 'museum', 'park'];
@@ -18,16 +17,12 @@ beforeAll(async () => {
   bytes = await tileCollection({ type: 'FeatureCollection', features });
 }, 120_000);
 
-let served: ReturnType<typeof rangeFetch>['served'];
-let opened = 0;
-/** Opens `archive` as the page does, at a URL of its own (readers are kept per URL). */
+let served: ServedRange[];
+/** Opens `archive` as the page does (see `openServedArchive`); `served` lists its range requests. */
 async function open(archive: Buffer) {
-  const url = `${HOST}/pins-${++opened}.pmtiles`;
-  const fake = rangeFetch({ [url]: archive });
-  served = fake.served;
-  vi.stubGlobal('fetch', fake.fetch);
-  afterEach(() => forgetArchiveReader(url));
-  return openPinArchive(`pmtiles://${url}`, {}, `${HOST}/`);
+  const opened = await openServedArchive(archive, HOST);
+  served = opened.served;
+  return opened.archive;
 }
 afterEach(() => vi.unstubAllGlobals());
 

@@ -1,11 +1,9 @@
 import { afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
-import { openPinArchive } from './pin-archive.ts';
-import { forgetArchiveReader } from './pmtiles.ts';
 import { parsePins } from '../pins/data.ts';
 import { createPinSearch, fieldText } from '../pins/search.ts';
 import { searchWords } from '../pins/archive-search.ts';
 import type { Pin } from '../pins/types.ts';
-import { rangeFetch, tileCollection, withMetadata } from '../testing/pin-archive.testing.ts';
+import { openServedArchive, tileCollection, withMetadata, type ServedRange } from '../testing/pin-archive.testing.ts';
 import { feature } from '../testing/pin-features.testing.ts';
 
 const HOST = 'https://pins.example.org';
@@ -35,19 +33,13 @@ beforeAll(async () => {
   pins = parsePins(collection(), {}, { searchFields: ['description'] }).pins;
 }, 120_000);
 
-let served: ReturnType<typeof rangeFetch>['served'];
-let opened = 0;
-/** Opens `bytes` as the page does, at a URL of its own (readers are kept per URL). */
+let served: ServedRange[];
+/** Opens `bytes` as the page does (see `openServedArchive`); `served` lists its range requests. */
 async function open(bytes: Buffer) {
-  const url = `${HOST}/pins-${++opened}.pmtiles`;
-  const fake = rangeFetch({ [url]: bytes });
-  served = fake.served;
-  vi.stubGlobal('fetch', fake.fetch);
-  const archive = await openPinArchive(`pmtiles://${url}`, {}, `${HOST}/`);
-  afterEach(() => forgetArchiveReader(url));
-  return archive;
+  const opened = await openServedArchive(bytes, HOST);
+  served = opened.served;
+  return opened.archive;
 }
-
 afterEach(() => vi.unstubAllGlobals());
 
 /**

@@ -3,6 +3,10 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Readable } from 'node:stream';
 import { gunzipSync, gzipSync } from 'node:zlib';
+import { afterEach, vi } from 'vitest';
+import { openPinArchive } from '../map/pin-archive.ts';
+import { forgetArchiveReader } from '../map/pmtiles.ts';
+import type { PinArchive } from '../pins/types.ts';
 import { tilePins, type TilePinsOptions } from '../tiler/tile-pins.ts';
 
 /**
@@ -49,6 +53,22 @@ export function rangeFetch(files: Record<string, Buffer>): { fetch: typeof fetch
     return new Response(new Uint8Array(bytes.subarray(from, end + 1)), { status: 206, headers: { 'Content-Range': `bytes ${from}-${end}/${bytes.length}` } });
   };
   return { fetch: answer as typeof fetch, served };
+}
+
+/** Archives opened by `openServedArchive`, each at a URL of its own. */
+let opened = 0;
+
+/**
+ * Opens `bytes` as the page opens a pin archive, at a URL of its own under `host` (the page keeps
+ * one reader per URL; it is forgotten after the test), with `fetch` stubbed by `rangeFetch`: the
+ * archive, and the range requests served for it so far.
+ */
+export async function openServedArchive(bytes: Buffer, host: string): Promise<{ archive: PinArchive; served: ServedRange[] }> {
+  const url = `${host}/pins-${++opened}.pmtiles`;
+  const fake = rangeFetch({ [url]: bytes });
+  vi.stubGlobal('fetch', fake.fetch);
+  afterEach(() => forgetArchiveReader(url));
+  return { archive: await openPinArchive(`pmtiles://${url}`, {}, `${host}/`), served: fake.served };
 }
 
 /**
