@@ -18,7 +18,9 @@ export default defineConfig({
   retries: 0,
   forbidOnly: !!process.env.CI,
   failOnFlakyTests: true,
-  reporter: process.env.CI ? [['list'], ['html', { open: 'never', outputFolder: 'playwright-report' }]] : [['list']],
+  reporter: process.env.CI
+    ? [['list'], ['html', { open: 'never', outputFolder: 'playwright-report' }], ['./tests/cost-reporter.ts']]
+    : [['list'], ['./tests/cost-reporter.ts']],
   globalSetup: './tests/global-setup.ts',
   globalTeardown: './tests/global-teardown.ts',
   use: {

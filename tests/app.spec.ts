@@ -1,5 +1,5 @@
-import { expect, test } from '@playwright/test';
-import { blockExternalNetwork, serveJson, waitForMapState, watchConsole } from './helpers.ts';
+import { expect, test } from './test.ts';
+import { blockExternalNetwork, serveJson, waitForMapState, watchConsole, watchForNothing } from './helpers.ts';
 
 test.describe('the app on its embedded basemap', () => {
   test('starts offline in the vector view with the world map, its credits and no console errors', async ({ page }) => {
@@ -102,7 +102,8 @@ test.describe('the camera in the page address', () => {
         await page.mouse.move(400 + dx, 300 + dy, { steps: 6 });
         await page.mouse.up();
         await waitForMapState(page, 'idle');
-        await page.waitForTimeout(200);
+        const still = await watchForNothing(page);
+        await still.expectNothing('the map moved on after it said idle');
       }
       const frames = (n: number) => page.evaluate((count) => new Promise<void>((done) => {
         const next = (left: number) => (left ? requestAnimationFrame(() => next(left - 1)) : done());

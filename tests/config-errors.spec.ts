@@ -1,4 +1,4 @@
-import { expect, test, type Page } from '@playwright/test';
+import { expect, test, type Page } from './test.ts';
 import { BAD_CONFIGS, show, type BadConfig } from '../src/testing/config-corpus.testing.ts';
 import { safeParseConfig } from '../src/config/schema.ts';
 import { openEmbedPage, type EmbedWindow } from './helpers.ts';

@@ -1,5 +1,5 @@
 import AxeBuilder from '@axe-core/playwright';
-import { expect, test, type Browser, type Page } from '@playwright/test';
+import { expect, test, type Browser, type Page } from './test.ts';
 import { EMBEDDED_STYLE_PATH } from '../src/config/constants.ts';
 import { PLAIN_STYLE, serveJson, waitForMapState, watchConsole } from './helpers.ts';
 

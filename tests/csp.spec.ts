@@ -1,5 +1,5 @@
 import { readFileSync, readdirSync } from 'node:fs';
-import { expect, test, type Page } from '@playwright/test';
+import { expect, test, type Page } from './test.ts';
 import { CONTENT_SECURITY_POLICY, CSP_DIRECTIVES } from '../src/config/csp.ts';
 import { watchCsp } from './csp-violations.ts';
 import { serveJson, waitForMapState, watchConsole } from './helpers.ts';

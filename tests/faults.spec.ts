@@ -1,5 +1,5 @@
 import { readFileSync, writeFileSync } from 'node:fs';
-import { expect, test, type Page, type Request, type Route } from '@playwright/test';
+import { expect, test, type Page, type Request, type Route } from './test.ts';
 import { PNG } from 'pngjs';
 import { compareImages } from '../visual/compare.ts';
 import { BASEMAP_ARCHIVE } from './basemap-tiles.ts';

@@ -1,7 +1,7 @@
 import { gzipSync } from 'node:zlib';
 import type { ServerResponse } from 'node:http';
 import fc from 'fast-check';
-import { expect } from '@playwright/test';
+import { expect } from './test.ts';
 import { basemapTile } from './basemap-tiles.ts';
 import { CORS, sendJson, test, type HostileServers } from './hostile-servers.ts';
 import { serveJson, waitForMapState } from './helpers.ts';

@@ -155,3 +155,82 @@ export async function arrowToPin(page: Page, target: Locator, max = 30): Promise
   }
   throw new Error(`the arrows did not reach the pin in ${max} presses`);
 }
+
+/** What `watchForNothing` saw change. */
+type Watch = {
+  /**
+   * Lets the page draw `frames` frames (input is handled on the next frame, and a camera move or
+   * a popup starts within two), waits for the map to be idle, stops recording and fails naming
+   * every change it recorded since `watchForNothing`: a state of the map, the address, or an
+   * element matching `appears`.
+   */
+  expectNothing(message?: string, frames?: number): Promise<void>;
+  /** As `expectNothing`, but gives what changed (nothing: an empty list) instead of failing. */
+  changes(frames?: number): Promise<string[]>;
+};
+
+/**
+ * Proves that nothing happened, from what the page recorded rather than from a look after a
+ * sleep: from now on every change of the map's `data-map-state` (a move makes it `loading`), of
+ * the address (checked every frame, so a change undone before the end still counts) and, with
+ * `appears`, every element matching that selector added to the page, is recorded.
+ */
+export async function watchForNothing(page: Page, { appears }: { appears?: string } = {}): Promise<Watch> {
+  await page.evaluate((appears) => {
+    type Recorder = { changes: string[]; stop: () => void };
+    const w = window as unknown as { pinmapNothing?: Recorder };
+    w.pinmapNothing?.stop();
+    const changes: string[] = [];
+    const observer = new MutationObserver((records) => {
+      for (const record of records) {
+        if (record.type === 'attributes') {
+          changes.push(`map state ${record.oldValue} → ${(record.target as Element).getAttribute('data-map-state')}`);
+        } else if (appears) {
+          for (const node of record.addedNodes) {
+            if (node instanceof Element && (node.matches(appears) || node.querySelector(appears))) changes.push(`${appears} appeared`);
+          }
+        }
+      }
+    });
+    observer.observe(document.body, { attributes: true, attributeFilter: ['data-map-state'], attributeOldValue: true, subtree: true, childList: appears !== null });
+    let address = location.href;
+    let frame = 0;
+    const check = () => {
+      if (location.href !== address) changes.push(`address ${address} → ${location.href}`);
+      address = location.href;
+      frame = requestAnimationFrame(check);
+    };
+    frame = requestAnimationFrame(check);
+    w.pinmapNothing = {
+      changes,
+      stop: () => {
+        observer.disconnect();
+        cancelAnimationFrame(frame);
+        if (location.href !== address) changes.push(`address ${address} → ${location.href}`);
+      },
+    };
+  }, appears ?? null);
+  const changes = async (frames = 6): Promise<string[]> => {
+    await page.evaluate(
+        (frames) =>
+        new Promise<void>((resolve) => {
+          let left = frames;
+          const next = () => (--left <= 0 ? resolve() : requestAnimationFrame(next));
+          requestAnimationFrame(next);
+        }),
+      frames,
+    );
+    await waitForMapState(page, 'idle');
+    return page.evaluate(() => {
+      const recorder = (window as unknown as { pinmapNothing?: { changes: string[]; stop: () => void } }).pinmapNothing;
+      recorder?.stop();
+      return recorder ? [...recorder.changes] : ['the recorder was gone (the page was reloaded)'];
+    });
+  };
+  return {
+    changes,
+    async expectNothing(message = 'nothing should have changed', frames = 6) {
+      expect(await changes(frames), message).toEqual([]);
+    },
+  };
+}

@@ -1,7 +1,7 @@
 import { createServer, type Server } from 'node:https';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { test as base } from '@playwright/test';
+import { test as base } from './test.ts';
 import { generate } from 'selfsigned';
 
 /**

@@ -1,4 +1,4 @@
-import { expect, test, type Page } from '@playwright/test';
+import { expect, test, type Page } from './test.ts';
 import { BLNS, OBJECT_KEYS, TRAPS } from '../src/testing/hostile-strings.testing.ts';
 import { safeParseConfig } from '../src/config/schema.ts';
 import { LOCALE_KEYS, type LocaleKey } from '../src/config/locale.ts';

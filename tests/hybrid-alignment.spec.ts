@@ -1,4 +1,4 @@
-import { expect, test, type Page } from '@playwright/test';
+import { expect, test, type Page } from './test.ts';
 import { drivenGeolocation, waitForMapState } from './helpers.ts';
 import { canvasScale, consoleErrors, controlFrames, expectAligned, expectDrawn, expectNoJump, holdNextZoomAnimation, nextFrames, NO_CONTROLS, openHybrid, settleAfter, settleAfterResize, type LngLat, type PageFrames, type Rect, type TestPoint } from './alignment.ts';
 

@@ -1,7 +1,7 @@
-import { expect, test, type Page } from '@playwright/test';
+import { expect, test, type Page } from './test.ts';
 import AxeBuilder from '@axe-core/playwright';
 import { PNG } from 'pngjs';
-import { arrowToPin, disableWebGL, drivenGeolocation, serveJson, waitForMapState, watchConsole } from './helpers.ts';
+import { arrowToPin, disableWebGL, drivenGeolocation, serveJson, waitForMapState, watchConsole, watchForNothing } from './helpers.ts';
 import { countWebGLContexts, liveWebGLContexts } from './webgl-contexts.ts';
 
 /**
@@ -167,8 +167,9 @@ test.describe('the hybrid view', () => {
     await openHybrid(page, { center: [2.5, 46.8], zoom: 4, controls: noControls, vectorLayer: { interactive: false } });
     const hit = await page.evaluate(() => document.elementFromPoint(400, 300)?.closest('.leaflet-gl-layer') !== null);
     expect(hit).toBe(false);
+    const nothing = await watchForNothing(page, { appears: '.pinmap-feature-popup' });
     await page.mouse.click(400, 300);
-    await page.waitForTimeout(300);
+    await nothing.expectNothing('a click on a vector layer that is not interactive shows nothing');
     await expect(page.locator('.pinmap-feature-popup')).toHaveCount(0);
   });
 
@@ -222,8 +223,9 @@ test.describe('busy and idle in the hybrid view', () => {
     await openHybrid(page, { style: whiteStyle, center: [10, 45], zoom: 3, hash: true, controls: noControls, rasterLayers: [{ url: '/__tiles/slow/{z}/{x}/{y}.png', maxZoom: 4 }] });
     delay = 3000;
     // One step to a zoom with new tiles (they are slow), then past the layer's range before they come.
+    const zoom4Tile = page.waitForRequest(/\/__tiles\/slow\/4\/\d+\/\d+\.png$/);
     await page.evaluate(() => (window.location.hash = '#map=4/45/10'));
-    await page.waitForTimeout(300);
+    await zoom4Tile; // asked for, and held back for 3 s
     await page.evaluate(() => (window.location.hash = '#map=6/45/10'));
     await waitForMapState(page, 'idle', 2500);
   });

@@ -1,4 +1,4 @@
-import { expect, test } from '@playwright/test';
+import { expect, test } from './test.ts';
 
 /**
  * The pin as a Leaflet icon, in real Leaflet: loaded through the development server (which

@@ -1,4 +1,4 @@
-import { expect, test, type Page } from '@playwright/test';
+import { expect, test, type Page } from './test.ts';
 import { pinmapLocaleDe } from '../src/config/locales/de.ts';
 import { serveJson, waitForMapState, watchConsole } from './helpers.ts';
 

@@ -1,4 +1,4 @@
-import { expect, test, type CDPSession, type Page } from '@playwright/test';
+import { expect, test, type CDPSession, type Page } from './test.ts';
 import { watchCsp } from './csp-violations.ts';
 import { openEmbedPage, watchConsole, type EmbedWindow } from './helpers.ts';
 import { countListeners, liveListenerTypes, liveListeners } from './listeners.ts';

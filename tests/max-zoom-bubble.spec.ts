@@ -1,6 +1,6 @@
-import { expect, test, type Page } from '@playwright/test';
+import { expect, test, type Page } from './test.ts';
 import { tileCollection, withMetadata } from '../src/testing/pin-archive.testing.ts';
-import { PLAIN_STYLE, serveArchive, serveJson, waitForMapState } from './helpers.ts';
+import { PLAIN_STYLE, serveArchive, serveJson, waitForMapState, watchForNothing } from './helpers.ts';
 
 /**
  * A bubble at the map's maximum zoom (README "Pins at the maximum zoom"): a config `maxZoom` at or
@@ -67,6 +67,7 @@ for (const { name, config } of modes) {
 
     // By mouse: the bubble lists its pins (title and category), the map stays where it is.
     const middle = await bubbleMiddle(page);
+    const still = await watchForNothing(page);
     await page.mouse.click(middle.x, middle.y);
     await expect(panel(page)).toHaveAttribute('data-scope', 'bubble');
     await expect(panel(page).getByRole('heading')).toHaveText('Pins in this bubble');
@@ -74,7 +75,7 @@ for (const { name, config } of modes) {
     await expect(listedTitles(page)).toHaveText(SHOPS.map((shop) => shop.title));
     await expect(panel(page).locator('.pinmap-list-category')).toHaveText(SHOPS.map((shop) => shop.category));
     await expect(panel(page).locator('.pinmap-list-item').first()).toBeFocused();
-    await page.waitForTimeout(600); // a zoom would be under way by now
+    await still.expectNothing('the map moved when the bubble listed its pins');
     expect(await page.evaluate(() => location.hash)).toBe(camera);
 
     // A listed pin opens its popup, the list staying open.
@@ -146,8 +147,9 @@ test('a bubble of a pin archive made before archives kept their bubbles\' pins (
   await openMap(page, { ...archived, view: 'hybrid', zoom: MAX_ZOOM - 1 }, old);
   await page.locator('.pinmap-cluster').first().click();
   await expect.poll(() => page.evaluate(() => Number(/#map=([\d.]+)/.exec(location.hash)?.[1]))).toBe(MAX_ZOOM);
+  const nothing = await watchForNothing(page, { appears: '.pinmap-list-panel' });
   await page.locator('.pinmap-cluster').first().click();
-  await page.waitForTimeout(600); // the list would be open by now
+  await nothing.expectNothing('a bubble of a version 3 archive at the maximum zoom opened a list or moved the map');
   await expect(panel(page)).toHaveCount(0);
 });
 

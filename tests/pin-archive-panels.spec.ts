@@ -1,4 +1,4 @@
-import { expect, test, type Page } from '@playwright/test';
+import { expect, test, type Page } from './test.ts';
 import { tileCollection, withMetadata } from '../src/testing/pin-archive.testing.ts';
 import { feature } from '../src/testing/pin-features.testing.ts';
 import { PLAIN_STYLE, serveArchive, serveJson, waitForMapState, watchConsole } from './helpers.ts';

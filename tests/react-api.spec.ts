@@ -1,5 +1,5 @@
-import { expect, test, type Page } from '@playwright/test';
-import { waitForMapState, watchConsole } from './helpers.ts';
+import { expect, test, type Page } from './test.ts';
+import { waitForMapState, watchConsole, watchForNothing } from './helpers.ts';
 import { countWebGLContexts, liveWebGLContexts } from './webgl-contexts.ts';
 
 /**
@@ -60,8 +60,11 @@ test('uncontrolled: initialViewState places the map, later changes of it do not,
   await open(page, { initialViewState: { longitude: 10, latitude: 50, zoom: 4 } });
   await expectView(page, { longitude: 10, latitude: 50, zoom: 4, bearing: 0, pitch: 0 });
 
+  await page.evaluate(() => window.harness.events.splice(0));
+  const still = await watchForNothing(page);
   await setProps(page, { initialViewState: { longitude: -70, latitude: -30, zoom: 2 } });
-  await page.waitForTimeout(300);
+  await still.expectNothing('a later initialViewState moved the map');
+  expect(await events(page, 'move')).toEqual([]);
   await expectView(page, { longitude: 10, latitude: 50, zoom: 4 });
 
   await page.evaluate(() => window.harness.ref.current!.jumpTo({ longitude: 20, zoom: 3 }));
@@ -99,7 +102,7 @@ test('controlled: the map shows viewState, follows it without a new map, and spr
 
   // A drag the app follows stays where the user left the map, and the app's state has it.
   await drag(page, -200, 0);
-  await page.waitForTimeout(400);
+  await waitForMapState(page, 'idle'); // the drag's glide has ended
   const dragged = await viewState(page);
   expect(dragged.longitude).toBeGreaterThan(4);
   const state = await page.evaluate(() => window.harness.viewState!);

@@ -2,9 +2,9 @@ import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Readable } from 'node:stream';
-import { expect, test, type Page } from '@playwright/test';
+import { expect, test, type Page } from './test.ts';
 import { tilePins } from '../src/tiler/tile-pins.ts';
-import { PLAIN_STYLE, serveJson, waitForMapState } from './helpers.ts';
+import { PLAIN_STYLE, serveJson, waitForMapState, watchForNothing } from './helpers.ts';
 
 /**
  * Same-place pins (README "Pins at one spot"): pins at one spot fan out on a click or Enter on
@@ -97,6 +97,7 @@ for (const { name, config } of modes) {
     // The arrows go round the fan, not the map: the map (and the fan on it) stays.
     const fanAt = async () => (await page.locator('.pinmap-fan').boundingBox())!;
     const camera = await fanAt();
+    const still = await watchForNothing(page);
     await page.keyboard.press('ArrowLeft');
     await expect(fannedPins(page).nth(0)).toBeFocused();
     await page.keyboard.press('ArrowLeft');
@@ -105,7 +106,7 @@ for (const { name, config } of modes) {
     await expect(fannedPins(page).nth(0)).toBeFocused();
     await page.keyboard.press('ArrowDown');
     await expect(fannedPins(page).nth(1)).toBeFocused();
-    await page.waitForTimeout(300); // a pan by the arrow would be under way by now
+    await still.expectNothing('an arrow on a fanned pin moved the map');
     expect(await fanAt()).toEqual(camera);
     await page.keyboard.press('Escape');
     await expect(fannedPins(page)).toHaveCount(0);

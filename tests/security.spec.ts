@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { createGzip, gzipSync } from 'node:zlib';
-import { expect, type Page } from '@playwright/test';
+import { expect, type Page } from './test.ts';
 import { BASEMAP_ARCHIVE, basemapTile } from './basemap-tiles.ts';
 import { CORS, sendJson, sendRange, test, type HostileServers } from './hostile-servers.ts';
 import { openEmbedPage, serveJson, waitForMapState, watchConsole, type EmbedWindow } from './helpers.ts';

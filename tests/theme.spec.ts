@@ -1,5 +1,5 @@
 import AxeBuilder from '@axe-core/playwright';
-import { expect, test, type Page } from '@playwright/test';
+import { expect, test, type Page } from './test.ts';
 import { PNG } from 'pngjs';
 import { arrowToPin, serveJson, waitForMapState, watchConsole } from './helpers.ts';
 import { countWebGLContexts, liveWebGLContexts } from './webgl-contexts.ts';

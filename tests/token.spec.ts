@@ -1,4 +1,4 @@
-import { expect, test, type Page, type Request, type Route } from '@playwright/test';
+import { expect, test, type Page, type Request, type Route } from './test.ts';
 import { basemapTile } from './basemap-tiles.ts';
 import { serveJson, waitForMapState } from './helpers.ts';
 

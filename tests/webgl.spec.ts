@@ -1,4 +1,4 @@
-import { chromium, expect, test } from '@playwright/test';
+import { chromium, expect, test } from './test.ts';
 import { CHROMIUM_ARGS, findChromium } from './chromium.ts';
 import { disableWebGL, waitForMapState, watchConsole } from './helpers.ts';
 

@@ -1,6 +1,6 @@
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { expect, test, type Page } from '@playwright/test';
+import { expect, test, type Page } from '../tests/test.ts';
 import { disableWebGL, drivenGeolocation, serveJson, waitForMapState, watchConsole } from '../tests/helpers.ts';
 import { compareImages, isUniform } from './compare.ts';
 import { OUTPUT_DIR, recordResult } from './report.ts';
