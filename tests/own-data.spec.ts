@@ -81,6 +81,8 @@ test.describe('pinmap serve', () => {
       await page.goto(served.url);
       await waitForMapState(page, 'idle', 45_000);
       await expect(page.locator('.pinmap-pin')).toHaveCount(3);
+      // The root address it prints opens these pins, with the search on though the config names only the list.
+      await expect(page.getByRole('combobox', { name: 'Search the pins' })).toBeVisible();
       // Fitted: every pin in view, the camera on the Pacific, zoomed in far beyond the world view.
       expect(await pinsInside(page)).toEqual([true, true, true]);
       const camera = await cameraOf(page);

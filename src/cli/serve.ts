@@ -1,7 +1,8 @@
 import { createReadStream, existsSync, readFileSync, statSync } from 'node:fs';
 import { open } from 'node:fs/promises';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
-import { basename, dirname, extname, join, resolve } from 'node:path';
+import { networkInterfaces } from 'node:os';
+import { basename, dirname, extname, isAbsolute, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { PMTiles, type Source } from 'pmtiles';
 import send from 'send';
@@ -13,16 +14,26 @@ import { PinChecker, readCollectionMembers } from '../pins/data.ts';
 import type { PinArchiveMetadata } from '../pins/archive-format.ts';
 import type { SkippedFeature } from '../pins/types.ts';
 import { readFeatureCollection } from '../tiler/read-geojson.ts';
+import { fileKind } from './file-kind.ts';
+import { StyleFiles } from './style-files.ts';
 import { Readable } from 'node:stream';
 
 /**
- * `pinmap serve <file>…` (README, "Your own data"): the built app, served with the user's pin
- * files, config and style under the app's Content Security Policy (src/config/csp.ts) with the
- * style's origin added. Files are served by `send` (Range requests for a `.pmtiles` archive,
- * conditional requests, no path outside its folder); a path that is no file is a plain 404, never
- * the app's page. The page is the app with `?config=` naming the config made here, whose `pins`
- * are the files (one file as it is; several GeoJSON or CSV files merged into one collection), and
- * which gives no camera unless the user's config does: the map opens on the pins.
+ * `pinmap serve <file>…` (README, "Your own data" and "Security"): the built app, served with the
+ * user's pin files, config and style under the app's Content Security Policy (src/config/csp.ts)
+ * with the style's origin added. Files are served by `send` (Range requests for a `.pmtiles`
+ * archive, conditional requests, no path outside its folder); a path that is no file is a plain
+ * 404, never the app's page. The root address redirects to the app with `?config=` naming the
+ * config made here, whose `pins` are the files (one file as it is; several GeoJSON or CSV files
+ * merged into one collection), with the pin list, legend and search on unless the user's config
+ * places them (or `panels: false`), and no camera unless the user's config gives one: the map
+ * opens on the pins.
+ *
+ * What it answers, and to whom: only requests that name it (`Host` 127.0.0.1, localhost, [::1]
+ * or the `--host`; else 421, so a page that points its own name here cannot read it), only GET and
+ * HEAD (else 405), every answer with `nosniff`; from a style's folder only the files the style
+ * refers to (src/cli/style-files.ts). A file that is plainly no pin data (a spreadsheet, an
+ * image) and a file with no valid pin are refused with what they are.
  */
 
 /** Where the served config is, on the server. */
@@ -44,7 +55,14 @@ export interface ServeOptions {
   host: string;
   /** The built app's folder (default: found beside this code). */
   appDir?: string | undefined;
+  /** The folder relative paths are read from (default: the process's working folder). */
+  cwd?: string | undefined;
+  /** The pin panels (list, legend, search) on unless the config says otherwise (default true; `--no-panels`). */
+  panels?: boolean | undefined;
 }
+
+/** The pin panels `pinmap serve` shows unless the config places or hides them itself. */
+const PANELS = { list: true, legend: true, search: true } as const;
 
 /** What was read of one pin file: how many pins it has and what was skipped (the first few reasons). */
 export interface FileSummary {
@@ -55,6 +73,10 @@ export interface FileSummary {
   warningCount: number;
   /** A pre-tiled archive (its pins were checked when it was made). */
   archive?: boolean;
+  /** How many rows (CSV) or features (GeoJSON) the file has. */
+  items?: number;
+  /** A CSV file's columns the pins were read from, by their header names. */
+  columns?: { lat?: string | undefined; lng?: string | undefined; title?: string | undefined };
 }
 
 /** A mistake in what the command was given; the message says what. */
@@ -96,6 +118,8 @@ export function servedPolicy(style: string | undefined): string {
 /** A running `pinmap serve`: its address (the page to open), what it read, and how to stop it. */
 export interface Serving {
   url: string;
+  /** The config file read (its full path), if any. */
+  config: string | undefined;
   summaries: FileSummary[];
   server: Server;
   close(): Promise<void>;
@@ -105,14 +129,20 @@ export interface Serving {
 export async function serve(options: ServeOptions): Promise<Serving> {
   // The user's own mistakes first: they are named whether or not the app is built.
   if (options.files.length === 0) throw new ServeError('give one or more pin files (GeoJSON, CSV, or a .pmtiles archive)');
-  for (const file of options.files) {
-    if (!existsSync(file) || !statSync(file).isFile()) throw new ServeError(`${file}: no such file`);
+  const folder = options.cwd ?? process.cwd();
+  const files = options.files.map((file) => inFolder(file, folder));
+  for (const [i, file] of files.entries()) {
+    const given = options.files[i]!;
+    if (!existsSync(file) || !statSync(file).isFile()) throw new ServeError(`${given}: no such file${isAbsolute(given) ? '' : ` (in ${folder})`}`);
+    const kind = fileKind(file);
+    if (kind !== undefined) throw new ServeError(`${given} is ${kind.what}: ${kind.advice}`);
   }
-  const formats = options.files.map(formatOf);
-  if (formats.includes('archive') && options.files.length > 1) throw new ServeError('a .pmtiles archive is served alone: tile the other files with it (`pinmap tile`), or serve them without it');
+  const formats = files.map(formatOf);
+  if (formats.includes('archive') && files.length > 1) throw new ServeError('a .pmtiles archive is served alone: tile the other files with it (`pinmap tile`), or serve them without it');
 
-  const userConfig = options.config ? readConfigFile(options.config) : {};
-  const styleFile = options.style && !/^https?:\/\//i.test(options.style) ? resolve(options.style) : undefined;
+  const configFile = options.config === undefined ? undefined : inFolder(options.config, folder);
+  const userConfig = configFile ? readConfigFile(configFile, options.config!) : {};
+  const styleFile = options.style && !/^https?:\/\//i.test(options.style) ? inFolder(options.style, folder) : undefined;
   if (styleFile && (!existsSync(styleFile) || !statSync(styleFile).isFile())) throw new ServeError(`${options.style}: no such style file`);
   const csvColumns = checkedCsvColumns(userConfig);
 
@@ -121,8 +151,8 @@ export async function serve(options: ServeOptions): Promise<Serving> {
   const summaries: FileSummary[] = [];
   let pins: string;
   let merged: string | undefined;
-  if (options.files.length === 1) {
-    const file = resolve(options.files[0]!);
+  if (files.length === 1) {
+    const file = files[0]!;
     const name = basename(file);
     served.set(name, file);
     const format = formats[0]!;
@@ -130,12 +160,15 @@ export async function serve(options: ServeOptions): Promise<Serving> {
     pins = format === 'archive' ? `pmtiles://${DATA_PATH.slice(1)}${encodeURIComponent(name)}` : `${DATA_PATH.slice(1)}${encodeURIComponent(name)}`;
   } else {
     const features: unknown[] = [];
-    for (const [i, file] of options.files.entries()) summaries.push(await readPinFile(resolve(file), formats[i] === 'csv' ? 'csv' : 'geojson', csvColumns, features));
+    for (const [i, file] of files.entries()) summaries.push(await readPinFile(file, formats[i] === 'csv' ? 'csv' : 'geojson', csvColumns, features));
     merged = JSON.stringify({ type: 'FeatureCollection', features });
     pins = `${DATA_PATH.slice(1)}pins.geojson`;
   }
+  // A file of no pin is a mistake, not a map of nothing.
+  for (const [i, summary] of summaries.entries()) if (!summary.archive && summary.pins === 0) throw new ServeError(noPins(options.files[i]!, summary));
 
-  const config: PinmapConfigInput = { ...userConfig, pins, ...(options.style ? { style: styleFile ? `${STYLE_PATH.slice(1)}${encodeURIComponent(basename(styleFile))}` : options.style } : {}) };
+  const controls = options.panels === false || !isRecordOrMissing(userConfig.controls) ? userConfig.controls : { ...PANELS, ...userConfig.controls };
+  const config: PinmapConfigInput = { ...userConfig, ...(controls === undefined ? {} : { controls: controls as PinmapConfigInput['controls'] }), pins, ...(options.style ? { style: styleFile ? `${STYLE_PATH.slice(1)}${encodeURIComponent(basename(styleFile))}` : options.style } : {}) };
   const checked = safeParseConfig(config);
   if (!checked.ok) throw new ServeError(`the config has errors:\n${checked.error.problems.map((p) => `  ${p.option}: ${p.message}`).join('\n')}`);
   const configJson = JSON.stringify(config);
@@ -143,24 +176,53 @@ export async function serve(options: ServeOptions): Promise<Serving> {
   const appDir = options.appDir ?? findAppDir();
   if (!appDir) throw new ServeError('the app is not built: run `npm run build` first (the package ships it built)');
 
+  let styleFiles: StyleFiles | undefined;
+  if (styleFile) {
+    try {
+      styleFiles = new StyleFiles(styleFile, STYLE_PATH);
+    } catch (error) {
+      throw new ServeError(`${options.style}: ${(error as Error).message}`);
+    }
+  }
+
+  let ownNames = new Set<string>();
   const server = createServer((request, response) => {
+    response.setHeader('X-Content-Type-Options', 'nosniff');
     response.setHeader('Content-Security-Policy', policy);
+    // Only to its own names: a page whose name is made to point here (DNS rebinding) is refused.
+    if (!ownNames.has((request.headers.host ?? '').toLowerCase())) return plain(response, 421, MISDIRECTED);
+    if (request.method !== 'GET' && request.method !== 'HEAD') {
+      response.setHeader('Allow', 'GET, HEAD');
+      return plain(response, 405, `method not allowed: ${request.method ?? ''} (only GET and HEAD)`);
+    }
+    let url: URL;
     let path: string;
     try {
-      path = decodeURIComponent(new URL(request.url ?? '/', 'http://localhost').pathname);
+      url = new URL(request.url ?? '/', 'http://localhost');
+      path = decodeURIComponent(url.pathname);
     } catch {
       return plain(response, 400, 'bad request: the path is not a URL path');
     }
     if (path === CONFIG_PATH) return json(response, configJson);
+    // The root address opens the user's pins: the app with the config made here.
+    if (url.pathname === '/' && !url.searchParams.has('config')) {
+      url.searchParams.append('config', CONFIG_PATH.slice(1));
+      response.writeHead(302, { Location: `/${url.search}`, 'Cache-Control': 'no-cache' }).end();
+      return;
+    }
     if (path.startsWith(DATA_PATH)) {
       const name = path.slice(DATA_PATH.length);
       if (merged !== undefined && name === 'pins.geojson') return json(response, merged, 'application/geo+json');
       const file = served.get(name);
-      if (file === undefined) return plain(response, 404, `not found: ${path}`);
+      if (file === undefined) return plain(response, 404, `not found: ${url.pathname}`);
       return sendFile(request, response, file);
     }
-    if (styleFile && path.startsWith(STYLE_PATH)) return sendFile(request, response, path.slice(STYLE_PATH.length - 1), dirname(styleFile));
-    return sendFile(request, response, path === '/' ? '/index.html' : path, appDir);
+    if (styleFiles && path.startsWith(STYLE_PATH)) {
+      const file = styleFiles.fileFor(path.slice(STYLE_PATH.length));
+      if (file === undefined) return plain(response, 404, `not found: ${url.pathname}`);
+      return sendFile(request, response, file);
+    }
+    return sendAppFile(request, response, url.pathname === '/' ? '/index.html' : url.pathname, appDir);
   });
   await new Promise<void>((done, fail) => {
     server.once('error', (error: NodeJS.ErrnoException) => fail(error.code === 'EADDRINUSE' ? new ServeError(`port ${options.port} is in use: give another with --port`) : error));
@@ -168,17 +230,51 @@ export async function serve(options: ServeOptions): Promise<Serving> {
   });
   const { port } = server.address() as { port: number };
   const host = options.host.includes(':') ? `[${options.host}]` : options.host;
+  ownNames = new Set(ownHostNames(options.host).flatMap((name) => [name, `${name}:${port}`]));
   return {
-    url: `http://${host}:${port}/?config=${CONFIG_PATH.slice(1)}`,
+    url: `http://${host}:${port}/`,
+    config: configFile,
     summaries,
     server,
     close: () => new Promise((done) => server.close(() => done())),
   };
 }
 
-/** Serves a file with `send` (Range, conditional requests; under `root`, nothing outside it); a missing one is a plain 404. */
-function sendFile(request: IncomingMessage, response: ServerResponse, path: string, root?: string): void {
-  send(request, path, { ...(root ? { root } : {}), index: false, dotfiles: 'ignore' })
+/** The answer to a request for another name than the server's own. */
+const MISDIRECTED = 'misdirected request: this server answers only to its own names (127.0.0.1, localhost, [::1]), so that no other site can read it';
+
+/** A `--host` that only this machine reaches (a loopback address or name). */
+export function isLoopback(host: string): boolean {
+  const name = host.toLowerCase().replace(/^\[(.*)\]$/, '$1');
+  return name === 'localhost' || name.endsWith('.localhost') || /^127(\.\d{1,3}){3}$/.test(name) || name === '::1' || /^::ffff:127(\.\d{1,3}){3}$/.test(name);
+}
+
+/**
+ * The names a request may give in its `Host` (without the port; lower case): the loopback ones,
+ * the `--host` listened on, and with an address of every interface (0.0.0.0, ::) this machine's
+ * addresses.
+ */
+function ownHostNames(listen: string): string[] {
+  const bracket = (address: string) => (address.includes(':') ? `[${address}]` : address);
+  const names = ['127.0.0.1', 'localhost', '[::1]', bracket(listen.toLowerCase())];
+  if (listen === '0.0.0.0' || listen === '::') {
+    for (const addresses of Object.values(networkInterfaces())) for (const { address } of addresses ?? []) names.push(bracket(address.toLowerCase()));
+  }
+  return names;
+}
+
+/** Serves one file the server chose (a pin file, a style's file) with `send`: Range, conditional requests; if it is gone, a plain 404. */
+function sendFile(request: IncomingMessage, response: ServerResponse, file: string): void {
+  sendFrom(request, response, `/${encodeURIComponent(basename(file))}`, dirname(file), 'allow');
+}
+
+/** Serves the app's file at `path` (as requested, still percent-encoded) with `send`: nothing outside `root`, no dotfile. */
+function sendAppFile(request: IncomingMessage, response: ServerResponse, path: string, root: string): void {
+  sendFrom(request, response, path, root, 'ignore');
+}
+
+function sendFrom(request: IncomingMessage, response: ServerResponse, path: string, root: string, dotfiles: 'allow' | 'ignore'): void {
+  send(request, path, { root, index: false, dotfiles })
     .on('error', (error: { status?: number }) => plain(response, error.status ?? 500, error.status === 404 ? `not found: ${request.url ?? path}` : 'the file could not be read'))
     .pipe(response);
 }
@@ -191,21 +287,37 @@ function json(response: ServerResponse, body: string, type = 'application/json')
   response.writeHead(200, { 'Content-Type': `${type}; charset=utf-8`, 'Cache-Control': 'no-cache' }).end(body);
 }
 
-function readConfigFile(file: string): Record<string, unknown> {
+function readConfigFile(file: string, given: string): Record<string, unknown> {
   let text: string;
   try {
     text = readFileSync(file, 'utf8');
   } catch (error) {
-    throw new ServeError(`${file}: ${(error as Error).message}`);
+    throw new ServeError(`${given}: ${(error as NodeJS.ErrnoException).code === 'ENOENT' ? 'no such config file' : (error as Error).message}`);
   }
+  const kind = fileKind(file);
+  if (kind !== undefined) throw new ServeError(`${given} is ${kind.what}, not a config (a JSON file)`);
   let config: unknown;
   try {
     config = JSON.parse(text);
   } catch (error) {
-    throw new ServeError(`${file} is not JSON: ${(error as Error).message}`);
+    throw new ServeError(`${given} is not JSON: ${(error as Error).message}`);
   }
-  if (typeof config !== 'object' || config === null || Array.isArray(config)) throw new ServeError(`${file} must hold a JSON object (the config)`);
+  if (typeof config !== 'object' || config === null || Array.isArray(config)) throw new ServeError(`${given} must hold a JSON object (the config)`);
   return config as Record<string, unknown>;
+}
+
+/**
+ * Where a path the user gave is read: relative to `folder` (the folder the command was run in),
+ * else, when only there, relative to the process's working folder (a script's own paths).
+ */
+export function inFolder(path: string, folder: string): string {
+  if (isAbsolute(path)) return path;
+  const there = resolve(folder, path);
+  return !existsSync(there) && existsSync(resolve(path)) ? resolve(path) : there;
+}
+
+function isRecordOrMissing(value: unknown): value is Record<string, unknown> | undefined {
+  return value === undefined || (typeof value === 'object' && value !== null && !Array.isArray(value));
 }
 
 /** The config's `csv` columns, once the config is known to be valid there. */
@@ -221,6 +333,8 @@ function checkedCsvColumns(config: Record<string, unknown>): PinmapConfigInput['
 export async function readPinFile(file: string, format: 'geojson' | 'csv', csv?: PinmapConfigInput['csv'], into?: unknown[]): Promise<FileSummary> {
   let checker: PinChecker | undefined;
   let pins = 0;
+  let items = 0;
+  let columns: FileSummary['columns'];
   try {
     if (format === 'csv') {
       checker = new PinChecker({}, new Map(), KEEP);
@@ -229,8 +343,12 @@ export async function readPinFile(file: string, format: 'geojson' | 'csv', csv?:
         into?.push(feature);
       });
       await readCsvStream(Readable.from(withWholeFirstLine(createReadStream(file, { encoding: 'utf8' }))), reader);
+      items = reader.rows;
+      const { lat, lng, title } = reader.columns;
+      columns = { lat, lng, title };
     } else {
       const read = await readFeatureCollection(createReadStream(file), (feature, index, members) => {
+        items++;
         checker ??= new PinChecker(readCollectionMembers(members).pinStyles, new Map(), KEEP);
         if (!checker.check(feature, index)) return;
         pins++;
@@ -241,7 +359,24 @@ export async function readPinFile(file: string, format: 'geojson' | 'csv', csv?:
   } catch (error) {
     throw new ServeError(`${file}: ${(error as Error).message}`);
   }
-  return { file, pins, skippedCount: checker?.skippedCount ?? 0, skipped: checker?.skipped ?? [], warningCount: checker?.warningCount ?? 0 };
+  return { file, pins, skippedCount: checker?.skippedCount ?? 0, skipped: checker?.skipped ?? [], warningCount: checker?.warningCount ?? 0, items, ...(columns ? { columns } : {}) };
+}
+
+/** Why a file of no pin is refused: what it holds, its first rows' problems, and the likely slip. */
+function noPins(given: string, summary: FileSummary): string {
+  const csv = summary.columns !== undefined;
+  const items = summary.items ?? summary.skippedCount;
+  if (items === 0) return `${given} has no pin to show: ${csv ? 'it has no row under its header line' : 'its "features" array is empty'}`;
+  const n = (value: number) => value.toLocaleString('en-US');
+  const what = csv ? (items === 1 ? 'row' : 'rows') : items === 1 ? 'feature' : 'features';
+  const lines = [`${given} has no pin to show: ${items === 1 ? `its one ${what} was` : `all ${n(items)} ${what} were`} skipped:`, ...summary.skipped.map((skipped) => `  ${skipped.reason}`)];
+  if (summary.skippedCount > summary.skipped.length) lines.push(`  … and ${n(summary.skippedCount - summary.skipped.length)} more`);
+  const reasons = summary.skipped.map((skipped) => skipped.reason).join('\n');
+  if (/latitude -?[\d.e+]+ is outside -90\.\.90/.test(reasons)) {
+    lines.push(csv ? `Are latitude and longitude swapped? A latitude is -90..90; the latitude column read was ${JSON.stringify(summary.columns!.lat)}, the longitude column ${JSON.stringify(summary.columns!.lng)}.` : 'Are latitude and longitude swapped? GeoJSON coordinates are [longitude, latitude], a latitude -90..90.');
+  }
+  if (/geometry is a (Multi)?(Polygon|LineString)/.test(reasons)) lines.push('A pin is a Point: give each place a Point (a polygon\'s centre, say) to show it as a pin.');
+  return lines.join('\n');
 }
 
 /** A file on disk as a `pmtiles` source. */
@@ -281,6 +416,8 @@ export function describeSummaries(summaries: readonly FileSummary[]): string[] {
     lines.push(`${summary.file}: ${what ? `${what} of ` : ''}${n(summary.pins)} ${summary.pins === 1 ? 'pin' : 'pins'}${summary.skippedCount ? `, ${n(summary.skippedCount)} skipped:` : ''}`);
     for (const skipped of summary.skipped) lines.push(`  ${skipped.reason}`);
     if (summary.skippedCount > summary.skipped.length) lines.push(`  … and ${n(summary.skippedCount - summary.skipped.length)} more`);
+    const { lat, lng, title } = summary.columns ?? {};
+    if (summary.columns) lines.push(`  columns: latitude ${JSON.stringify(lat)}, longitude ${JSON.stringify(lng)}, title ${JSON.stringify(title)}`);
     if (summary.warningCount > 0) lines.push(`  ${n(summary.warningCount)} ${summary.warningCount === 1 ? 'warning' : 'warnings'} (the page's console lists them)`);
   }
   return lines;

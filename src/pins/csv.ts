@@ -109,6 +109,12 @@ export class CsvPinReader {
     };
   }
 
+  /** The header name of each pin field's column, once the header is read (`pinmap serve` prints those it used). */
+  get columns(): Partial<Record<Field, string>> {
+    const header = this.header ?? [];
+    return Object.fromEntries(Object.entries(this.column).map(([field, at]) => [field, header[at]]));
+  }
+
   /** Checks that the file had a header; call when papaparse is done. */
   finish(): void {
     if (!this.header) throw new PinDataError('the CSV file is empty: it needs a header line naming its columns (lat, lng, title, …) and a line per pin');
