@@ -31,6 +31,10 @@ export default defineConfig({
     viewport: { width: 800, height: 600 },
     deviceScaleFactor: 1,
     serviceWorkers: 'block',
+    // Camera moves are jumps, as for a user who asks for reduced motion: an ease drawn frame by
+    // frame in software WebGL costs CPU and proves nothing to a test of where the map ends up. A
+    // test whose subject is the motion itself says \`test.use({ reducedMotion: 'no-preference' })\`.
+    reducedMotion: 'reduce',
     // No trace: recording one for every test (a DOM snapshot per action, a screencast) cost about
     // a tenth of the suite's time, for the few that fail (CONTRIBUTING.md, "Running one test"). To debug a failure:
     // `npx playwright test <file> --trace retain-on-failure`, then `npx playwright show-trace`.

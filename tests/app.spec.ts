@@ -51,6 +51,7 @@ test.describe('the app on its embedded basemap', () => {
 });
 
 test.describe('the camera in the page address', () => {
+  test.use({ reducedMotion: 'no-preference' }); // flings glide on after the drag
   test('restores the camera from #map= and keeps it on reload', async ({ page }) => {
     await page.goto('/#map=4/48.85/2.35/30/20');
     await waitForMapState(page, 'idle');

@@ -15,6 +15,9 @@ const GRID: TestPoint[] = [-2, -1, 0, 1, 2].flatMap((row) =>
   [-2, -1, 0, 1, 2].map((col) => ({ id: `g${row + 2}${col + 2}`, lngLat: [CENTER[0] + col * 9.7, CENTER[1] - row * 6.1] as LngLat })),
 );
 
+// The layers must stay aligned through Leaflet's zoom animations and the glide after a drag.
+test.use({ reducedMotion: 'no-preference' });
+
 test.afterEach(({ page }) => expect(consoleErrors(page), 'console errors').toEqual([]));
 
 const openGrid = (page: Page, config: Record<string, unknown> = {}) => openHybrid(page, GRID, { center: CENTER, zoom: 3, ...config });

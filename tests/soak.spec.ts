@@ -7,6 +7,9 @@ import { describeFigures, runSoak, STEP_KINDS } from './soak-driver.ts';
  * with its control after each step and nothing in the console. `npm run soak` runs the same for
  * five minutes with a seed of its own.
  */
+// Gestures, eases and their interruptions, as a user without reduced motion makes them.
+test.use({ reducedMotion: 'no-preference' });
+
 test('a 40 s random session in both views: every machine agrees with its control after every step, no console error', async ({ page }) => {
   test.setTimeout(300_000); // the first round of every kind runs to its end however long the machine takes
   const figures = await runSoak(page, { seed: 20240601, durationMs: 40_000 });
