@@ -186,6 +186,28 @@ for (const view of ['vector', 'hybrid'] as const) {
   });
 }
 
+test('pins without categories: the legend has their line with the archive\'s count, as inline; list entries of one title say where each is', async ({ page }) => {
+  const console = watchConsole(page);
+  // Houses along a street, 0.01° apart (alone at zoom 13): three called "12".
+  const houses = Array.from({ length: 6 }, (_, i) =>
+    feature(`house-${i}`, { title: i % 2 ? `${20 + i}` : '12' }, { geometry: { type: 'Point', coordinates: [CENTER[0] - 0.025 + i * 0.01, CENTER[1]] } }),
+  );
+  const bytes = await tileCollection({ type: 'FeatureCollection', features: houses });
+  await openTown(page, { zoom: 13, controls: { ...noControls, list: 'top-right', legend: 'bottom-right' } }, bytes);
+  const line = page.locator('.pinmap-legend-entry[data-uncategorised]');
+  await expect(line.locator('.pinmap-legend-name')).toHaveText('Pins');
+  await expect(line.locator('.pinmap-legend-count')).toHaveText('6');
+
+  await page.getByRole('button', { name: 'List the pins in view' }).click();
+  await expect(page.locator('.pinmap-list-count')).toHaveText('6 pins in view');
+  const detail = (id: string) => page.locator(`.pinmap-list-item[data-pin-id="${id}"] .pinmap-list-detail`);
+  await expect(detail('house-0')).toHaveText('48.8600° N, 2.3250° E');
+  await expect(detail('house-2')).toHaveText('48.8600° N, 2.3450° E');
+  await expect(detail('house-4')).toHaveText('48.8600° N, 2.3650° E');
+  await expect(detail('house-1')).toHaveCount(0);
+  expect(console.errors).toEqual([]);
+});
+
 /** A screenshot of the middle of the map (where the crowd's bubble is when the map is centred on it), to tell whether what is drawn there changed. */
 async function bubblePixels(page: Page): Promise<Buffer> {
   const box = (await page.locator('.pinmap').boundingBox())!;

@@ -127,6 +127,13 @@ test('the list follows the view once it rests, a screen reader finds real named 
   await page.keyboard.press('End');
   await expect.poll(() => page.evaluate(() => document.activeElement?.closest('li')?.getAttribute('aria-posinset'))).toBe('440');
   await expect(page.locator('.pinmap-list-item:focus .pinmap-list-title')).toHaveText('Zarqa'); // last by title
+
+  // Two cities called Valencia (entries 415 and 416): each says where it is; a title of one city says nothing more.
+  await page.locator('.pinmap-list-scroll').evaluate((scroller) => (scroller.scrollTop = 410 * 44));
+  await expect(page.locator('.pinmap-list-item[data-pin-id="valencia-es"] .pinmap-list-meta')).toHaveText('regional-capital · 39.4698° N, 0.3774° W · Regional capital in Spain · population 814,208');
+  await expect(page.locator('.pinmap-list-item[data-pin-id="valencia-ve"] .pinmap-list-detail')).toHaveText('10.1620° N, 68.0076° W');
+  await expect(page.locator('.pinmap-list-item[data-pin-id="valletta-mt"]')).toBeVisible();
+  await expect(page.locator('.pinmap-list-item[data-pin-id="valletta-mt"] .pinmap-list-detail')).toHaveCount(0);
 });
 
 // The hybrid view groups a set above domPinLimit in the pin index's worker, a smaller one on the page.

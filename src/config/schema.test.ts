@@ -81,6 +81,11 @@ describe('config defaults', () => {
     expect(parseConfig({ csv: { lat: 'Breite', lng: 'Länge' }, popupFields: ['address'], fitPins: false })).toMatchObject({ csv: { lat: 'Breite', lng: 'Länge' }, popupFields: ['address'], fitPins: false });
   });
 
+  it("takes the list's detail field, none by default", () => {
+    expect(parseConfig({}).listDetailField).toBeUndefined();
+    expect(parseConfig({ listDetailField: 'address' }).listDetailField).toBe('address');
+  });
+
   it('takes locale overrides under MapLibre\'s keys and names an unknown key', () => {
     expect(parseConfig({ locale: { 'NavigationControl.ZoomIn': 'Plus' } }).locale).toEqual({ 'NavigationControl.ZoomIn': 'Plus' });
     expect(problems({ locale: { 'Zoom in': 'Plus' } })).toEqual([{ option: 'locale.Zoom in', message: 'is not a known locale key (the README lists them)' }]);

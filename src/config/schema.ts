@@ -236,6 +236,8 @@ const schema = z
       searchFields: z._default(z.array(searchField, { error: 'must be an array of pin property names' }), []),
       /** Pin properties the popup shows below its text, as `name: value` lines. */
       popupFields: z._default(z.array(searchField, { error: 'must be an array of pin property names' }), []),
+      /** The pin property the pin list shows on the second line of entries whose title is repeated in the list. */
+      listDetailField: z.optional(searchField),
       csv: z.optional(csvColumns),
       fitPins: z._default(z.boolean({ error: 'must be true or false' }), true),
       controls: z._default(

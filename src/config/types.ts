@@ -215,6 +215,13 @@ export interface PinmapConfigInput {
   searchFields?: string[] | undefined;
   /** Pin properties (other than title, description and url) the popup shows below its text, as `name: value` lines, in this order. Default `[]`. */
   popupFields?: string[] | undefined;
+  /**
+   * The pin property (e.g. a CSV column, `'address'`) the pin list shows on the second line of the
+   * entries whose title is repeated in the list ("12", "12", "12"), so they can be told apart;
+   * where a pin lacks it (or pre-tiled pins, whose list reads only their description, url and
+   * category), its latitude and longitude. Default: none, the latitude and longitude.
+   */
+  listDetailField?: string | undefined;
   /** The columns of a CSV pin file, where their names are not the usual ones (README, "CSV pins"). Default: found by their usual names. */
   csv?: CsvColumns | undefined;
   /** Open the map on the pins (their bounds, or a pin archive's) when neither the config nor the page address gives a camera (`center` or `zoom`). Default `true`. */
@@ -238,7 +245,7 @@ export interface PinmapConfigInput {
 }
 
 /** The options that stay optional after validation: those without a default. */
-type OptionalConfigKey = 'style' | 'accessToken' | 'providerOrigin' | 'accessTokenHeader' | 'pixelRatio' | 'pins' | 'openPin' | 'darkStyle' | 'csv';
+type OptionalConfigKey = 'style' | 'accessToken' | 'providerOrigin' | 'accessTokenHeader' | 'pixelRatio' | 'pins' | 'openPin' | 'darkStyle' | 'csv' | 'listDetailField';
 
 /** A config after validation (`parseConfig`), with every default filled in. */
 export interface PinmapConfig

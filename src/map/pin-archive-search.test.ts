@@ -1,7 +1,7 @@
 import { afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { parsePins } from '../pins/data.ts';
-import { createPinSearch, fieldText } from '../pins/search.ts';
-import { searchWords } from '../pins/archive-search.ts';
+import { ARCHIVE_SEARCH } from '../pins/archive-search.ts';
+import { createPinSearch } from '../pins/search.ts';
 import type { Pin } from '../pins/types.ts';
 import { openServedArchive, tileCollection, withMetadata, type ServedRange } from '../testing/pin-archive.testing.ts';
 import { feature } from '../testing/pin-features.testing.ts';
@@ -42,28 +42,19 @@ async function open(bytes: Buffer) {
 }
 afterEach(() => vi.unstubAllGlobals());
 
-/**
- * The inline search of the same pins, keeping the pins of which every word of the query begins a
- * word of the title or of a searched field (the archive's rule; inline, a word may be anywhere).
- */
-function inlineWordStarts(fields: string[]) {
+/** The inline search of the same pins (the rule both follow: each word of the query begins a word of a text searched). */
+function inlineSearch(fields: string[]) {
   const inline = createPinSearch(pins, fields);
-  const startsAWord = (text: string, word: string) => searchWords(text).some((w) => w.startsWith(word));
-  return (query: string, limit: number) => {
-    const words = searchWords(query);
-    const { hits } = inline.search(query, pins.length);
-    const kept = hits.filter(({ pin }) => words.every((word) => [pin.title, ...fields.map((name) => fieldText(pin as Pin, name))].some((text) => startsAWord(text, word))));
-    return { hits: kept.slice(0, limit), total: kept.length };
-  };
+  return (query: string, limit: number) => inline.search(query, limit);
 }
 
 /** What the results list shows of each hit, best first. */
 const shown = (hits: { pin: { id: string; title: string; category?: string | undefined }; field: string }[]) => hits.map(({ pin, field }) => [pin.id, pin.title, pin.category, field]);
 
 describe('the search of a pre-tiled archive', () => {
-  it('finds, for queries whose words begin words, what the inline search finds in the same pins, in the same order', async () => {
+  it('finds what the inline search finds in the same pins, in the same order', async () => {
     const archive = await open(titlesOnly);
-    const inline = inlineWordStarts([]);
+    const inline = inlineSearch([]);
     for (const query of ['café 12', 'RUE', 'musee 5', 'strasse des 17', 'juni', 'oster alle 29', 'park 600', 'bahnhofstrasse café', 'zzz']) {
       const found = await archive.search!.search(query, 8, new Set());
       const expected = inline(query, 8);
@@ -78,7 +69,7 @@ describe('the search of a pre-tiled archive', () => {
   it('searches the fields the archive was made with, as the inline search does with them', async () => {
     const archive = await open(withFields);
     expect(archive.search!.fields).toEqual(['description']);
-    const inline = inlineWordStarts(['description']);
+    const inline = inlineSearch(['description']);
     for (const query of ['district 7', 'musée 4217 district', 'district 12 park 95', 'daily']) {
       const found = await archive.search!.search(query, 8, new Set());
       const expected = inline(query, 8);
@@ -118,7 +109,7 @@ describe('the search of a pre-tiled archive', () => {
 
   it('answers a word common to thousands of pins from its best pins, with the count of all of them', async () => {
     const archive = await open(titlesOnly);
-    const inline = inlineWordStarts([]);
+    const inline = inlineSearch([]);
     for (const query of ['c', 'ca', 'caf', 'de']) {
       const found = await archive.search!.search(query, 8, new Set());
       const expected = inline(query, 8);
@@ -171,3 +162,63 @@ describe('the search of a pre-tiled archive', () => {
     await expect(open(withMetadata(titlesOnly, (pinmap) => (pinmap.version = 1)))).rejects.toThrow(/version the number 1; this Pinmap reads versions 2 to 4 \(make the archive again/);
   });
 });
+
+/** 3,000 addresses: numbers, ranges ("1-49"), letters ("12b"), diacritics and capitals; a city in the description; no categories. */
+function addresses() {
+  const streets = ['Hauptstraße', 'Rue de Genève', 'Øster Allé', 'ÉCOLE Lane', 'Main St'];
+  const cities = ['Zürich', 'São Paulo', 'MÜNCHEN', 'Kraków'];
+  return {
+    type: 'FeatureCollection',
+    features: Array.from({ length: 3000 }, (_, i) => {
+      const street = streets[i % streets.length]!;
+      const n = (i % 150) + 1;
+      const title = [`${street} ${n}-${n + 48}`, `${street} ${n}`, `${n} ${street}`, `${street} ${n}b`, `${street} ${2000 + n}`][Math.floor(i / 5) % 5]!;
+      return feature(`a${i}`, { title, description: `Apt ${i % 112}, ${cities[i % cities.length]}` }, { geometry: { type: 'Point', coordinates: [5 + (i % 60) * 0.05, 45 + Math.floor(i / 60) * 0.05] } });
+    }),
+  };
+}
+
+describe('one set of answers: the inline search and an archive\'s index', () => {
+  let titles: Buffer;
+  let described: Buffer;
+  let inlinePins: Pin[];
+  beforeAll(async () => {
+    titles = await tileCollection(addresses());
+    described = await tileCollection(addresses(), { searchFields: ['description'] });
+    inlinePins = parsePins(addresses(), {}, { searchFields: ['description'] }).pins;
+  }, 120_000);
+
+  const QUERIES = ['1-49', '12', '1 49', '49-1', 'hauptstrasse 12', 'HAUPTSTRASSE', 'Straße 2012', 'genève', 'GENEVE 7', 'ecole', 'École lane 12b', 'øster', 'oster', '12b', '2', 'zzz', 'allé 3-'];
+  const FIELD_QUERIES = [...QUERIES, 'zurich', 'ZÜRICH apt 1', 'sao paulo', 'KRAKOW 150', 'munchen 49', 'apt 12'];
+
+  for (const [name, fields, queries] of [
+    ['titles only', [] as string[], QUERIES],
+    ['titles and descriptions', ['description'], FIELD_QUERIES],
+  ] as const) {
+    it(`finds the same pins, counted alike and in the same order: ${name}`, async () => {
+      const archive = await open(fields.length === 0 ? titles : described);
+      const inline = createPinSearch(inlinePins, fields);
+      const counts: Record<string, number> = {};
+      for (const query of queries) {
+        const expected = inline.search(query, inlinePins.length);
+        counts[query] = expected.total;
+        // The best 8, as the search box shows them, and every pin where the index keeps them all.
+        for (const limit of [8, expected.total <= ARCHIVE_SEARCH.topPins ? inlinePins.length : 8]) {
+          const found = await archive.search!.search(query, limit, new Set());
+          expect(shown(found.hits), `${query} (${limit})`).toEqual(shown(expected.hits.slice(0, limit)));
+          expect(found.total, query).toBe(expected.total);
+          expect(found.exact, query).toBe(true);
+        }
+      }
+      // Word starts, not substrings: "1-49" is the words 1 and 49 (the ranges starting at 1, and 1's and 49's), "12" no "112" or "2012".
+      expect(counts['1-49']).toBe(counts['1 49']);
+      expect(counts['1-49']).toBe(counts['49-1']);
+      expect(counts['12']).toBe(inlinePins.filter((pin) => /(^|[^0-9a-z])12/i.test(pin.title) || (fields.length > 0 && /(^|[^0-9a-z])12/i.test(pin.description))).length);
+      expect(counts['genève']).toBe(inlinePins.filter((pin) => pin.title.includes('Genève')).length);
+      expect(counts['oster']).toBe(0);
+      expect(counts['øster']).toBeGreaterThan(0);
+      expect(counts['zzz']).toBe(0);
+    });
+  }
+});
+

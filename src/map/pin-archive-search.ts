@@ -4,7 +4,6 @@ import {
   archiveHits,
   blockSpan,
   lookupWord,
-  searchWords,
   topsBlockOf,
   wordsToLookUp,
   type ArchiveHitOptions,
@@ -13,6 +12,7 @@ import {
   type TopsBlock,
   type WordLookup,
 } from '../pins/archive-search.ts';
+import { searchWords } from '../pins/search.ts';
 import type { ArchivePinSearch, ArchiveSearchResult } from '../pins/types.ts';
 
 /** Reads `length` bytes at `offset` of the archive (a range request). */

@@ -1,4 +1,4 @@
-import { comparePins, firstLine, foldText, isAscii, rankOf } from './search.ts';
+import { comparePins, firstLine, foldText, rankOf, searchWords } from './search.ts';
 import type { ArchiveSearchResult, Pin, PinSummary } from './types.ts';
 
 /**
@@ -7,8 +7,8 @@ import type { ArchiveSearchResult, Pin, PinSummary } from './types.ts';
  * per keystroke (`src/map/pin-archive-search.ts`), and the rules both share. Pure, so both sides
  * are unit tested in Node.
  *
- * Every distinct word of each pin's title and searched fields (`searchWords`: folded as the
- * inline search folds, split at anything but letters and digits) is one posting: the word, which of the pin's texts have it
+ * Every distinct word of each pin's title and searched fields (`searchWords`, the words the
+ * inline search matches too) is one posting: the word, which of the pin's texts have it
  * (`POSTING_BITS`), and what a result shows of the pin (id, title, look, the description's first
  * line). The postings are sorted by word, then by how well a one-word query would match (the
  * title's first word, another word of the title, a field), then by title, and cut into blocks
@@ -56,23 +56,6 @@ export interface SearchDirectory {
   offsets: number[];
   tops: string[];
   topOffsets: number[];
-}
-
-/**
- * The distinct words of a text as the index keeps them (and a query is split into): folded, and
- * split at every character that is not a letter or a digit ("d'Orsay (7e)" → d, orsay, 7e).
- */
-export function searchWords(text: string): string[] {
-  return foldedWords(foldText(text));
-}
-
-/** `searchWords` of a text already folded (`foldText`). */
-export function foldedWords(folded: string): string[] {
-  // Folded ASCII is lower case: its letters and digits are a-z and 0-9 (the faster split).
-  const parts = isAscii(folded) ? folded.split(/[^a-z0-9]+/) : folded.split(/[^\p{L}\p{N}]+/u);
-  const words: string[] = [];
-  for (const part of parts) if (part !== '' && !words.includes(part)) words.push(part);
-  return words;
 }
 
 /** Everything that begins with `prefix` sorts at or after it and before this. */
@@ -223,8 +206,8 @@ export function wordsToLookUp(words: readonly string[], word: string, lookup: Wo
 /**
  * The hits of a query from its lookups (`lookups` holds its lookup word's, `word`, and those of
  * `wordsToLookUp`), as the inline search ranks them (`rankOf`): a pin matches when each word of
- * the query begins a word of its title or of a searched field (the inline search: is anywhere in
- * them). Best first, then in the panels' order; `total` counts every match.
+ * the query begins a word of its title or of a searched field (the inline search's rule too).
+ * Best first, then in the panels' order; `total` counts every match.
  */
 export function archiveHits(query: string, word: string, lookups: ReadonlyMap<string, WordLookup>, options: ArchiveHitOptions): ArchiveSearchResult {
   const words = searchWords(query);

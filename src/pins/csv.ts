@@ -1,7 +1,7 @@
 import Papa from 'papaparse';
 import type { CsvColumns } from '../config/types.ts';
 import type { PinOptions } from '../config/pin-options.ts';
-import { PinChecker, PinDataError, type CheckedPin } from './data.ts';
+import { PinChecker, PinDataError, keptFields, type CheckedPin } from './data.ts';
 import type { Pin, PinReading, PinSet } from './types.ts';
 
 /**
@@ -248,7 +248,7 @@ export function isCsvFile(url: string, contentType: string | null, text: string)
  * `reading`'s fields kept. Throws a `PinDataError` for a file that cannot be pins at all.
  */
 export function parseCsvPins(text: string, pinStyles: Record<string, PinOptions> = {}, reading: PinReading = {}): PinSet {
-  const checker = new PinChecker(pinStyles).keepFields(reading.searchFields ?? []).showFields(reading.popupFields ?? []);
+  const checker = new PinChecker(pinStyles).keepFields(keptFields(reading)).showFields(reading.popupFields ?? []);
   const pins: Pin[] = [];
   const reader = new CsvPinReader(checker, reading.csv, (checked) => pins.push(checked.pin));
   Papa.parse<string[]>(text, reader.parseConfig());

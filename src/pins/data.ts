@@ -292,7 +292,7 @@ export class PinChecker {
   private readonly optionCache: OptionCache = new Map();
   /** Category (or none) → the options object shared by its pins that have none of their own. */
   private readonly categoryOptions = new Map<string | undefined, PinOptions>();
-  /** Other properties each pin keeps as text (`Pin.fields`): the config's `searchFields`. */
+  /** Other properties each pin keeps as text (`Pin.fields`): the config's `searchFields` and `listDetailField`. */
   private extraFields: readonly string[] = [];
   /** Properties each pin's popup shows (`Pin.popupFields`): the config's `popupFields`. */
   private popupFields: readonly string[] = [];
@@ -452,7 +452,7 @@ export function parsePins(input: unknown, pinStyles: Record<string, PinOptions> 
     throw new PinDataError(`pins must be a GeoJSON FeatureCollection whose "features" is an array (got ${describeValue(features)})`);
   }
   const members = readCollectionMembers(input, pinStyles);
-  const checker = new PinChecker(members.pinStyles).keepFields(reading.searchFields ?? []).showFields(reading.popupFields ?? []);
+  const checker = new PinChecker(members.pinStyles).keepFields(keptFields(reading)).showFields(reading.popupFields ?? []);
   checker.warn(...members.warnings);
   const pins: Pin[] = [];
   for (let index = 0; index < features.length; index++) {
@@ -462,6 +462,11 @@ export function parsePins(input: unknown, pinStyles: Record<string, PinOptions> 
   const set: PinSet = { pins, skipped: checker.skipped, warnings: checker.warnings, pinStyles: members.pinStyles };
   if (members.attribution !== undefined) set.attribution = members.attribution;
   return set;
+}
+
+/** The properties each pin keeps as text (`Pin.fields`) for a reading: the search's, and the list's detail. */
+export function keptFields(reading: PinReading): string[] {
+  return [...(reading.searchFields ?? []), ...(reading.listDetailField === undefined ? [] : [reading.listDetailField])];
 }
 
 /** The properties every pin keeps anyway (a search field naming one needs nothing kept). */

@@ -35,9 +35,19 @@ describe('legendEntries', () => {
     expect(legendEntries([pin('a')], {})).toEqual([]);
   });
 
-  it('counts the pins without a category, for their own line; none known for an archive', () => {
+  it('counts the pins without a category, for their own line', () => {
     expect(uncategorisedCount([pin('a'), pin('b', 'city'), pin('c')])).toBe(2);
     expect(uncategorisedCount([pin('b', 'city')])).toBe(0);
+  });
+
+  it("counts an archive's pins without a category from its pin count, as the same pins inline: all of them when it has no categories", () => {
+    const inline = Array.from({ length: 5 }, (_, i) => pin(`p${i}`));
+    expect(uncategorisedCount([], [], 5)).toBe(uncategorisedCount(inline));
+    expect(uncategorisedCount([], [], 5)).toBe(5);
+    expect(uncategorisedCount([], [{ category: 'city', count: 3 }, { category: 'park', count: 0 }], 5)).toBe(2);
+    expect(uncategorisedCount([], [{ category: 'city', count: 5 }], 5)).toBe(0);
+    // Not known: the archive's pin count not given, or a category's count (an archive made before the counts).
     expect(uncategorisedCount([], [{ category: 'city', count: 3 }])).toBeUndefined();
+    expect(uncategorisedCount([], [{ category: 'city', count: undefined }], 5)).toBeUndefined();
   });
 });

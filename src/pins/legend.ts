@@ -18,11 +18,21 @@ export function legendEntries(pins: readonly Pin[], pinStyles: Readonly<Record<s
 
 /**
  * How many pins have no category (the legend's "Pins" line, or "Other pins" below the
- * categories): counted among `pins`; undefined for a set counted elsewhere (`counted`, a
- * pre-tiled archive, which keeps no such count).
+ * categories): counted among `pins`; for a set counted elsewhere (`counted`, a pre-tiled
+ * archive, which keeps the count of each category and of all its pins, `total`), those of
+ * `total` in no category. Undefined when that cannot be known: no `total`, or an archive made
+ * before archives kept counts whose pins have categories.
  */
-export function uncategorisedCount(pins: readonly Pin[], counted?: readonly CategoryCount[]): number | undefined {
-  if (counted) return undefined;
+export function uncategorisedCount(pins: readonly Pin[], counted?: readonly CategoryCount[], total?: number): number | undefined {
+  if (counted) {
+    if (total === undefined) return undefined;
+    let categorised = 0;
+    for (const { count } of counted) {
+      if (count === undefined) return undefined;
+      categorised += count;
+    }
+    return Math.max(0, total - categorised);
+  }
   let count = 0;
   for (const pin of pins) if (pin.category === undefined) count++;
   return count;

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { Pin } from './types.ts';
-import { createPinSearch, firstLine, foldText, pinsInView, sortedPins } from './search.ts';
+import { createPinSearch, firstLine, foldText, pinsInView, searchWords, sortedPins } from './search.ts';
 import { boxContains } from './filter.ts';
 
 const pin = (id: string, title: string, extra: Partial<Pin> = {}): Pin => ({ id, title, description: '', lngLat: [0, 0], options: {}, ...extra });
@@ -38,6 +38,17 @@ describe('foldText and firstLine', () => {
     expect(foldText('ÉCOLE')).toBe('ecole');
   });
 
+  it('splits a text into its distinct folded words at anything but letters and digits, as the search and the archive index both match them', () => {
+    expect(searchWords('  Zürich  Hauptbahnhof zürich ')).toEqual(['zurich', 'hauptbahnhof']);
+    expect(searchWords('Straße ﬁve')).toEqual(['strasse', 'five']);
+    expect(searchWords(' ')).toEqual([]);
+    expect(searchWords("Musée d'Orsay (7e), Paris-Nord")).toEqual(['musee', 'd', 'orsay', '7e', 'paris', 'nord']);
+    expect(searchWords('Hauptstraße 1-49')).toEqual(['hauptstrasse', '1', '49']);
+    expect(searchWords('ÆRØ, Ærøskøbing')).toEqual(['ærø', 'ærøskøbing']);
+    expect(searchWords('12/3 12')).toEqual(['12', '3']);
+    expect(searchWords('ÉCOLE')).toEqual(searchWords('école'));
+  });
+
   it('takes the first line of a description', () => {
     expect(firstLine('Capital of France\nPopulation 2.1 million')).toBe('Capital of France');
     expect(firstLine('')).toBe('');
@@ -72,8 +83,28 @@ describe('createPinSearch', () => {
     const search = createPinSearch(pins, ['description']);
     expect(search.search('zurich hotel', 10).hits.map((h) => h.pin.id)).toEqual(['gr']);
     expect(search.search('   ', 10)).toEqual({ hits: [], total: 0 });
-    expect(search.search('e', 2).hits).toHaveLength(2);
-    expect(search.search('e', 2).total).toBe(4);
+    expect(search.search('c', 1).hits).toHaveLength(1);
+    expect(search.search('c', 1).total).toBe(2);
+  });
+
+  it('finds a pin when each word of the query begins a word of its text, split as the text is ("1-49" is 1 and 49)', () => {
+    const streets = [
+      pin('a', 'Hauptstraße 1-49'),
+      pin('b', 'Hauptstrasse 112'),
+      pin('c', 'Bahnhofweg 12b'),
+      pin('d', 'Rue 12, Genève', { description: 'Lot 2012' }),
+      pin('e', 'Rue 49, apt 1'),
+    ];
+    const search = createPinSearch(streets, ['description']);
+    const ids = (query: string) => search.search(query, 10).hits.map((h) => h.pin.id).sort();
+    expect(ids('12')).toEqual(['c', 'd']);
+    expect(ids('1-49')).toEqual(['a', 'e']);
+    expect(ids('1 49')).toEqual(ids('1-49'));
+    expect(ids('HAUPTSTRASSE')).toEqual(['a', 'b']);
+    expect(ids('geneve')).toEqual(['d']);
+    expect(ids('ss')).toEqual([]);
+    expect(ids('201')).toEqual(['d']);
+    expect(search.search('201', 10).hits[0]!.field).toBe('description');
   });
 
   it('leaves out hidden categories', () => {

@@ -19,8 +19,8 @@ export interface Pin {
   url?: string;
   category?: string;
   /**
-   * Text of the other properties the config's `searchFields` name (numbers as text), for the
-   * search box; absent when it names none or the pin has none of them.
+   * Text of the other properties the config's `searchFields` and `listDetailField` name (numbers
+   * as text), for the search box and the pin list; absent when it names none or the pin has none.
    */
   fields?: Record<string, string>;
   /**
@@ -43,6 +43,8 @@ export interface PinReading {
   searchFields?: readonly string[];
   /** Properties the popup shows (`Pin.popupFields`). */
   popupFields?: readonly string[];
+  /** A property the pin list shows for pins of a repeated title (kept in `Pin.fields`). */
+  listDetailField?: string | undefined;
   /** The columns of a CSV file, where not found by their usual names. */
   csv?: CsvColumns | undefined;
 }

@@ -104,6 +104,8 @@ export const BAD_CONFIGS: Record<string, readonly BadConfig[]> = {
     [{ hiddenCategories: 'cafe' }, 'hiddenCategories', 'must be an array of category names'],
     [{ searchFields: 'description' }, 'searchFields', 'must be an array of pin property names'],
     [{ popupFields: 'address' }, 'popupFields', 'must be an array of pin property names'],
+    [{ listDetailField: ['address'] }, 'listDetailField', 'must be the name of a pin property'],
+    [{ listDetailField: '' }, 'listDetailField', 'must be the name of a pin property, not empty'],
     [{ csv: 'lat;lng' }, 'csv', 'must be an object of pin field → CSV column name'],
     [{ fitPins: 'no' }, 'fitPins', 'must be true or false'],
     [{ controls: 'all' }, 'controls', 'must be an object of control → corner or false'],

@@ -5,11 +5,11 @@ import { Readable } from 'node:stream';
 import { gunzipSync } from 'node:zlib';
 import { afterAll, describe, expect, it } from 'vitest';
 import type { PinArchiveMetadata } from '../pins/archive-format.ts';
-import { ARCHIVE_SEARCH, POSTING_BITS, blockSpan, fieldBit, isCommon, searchWords, type SearchBlock, type SearchDirectory, type TopsBlock } from '../pins/archive-search.ts';
+import { ARCHIVE_SEARCH, POSTING_BITS, blockSpan, fieldBit, isCommon, type SearchBlock, type SearchDirectory, type TopsBlock } from '../pins/archive-search.ts';
 import type { Pin } from '../pins/types.ts';
 import { feature } from '../testing/pin-features.testing.ts';
 import { SearchIndexWriter, commonPrefixes, orderKey } from './search-index.ts';
-import { foldText } from '../pins/search.ts';
+import { foldText, searchWords } from '../pins/search.ts';
 import { tilePins } from './tile-pins.ts';
 
 const folder = mkdtempSync(join(tmpdir(), 'pinmap-search-index-test-'));

@@ -372,7 +372,7 @@ function PinmapView({ config, fitPins, viewState, events, className, handleRef }
 }
 
 /** Config keys that a live map takes without being made again. */
-const LIVE_KEYS = ['pins', 'pinStyles', 'searchFields', 'popupFields', 'csv', 'fitPins', 'hiddenCategories', 'theme', 'controls', 'units', 'bearingSnap', 'trackUserLocation', 'fitToUserLocation', 'hash'] as const;
+const LIVE_KEYS = ['pins', 'pinStyles', 'searchFields', 'popupFields', 'listDetailField', 'csv', 'fitPins', 'hiddenCategories', 'theme', 'controls', 'units', 'bearingSnap', 'trackUserLocation', 'fitToUserLocation', 'hash'] as const;
 /** Config keys that only a new map reads: its first camera and popup. */
 const INITIAL_KEYS = ['center', 'zoom', 'bearing', 'pitch', 'openPin'] as const;
 

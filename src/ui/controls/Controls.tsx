@@ -180,6 +180,7 @@ export function Controls({ adapter, config, root, pinToOpen, onSwitchView, hidde
             bubble={bubble}
             onBubbleEnd={() => setListed(undefined)}
             toggle={placement.list !== false}
+            detailField={config.listDetailField}
             showPin={showPin}
             pinsVersion={pinsVersion}
             root={root}

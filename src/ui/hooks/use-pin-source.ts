@@ -23,7 +23,7 @@ export const loadPinCode = () => import('../../map/pin-source.ts');
 export function usePinSource(config: PinmapConfig, onProgress: (progress: { for: PinSource; text: string } | undefined) => void): PinSource | undefined {
   const key = useMemo(
     () =>
-      configKey([config.pins, config.pinStyles, config.searchFields, config.popupFields, config.csv, config.pinsTimeout, config.maxPinBytes, tokenRuleOf(config, document.baseURI)]),
+      configKey([config.pins, config.pinStyles, config.searchFields, config.popupFields, config.listDetailField, config.csv, config.pinsTimeout, config.maxPinBytes, tokenRuleOf(config, document.baseURI)]),
     [config],
   );
   const tellProgress = useLatest(onProgress);
@@ -72,8 +72,8 @@ export class PinSource {
 
   private read(): Promise<PinSet> {
     const { signal } = this.request;
-    const { pins, pinStyles, searchFields, popupFields, csv } = this.config;
-    const reading: PinReading = { searchFields, popupFields, csv };
+    const { pins, pinStyles, searchFields, popupFields, listDetailField, csv } = this.config;
+    const reading: PinReading = { searchFields, popupFields, listDetailField, csv };
     let shown: string | undefined;
     const request: PinRequest = {
       rule: tokenRuleOf(this.config, document.baseURI),

@@ -32,7 +32,7 @@ export function LegendControl({ adapter, locale, hidden, onHiddenChange, open, o
   // eslint-disable-next-line react-hooks/exhaustive-deps -- read again for each new pin set
   const entries = useMemo(() => legendEntries(adapter.getPins(), adapter.getPinStyles(), adapter.getCategoryCounts()), [adapter, pinsVersion]);
   // eslint-disable-next-line react-hooks/exhaustive-deps -- read again for each new pin set
-  const others = useMemo(() => uncategorisedCount(adapter.getPins(), adapter.getCategoryCounts()), [adapter, pinsVersion]);
+  const others = useMemo(() => uncategorisedCount(adapter.getPins(), adapter.getCategoryCounts(), adapter.getArchive()?.metadata.count), [adapter, pinsVersion]);
   if (entries.length === 0 && !others) return null;
 
   const toggle = (category: string, shown: boolean) => {

@@ -5,6 +5,7 @@ import type { Pin, PinArchive, ShownBubble } from '../../pins/types.ts';
 import { reasonOf } from '../../config/errors.ts';
 import type { Locale } from '../../config/locale.ts';
 import { firstLine, pinsInView } from '../../pins/search.ts';
+import { listDetail, repeatedTitles } from '../../pins/list-detail.ts';
 import { countText } from './locale-count.ts';
 import { ListIcon } from './panel-icons.tsx';
 import { PanelButton } from './PanelButton.tsx';
@@ -48,6 +49,8 @@ export interface PinListControlProps {
    * shows only a bubble's pins, with a button that closes it.
    */
   toggle?: boolean;
+  /** The pin property an entry whose title is repeated in the list shows on its second line (config's `listDetailField`); else its place. */
+  detailField?: string | undefined;
 }
 
 /** An entry of the list: a pin, or (pre-tiled pins) a bubble of pins, listed after the pins. */
@@ -116,7 +119,8 @@ const ignore = () => {};
 
 /**
  * The list of the pins in view: a button that opens a panel listing them (title, category and
- * the popup's first line) in a stable order, following the view once it rests. Each entry is a
+ * the popup's first line; for a title repeated in the list, a detail that tells its entries apart:
+ * `detailField`'s text or the place) in a stable order, following the view once it rests. Each entry is a
  * button; Enter or a click flies to the pin and opens its popup. The arrows, Home and End move
  * between entries (one Tab stop for the list); Escape closes the panel and focus goes back to
  * the button. "Show all pins" fits the camera to every pin shown, in view or not. A polite status says how many pins are in view. Nothing is computed while it is
@@ -131,7 +135,7 @@ const ignore = () => {};
  * first, and 'Pins in view' back to the view's pins (or, without the list's button, `toggle`
  * false, 'Close the list'). Closing the panel gives the focus back to the bubble.
  */
-export function PinListControl({ adapter, locale, hidden, open, onOpenChange, showPin, pinsVersion, root, onShowAll, progress, zoomTo, bubble, onBubbleEnd = ignore, toggle = true }: PinListControlProps) {
+export function PinListControl({ adapter, locale, hidden, open, onOpenChange, showPin, pinsVersion, root, onShowAll, progress, zoomTo, bubble, onBubbleEnd = ignore, toggle = true, detailField }: PinListControlProps) {
   const panelId = useId();
   const button = useRef<HTMLButtonElement>(null);
   const scroller = useRef<HTMLDivElement>(null);
@@ -234,6 +238,9 @@ export function PinListControl({ adapter, locale, hidden, open, onOpenChange, sh
     initialRect: { width: 260, height: maxHeight },
     getItemKey: (index) => entries[index]!.key,
   });
+
+  /** The titles of more than one entry: those entries show a detail (`listDetail`) that tells them apart. */
+  const repeated = useMemo(() => repeatedTitles(entries.flatMap((entry) => (entry.kind === 'pin' ? [entry.pin] : []))), [entries]);
 
   const found = activeId === undefined ? -1 : entries.findIndex((entry) => entry.key === activeId);
   const active = found < 0 ? 0 : found;
@@ -396,6 +403,22 @@ export function PinListControl({ adapter, locale, hidden, open, onOpenChange, sh
                 }
                 const pin = details.get(entry.pin.id) ?? entry.pin;
                 const line = firstLine(pin.description);
+                // Shown unless the line already says it (a detail field of the description or the category).
+                const told = repeated.has(entry.pin.title) ? listDetail(pin, detailField) : '';
+                const detail = told === line || told === pin.category ? '' : told;
+                const meta = [
+                  pin.category !== undefined && (
+                    <span key="category" className="pinmap-list-category">
+                      {pin.category}
+                    </span>
+                  ),
+                  detail !== '' && (
+                    <span key="detail" className="pinmap-list-detail">
+                      {detail}
+                    </span>
+                  ),
+                  line !== '' && line,
+                ].filter((part) => part !== false);
                 return (
                   <li key={item.key} {...place}>
                     <button
@@ -407,13 +430,7 @@ export function PinListControl({ adapter, locale, hidden, open, onOpenChange, sh
                       onClick={(event) => pick(pin, event.detail === 0)}
                     >
                       <span className="pinmap-list-title">{pin.title}</span>
-                      {(pin.category !== undefined || line !== '') && (
-                        <span className="pinmap-list-meta">
-                          {pin.category !== undefined && <span className="pinmap-list-category">{pin.category}</span>}
-                          {pin.category !== undefined && line !== '' && ' · '}
-                          {line}
-                        </span>
-                      )}
+                      {meta.length > 0 && <span className="pinmap-list-meta">{meta.flatMap((part, i) => (i === 0 ? [part] : [' · ', part]))}</span>}
                     </button>
                   </li>
                 );
