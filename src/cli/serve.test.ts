@@ -24,7 +24,7 @@ describe('pinmap serve', () => {
     const csv = write('places.csv', 'title,lat,lng\nA,1,2\nB,95,2\n');
     const serving = await serve({ files: [csv], port: 0, host: '127.0.0.1', appDir });
     try {
-      expect(serving.summaries).toEqual([{ file: csv, pins: 1, skippedCount: 1, skipped: [{ index: 3, id: '3', reason: 'line 3 ("3"): latitude 95 is outside -90..90' }], warningCount: 0 }]);
+      expect(serving.summaries).toEqual([{ file: csv, pins: 1, skippedCount: 1, skipped: [{ index: 3, id: '3', reason: 'line 3 ("B"): latitude 95 is outside -90..90' }], warningCount: 0 }]);
       const base = new URL(serving.url);
       expect(base.search).toBe('?config=pinmap-serve.json');
       const config = await fetch(new URL('/pinmap-serve.json', base));
