@@ -165,7 +165,7 @@ export class CsvPinReader {
     this.dialect = { delimiter: results.meta.delimiter || this.dialect.delimiter, linebreak: results.meta.linebreak || this.dialect.linebreak };
     this.text.mark = lineMark(this.dialect.linebreak);
     this.line = this.walk(results, this.line, this.text, 0);
-    this.text.dropBefore(this.line);
+    this.text.dropBefore(this.line, results.meta.cursor);
   }
 
   /**
@@ -403,6 +403,8 @@ class LineText {
   mark = '\n';
   /** A line found last and where it starts. */
   private at: { line: number; offset: number };
+  /** Where the text kept starts in all the text appended. */
+  private base = 0;
 
   constructor(
     private text: string,
@@ -438,11 +440,16 @@ class LineText {
     return this.mark === '\n' ? stripBreak(text) : text;
   }
 
-  /** Lets go of the lines before line `line`. */
-  dropBefore(line: number): void {
-    const offset = this.offsetOf(line);
+  /**
+   * Lets go of the lines before line `line`, which starts at `cursor` of all the text appended
+   * (papaparse's cursor after the rows it handed over), found by counting lines if it does not.
+   */
+  dropBefore(line: number, cursor?: number): void {
+    let offset = cursor === undefined ? -1 : cursor - this.base;
+    if (!(offset === 0 || (offset > 0 && offset <= this.text.length && this.text[offset - 1] === this.mark))) offset = this.offsetOf(line);
     if (offset === 0) return;
     this.text = this.text.slice(offset);
+    this.base += offset;
     this.first = line;
     this.at = { line, offset: 0 };
   }
