@@ -214,7 +214,7 @@ test.describe('the published package, in an app that installs it', () => {
         child.on('exit', (code) => reject(new Error(`pinmap serve exited with ${code}:\n${output}`)));
       });
       expect(output).toContain(`${csv}: 2 pins, 1 skipped:`);
-      expect(output).toContain('line 4 ("nowhere"): has no latitude (its "Lat" column is empty)');
+      expect(output).toContain('line 4 ("Nowhere"): has no latitude (its "Lat" column is empty)');
       const console = watchConsole(page);
       const csp = await watchCsp(page);
       await page.goto(address);

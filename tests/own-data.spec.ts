@@ -76,7 +76,7 @@ test.describe('pinmap serve', () => {
     const served = await startServe([csv, '--config', config]);
     try {
       expect(served.output).toContain(`${csv}: 3 pins, 1 skipped:`);
-      expect(served.output).toContain('line 5 ("broken"): latitude must be a number (its "Latitude" column has "not a number")');
+      expect(served.output).toContain('line 5 ("Nowhere"): latitude must be a number (its "Latitude" column has "not a number")');
       const console = watchConsole(page);
       await page.goto(served.url);
       await waitForMapState(page, 'idle', 45_000);

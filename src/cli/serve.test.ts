@@ -26,7 +26,7 @@ describe('pinmap serve', () => {
     const csv = write('places.csv', 'title,lat,lng\nA,1,2\nB,95,2\n');
     const serving = await serve({ files: [csv], port: 0, host: '127.0.0.1', appDir });
     try {
-      expect(serving.summaries).toEqual([{ file: csv, pins: 1, skippedCount: 1, skipped: [{ index: 3, id: '3', reason: 'line 3 ("3"): latitude 95 is outside -90..90' }], warningCount: 0, items: 2, columns: { lat: 'lat', lng: 'lng', title: 'title' } }]);
+      expect(serving.summaries).toEqual([{ file: csv, pins: 1, skippedCount: 1, skipped: [{ index: 3, id: '3', reason: 'line 3 ("B"): latitude 95 is outside -90..90' }], warningCount: 0, items: 2, columns: { lat: 'lat', lng: 'lng', title: 'title' } }]);
       const base = new URL(serving.url);
       expect(serving.url).toBe(`http://127.0.0.1:${base.port}/`);
       const config = await fetch(new URL('/pinmap-serve.json', base));
@@ -268,9 +268,9 @@ describe('pinmap serve, as a new user meets it', () => {
     expect(result.err).toBe(
       [
         `pinmap serve: ${swapped} has no pin to show: all 3 rows were skipped:`,
-        '  line 2 ("2"): latitude 139.69 is outside -90..90',
-        '  line 3 ("3"): latitude 151.21 is outside -90..90',
-        '  line 4 ("4"): latitude -157.86 is outside -90..90',
+        '  line 2 ("Tokyo"): latitude 139.69 is outside -90..90',
+        '  line 3 ("Sydney"): latitude 151.21 is outside -90..90',
+        '  line 4 ("Honolulu"): latitude -157.86 is outside -90..90',
         'Are latitude and longitude swapped? A latitude is -90..90; the latitude column read was "lat", the longitude column "lng".',
       ].join('\n'),
     );

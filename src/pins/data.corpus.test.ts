@@ -87,7 +87,7 @@ const BAD_FEATURES: readonly (readonly [what: string, feature: unknown, reason: 
   ['lng and lat swapped past 90', at('c-swapped', [48.85, 120.5]), 'latitude 120.5 is outside -90..90'],
   ['a string altitude', at('c-alt', [2.35, 48.85, 'high']), 'altitude must be a finite number when given (got the string "high")'],
   ['a NaN altitude', at('c-alt-nan', [2.35, 48.85, Number.NaN]), 'altitude must be a finite number when given (got the number NaN)'],
-  ['a megabyte longitude string', at('c-mega', [MEGABYTE, 0]), `longitude must be a finite number (got the string "${'x'.repeat(60)}…")`],
+  ['a megabyte longitude string', at('c-mega', [MEGABYTE, 0]), `longitude must be a finite number (got the string "${'x'.repeat(80)}…")`],
 
   // Properties.
   ['null properties', point('p-null', {}, { properties: null }), 'has no properties (a pin needs properties.title)'],

@@ -30,8 +30,8 @@ export class PinDataError extends Error {
   }
 }
 
-/** Longest piece of a bad value quoted back in a message. */
-const QUOTE_MAX = 60;
+/** Longest piece of a value (a bad value, a header name, a cell, a title) quoted back in a message. */
+export const QUOTE_MAX = 80;
 
 /** A short description of a value for messages: `a string "abc"`, `an array`, `null`, `the number 3`. */
 export function describeValue(value: unknown): string {
@@ -52,7 +52,8 @@ export function describeValue(value: unknown): string {
   }
 }
 
-function quote(text: string): string {
+/** `text` in double quotes for a message, cut at `QUOTE_MAX` characters with an ellipsis: a 50 MB cell is a short message. */
+export function quote(text: string): string {
   return JSON.stringify(text.length > QUOTE_MAX ? `${text.slice(0, QUOTE_MAX)}…` : text);
 }
 
@@ -298,6 +299,8 @@ export class PinChecker {
   private popupFields: readonly string[] = [];
   /** How reasons name an item by its index: `feature 12`, or `line 12` for a CSV file. */
   private label: (index: number) => string = (index) => `feature ${index}`;
+  /** Whether reasons name an item by the name it is checked with (a CSV row's title) rather than its id. */
+  private byName = false;
 
   /**
    * `styles`: category → pin options (`readCollectionMembers`' `pinStyles`); `ids`: where ids are
@@ -323,9 +326,14 @@ export class PinChecker {
     return this;
   }
 
-  /** Names items in reasons with `label(index)` instead of `feature <index>` (a CSV file's `line <n>`). */
-  labelled(label: (index: number) => string): this {
+  /**
+   * Names items in reasons with `label(index)` instead of `feature <index>` (a CSV file's
+   * `line <n>`); with `byName`, by the name each is checked or rejected with (a CSV row's title:
+   * `line 12 ("Café Rouge")`), not by its id.
+   */
+  labelled(label: (index: number) => string, byName = false): this {
     this.label = label;
+    this.byName = byName;
     return this;
   }
 
@@ -337,21 +345,28 @@ export class PinChecker {
     }
   }
 
-  /** Skips the item at `index` for `problem` (counted; its reason kept among the first `keep`). */
-  reject(index: number, problem: string, id?: string): undefined {
+  /**
+   * Skips the item at `index` for `problem` (counted; its reason kept among the first `keep`). Its
+   * reason names it by `name`: by default its id, or, `labelled` by name, the name given (none when
+   * none is).
+   */
+  reject(index: number, problem: string, id?: string, name: string | undefined = this.byName ? undefined : id): undefined {
     this.skippedCount++;
     if (this.skipped.length < this.keep || this.onSkipped) {
       const record: SkippedFeature[] = [];
-      skip(record, index, this.label(index), problem, id);
+      skip(record, index, this.label(index), problem, id, name);
       if (this.skipped.length < this.keep) this.skipped.push(record[0]!);
       this.onSkipped?.(record[0]!);
     }
     return undefined;
   }
 
-  /** The pin the feature at `index` makes, or undefined when it is skipped (its reason is recorded). */
-  check(feature: unknown, index: number): CheckedPin | undefined {
-    const problem = (text: string, id?: string): undefined => this.reject(index, text, id);
+  /**
+   * The pin the feature at `index` makes, or undefined when it is skipped (its reason is recorded,
+   * naming it by `name` when labelled by name).
+   */
+  check(feature: unknown, index: number, name?: string): CheckedPin | undefined {
+    const problem = (text: string, id?: string): undefined => (this.byName ? this.reject(index, text, id, name) : this.reject(index, text, id));
     if (!isRecord(feature)) return problem(`must be a GeoJSON Feature object (got ${describeValue(feature)})`);
     const rawProperties = feature.properties;
     const properties = isRecord(rawProperties) ? rawProperties : undefined;
@@ -474,10 +489,10 @@ const PIN_FIELDS = new Set(['title', 'description', 'url', 'category', 'id']);
 /** The properties a popup shows anyway (a popup field naming one is not shown twice). */
 const POPUP_TEXT_FIELDS = new Set(['title', 'description', 'url']);
 
-/** Records a skipped feature; its reason names the feature (`label`: by index or line) and, when it has one, id. */
-function skip(skipped: SkippedFeature[], index: number, label: string, problem: string, id?: string): void {
-  if (id === undefined) skipped.push({ index, reason: `${label}: ${problem}` });
-  else skipped.push({ index, id, reason: `${label} (${quote(id)}): ${problem}` });
+/** Records a skipped feature; its reason names the feature (`label`: by index or line) and, when it has one, its `name` (its id, or a CSV row's title). */
+function skip(skipped: SkippedFeature[], index: number, label: string, problem: string, id?: string, name?: string): void {
+  const reason = name === undefined ? `${label}: ${problem}` : `${label} (${quote(name)}): ${problem}`;
+  skipped.push(id === undefined ? { index, reason } : { index, id, reason });
 }
 
 /** The first `max` lines, and one more saying how many were left out. */

@@ -55,7 +55,10 @@ export interface SkippedFeature {
   index: number;
   /** The feature's id, when it had a usable one. */
   id?: string;
-  /** Names the feature (index and id) and what is wrong, e.g. `feature 12 ("paris"): latitude 95 is outside -90..90`. */
+  /**
+   * Names the feature (index and id; a CSV row: line and title) and what is wrong, e.g.
+   * `feature 12 ("paris"): latitude 95 is outside -90..90`, `line 7 ("Paris"): has no longitude …`.
+   */
   reason: string;
 }
 

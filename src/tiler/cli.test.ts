@@ -47,7 +47,21 @@ describe('pinmap-tile-pins', () => {
     const result = await run([input, '-o', join(folder, 'places.pmtiles'), '--config', config, '--quiet']);
     expect(result.code).toBe(0);
     expect(result.err).toContain('1 feature was skipped:');
-    expect(result.err).toContain('line 3 ("3"): latitude 95 is outside -90..90');
+    expect(result.err).toContain('line 3 ("Nirgends"): latitude 95 is outside -90..90');
+  });
+
+  it('reports a broken quote of a CSV file by the line it opened on, reads again the rows it ran on into, and prints no line longer than a few hundred characters', async () => {
+    const input = join(folder, 'quotes.csv');
+    const long = 'Ω'.repeat(200_000);
+    writeFileSync(input, `id,title,lat,lng\na,Alpha,1,1\nb,"${long},2,2\nc,"Gamma",3,3\nd,"Delta"?,4,4\ne,Epsilon,5,5\nf,"Phi",6,6\n`);
+    const result = await run([input, '-o', join(folder, 'quotes.pmtiles')]);
+    expect(result.code).toBe(0);
+    expect(result.out).toContain('quotes.pmtiles: 4 pins of 6 features');
+    expect(result.err.split('\n')).toEqual([
+      '2 features were skipped:',
+      `  line 3 ("${'Ω'.repeat(80)}…"): a quote opened in the "title" column is never closed; lines 3–4 were read as one row, so line 4 is read again on its own`,
+      '  line 5 ("Delta"): the "title" column has text after its closing quote ("?"); lines 5–7 were read as one row, so lines 6–7 are read again on their own',
+    ]);
   });
 
   it('exits with 1 and names the file and the problem when the input is not a FeatureCollection, not JSON or missing, or the output has no folder; with 2 for a usage mistake', async () => {

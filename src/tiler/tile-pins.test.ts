@@ -147,7 +147,7 @@ describe('pin tiler', () => {
     const result = await tilePins(Readable.from([Buffer.from(text)]), fromCsv, { name: 'same' });
     expect(result.pins).toBe(2);
     expect(result.features).toBe(3);
-    expect(result.skipped.map((skipped) => skipped.reason)).toEqual(['line 3 ("b"): latitude 95 is outside -90..90']);
+    expect(result.skipped.map((skipped) => skipped.reason)).toEqual(['line 3 ("Beta"): latitude 95 is outside -90..90']);
     const collection = { type: 'FeatureCollection', features: [feature('a', { title: 'Alpha', category: 'cafe' }, { geometry: { type: 'Point', coordinates: [2.35, 48.85] } }), feature('c', { title: 'Gamma' }, { geometry: { type: 'Point', coordinates: [4.84, 45.76] } })] };
     const fromJson = join(folder, 'from-json.pmtiles');
     await tilePins(Readable.from([JSON.stringify(collection)]), fromJson, { name: 'same' });
