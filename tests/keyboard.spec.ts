@@ -34,6 +34,8 @@ interface FocusState {
   focused: Item | string;
   inView: Item[];
   group: string | null;
+  /** The middle of the map (x on the page, y in the world), where a bubble zoomed into from the keyboard stands once the camera rests. */
+  middle: { x: number; y: number };
 }
 
 async function focusState(page: Page): Promise<FocusState> {
@@ -60,7 +62,7 @@ async function focusState(page: Page): Promise<FocusState> {
     if (!active || active === document.body) focused = 'BODY';
     else if (items.includes(active)) focused = describe(active);
     else focused = active.getAttribute('aria-label') ?? active.textContent?.trim() ?? active.tagName;
-    return { focused, inView, group: group?.getAttribute('aria-label') ?? null };
+    return { focused, inView, group: group?.getAttribute('aria-label') ?? null, middle: { x: map.left + map.width / 2, y: top + map.height / 2 } };
   });
 }
 
@@ -73,6 +75,22 @@ async function focusedItem(page: Page): Promise<Item> {
 
 /** The items in reading order, as pin-focus.ts reads them: rows of 64 px, each from left to right. */
 const reading = (items: Item[]) => [...items].sort((a, b) => Math.floor(a.y / 64) - Math.floor(b.y / 64) || a.x - b.x || a.y - b.y);
+
+/**
+ * Whether `item` comes before `other` in reading order whatever the error of the test's world y
+ * (the same for both, within `slack` px): the rows are 64 px from the app's own top, which the test
+ * knows from the address only to a few pixels.
+ */
+function surelyBefore(item: Item, other: Item, slack: number): boolean {
+  for (let shift = -slack; shift <= slack; shift++) {
+    const [row, otherRow] = [Math.floor((item.y + shift) / 64), Math.floor((other.y + shift) / 64)];
+    if (!(row < otherRow || (row === otherRow && item.x < other.x))) return false;
+  }
+  return true;
+}
+
+/** How far (CSS px) from where a bubble stands once zoomed into the items it split into are looked for (4 × the bubbles' radius, pin-group.ts). */
+const SPLIT_RADIUS = 160;
 
 /**
  * Once the camera rests, the focus is on a pin or bubble in view, or on the map: never on <body>
@@ -174,6 +192,13 @@ for (const { view, renderer, pins, domPinLimit } of WALKS) {
     await expectFocusKept(page);
     const split = await focusedItem(page);
     expect(split.key).not.toBe(bubble.key);
+    // The first of what it split into: of the pins and bubbles near where it stands (the view's
+    // middle), none comes before the focused one in reading order.
+    const after = await focusState(page);
+    const near = after.inView.filter((item) => Math.hypot(item.x - after.middle.x, item.y - after.middle.y) <= SPLIT_RADIUS);
+    expect(near.map((item) => item.key), 'what the bubble split into').toContain(split.key);
+    const slack = view === 'hybrid' ? 64 : 32;
+    expect(near.filter((item) => surelyBefore(item, split, slack)).map((item) => item.key), `what it split into before ${split.key} in reading order`).toEqual([]);
     await expect(page.locator('.pinmap-map [aria-live="polite"]')).toHaveText(`Zoomed in: ${bubble.count.toLocaleString('en-US')} pins`);
 
     // A pin's popup by Enter, closed by Esc: the focus back on the pin.
@@ -216,24 +241,48 @@ const CONTROLS: Record<string, RegExp> = {
   'search (panel)': /^Search the pins$/,
   'list (panel)': /^List the pins in view$/,
   'legend (panel)': /^Show the legend$|^Legend$/,
+  scale: /^[\d,.]+\s(km|m|mi|ft|nm)$/,
 };
 
+/** The controls in the order README "Keyboard" gives: corner by corner, top right, top left, bottom left, bottom right. */
+const README_ORDER: [corner: string, controls: string[]][] = [
+  ['top-right', ['zoom in', 'zoom out', 'compass', 'locate']],
+  ['top-left', ['search (panel)', 'fullscreen', 'list (panel)']],
+  ['bottom-left', ['scale']],
+  ['bottom-right', ['legend (panel)', 'attribution']],
+];
+
 for (const view of ['vector', 'hybrid'] as const) {
-  test(`Tab from page load: the skip link, the map, the pins, then the controls corner by corner; zoom in within 5 presses (${view} view)`, async ({ page }) => {
+  test(`Tab from page load: the skip link, the map, the pins, then the controls corner by corner (top right, top left, bottom left, bottom right) in README's order; zoom in within 5 presses (${view} view)`, async ({ page }) => {
     await openApp(page, { view, pins: GEOJSON, controls: { list: true, legend: true, search: true } });
+    const expected = README_ORDER.map(([corner, controls]) => [corner, controls.filter((control) => view === 'vector' || control !== 'compass')] as const);
+    const all = expected.flatMap(([, controls]) => controls);
     const reached: Record<string, number> = {};
     const stops: string[] = [];
-    for (let press = 1; press <= 30 && Object.keys(reached).length < Object.keys(CONTROLS).length; press++) {
+    /** The corner of each stop from the first control on. */
+    const corners: (string | null)[] = [];
+    for (let press = 1; press <= 40 && Object.keys(reached).length < all.length; press++) {
       await page.keyboard.press('Tab');
       const { focused } = await focusState(page);
       const name = typeof focused === 'string' ? focused : focused.kind;
       stops.push(name);
+      if (Object.keys(reached).length > 0 || CONTROLS['zoom in']!.test(name)) {
+        corners.push(await page.evaluate(() => document.activeElement?.closest('[data-corner]')?.getAttribute('data-corner') ?? null));
+      }
       for (const [control, pattern] of Object.entries(CONTROLS)) if (reached[control] === undefined && pattern.test(name)) reached[control] = press;
     }
     console.log(`${view} view, Tab presses from page load: ${Object.entries(reached).map(([control, presses]) => `${control} ${presses}`).join(', ')}`);
     expect(stops.slice(0, 4)).toEqual(['Skip to map controls', 'Map', expect.stringMatching(/^(pin|bubble)$/), 'Zoom in']);
     expect(reached['zoom in']).toBeLessThanOrEqual(5);
-    expect(Object.keys(reached).sort()).toEqual(Object.keys(CONTROLS).filter((control) => view === 'vector' || control !== 'compass').sort());
+    // Each control reached, in README's order, and the corners one after the other, each once.
+    expect(Object.keys(reached).sort((a, b) => reached[a]! - reached[b]!), `the controls in the order Tab reached them (stops: ${stops.join(' | ')})`).toEqual(all);
+    expect(corners.filter((corner, i) => corner !== corners[i - 1]), 'the corners in the order Tab goes through them').toEqual(expected.map(([corner]) => corner));
+    for (const [corner, controls] of expected) {
+      for (const control of controls) {
+        const at = reached[control]! - reached['zoom in']!;
+        expect(corners[at], `the corner of ${control}`).toBe(corner);
+      }
+    }
 
     // The skip link goes past the map and its pins, to the first control.
     await page.reload();

@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { Readable } from 'node:stream';
 import { expect, test, type Page } from './test.ts';
 import { tilePins } from '../src/tiler/tile-pins.ts';
-import { serveJson, waitForMapState, watchConsole } from './helpers.ts';
+import { PLAIN_STYLE, serveJson, waitForMapState, watchConsole } from './helpers.ts';
 
 /**
  * Your own data (README, "Your own data"), as a user meets it: `pinmap serve` spawned as a user
@@ -157,12 +157,20 @@ test.describe('the view fitted to the pins', () => {
   }
 
   test('keeps the camera the config or the address gives, and fitPins: false keeps the default', async ({ page }) => {
+    await page.setViewportSize({ width: 480, height: 360 });
     const pins = { type: 'FeatureCollection', features: [{ type: 'Feature', id: 'a', geometry: { type: 'Point', coordinates: [100, 10] }, properties: { title: 'A' } }] };
-    await serveJson(page, '/__own/config.json', { pins });
+    await serveJson(page, '/__own/config.json', { style: PLAIN_STYLE, pins });
     await page.goto('/?config=/__own/config.json#map=3/20/30');
     await waitForMapState(page, 'idle');
     expect(await cameraOf(page)).toEqual({ zoom: 3, lat: 20, lng: 30 });
-    await serveJson(page, '/__own/off.json', { pins, fitPins: false });
+    // The config's camera, with no address: kept, not fitted to the pins (one in view, one at 100° E).
+    const twoPins = { ...pins, features: [...pins.features, { type: 'Feature', id: 'b', geometry: { type: 'Point', coordinates: [-40, -15] }, properties: { title: 'B' } }] };
+    await serveJson(page, '/__own/camera.json', { style: PLAIN_STYLE, pins: twoPins, center: [-40, -15], zoom: 4 });
+    await page.goto('/?config=/__own/camera.json');
+    await expect(page.locator('.pinmap-pin[data-pin-id="b"]')).toBeVisible();
+    await waitForMapState(page, 'idle');
+    expect(await cameraOf(page)).toEqual({ zoom: 4, lat: -15, lng: -40 });
+    await serveJson(page, '/__own/off.json', { style: PLAIN_STYLE, pins, fitPins: false });
     await page.goto('/?config=/__own/off.json');
     await waitForMapState(page, 'idle');
     expect(await cameraOf(page)).toEqual({ zoom: 1, lat: 20, lng: 0 });
@@ -219,11 +227,17 @@ test.describe('mistakes named in the page', () => {
   });
 
   test('a deep link straight to zoom 16.5 over a pin archive shows its pins with no archive warning', async ({ page }) => {
+    await page.setViewportSize({ width: 480, height: 360 });
     const console = watchConsole(page);
-    await serveJson(page, '/__own/config.json', { pins: 'pmtiles://pins/cities.pmtiles' });
-    await page.goto('/?config=/__own/config.json#map=16.5/48.8566/2.3522');
+    await serveJson(page, '/__own/config.json', { style: PLAIN_STYLE, pins: 'pmtiles://pins/cities.pmtiles', controls: { list: true } });
+    // Over Paris's pin (2.3488, 48.8534 in fixtures/pins/cities.geojson), past the archive's last zoom.
+    await page.goto('/?config=/__own/config.json#map=16.5/48.8534/2.3488');
     await waitForMapState(page, 'idle', 45_000);
     expect(await cameraOf(page)).toMatchObject({ zoom: 16.5 });
+    // Its pin is drawn on the GPU: the list of the pins in view says which it shows.
+    await page.getByRole('button', { name: 'List the pins in view' }).click();
+    await expect(page.locator('.pinmap-list-count')).toHaveText('1 pin in view');
+    await expect(page.locator('.pinmap-list-item[data-pin-id="paris-fr"] .pinmap-list-title')).toHaveText('Paris');
     await expect(page.locator('.pinmap-notice')).toHaveCount(0);
     expect([...console.warnings, ...console.errors].filter((text) => /truncated|archive/i.test(text))).toEqual([]);
   });

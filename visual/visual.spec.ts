@@ -5,9 +5,11 @@ import { disableWebGL, drivenGeolocation, serveJson, waitForMapState, watchConso
 import { compareImages, isUniform } from './compare.ts';
 import { OUTPUT_DIR, recordResult } from './report.ts';
 import { scenes, type Scene } from './scenes.ts';
+import { updatesBaselines } from './update.ts';
 
 const BASELINE_DIR = 'visual/baseline';
-const UPDATE = process.env.PINMAP_UPDATE_BASELINES === '1';
+/** Throws (failing the run before any scene) when asked to rewrite the baselines under CI. */
+const UPDATE = updatesBaselines(process.env);
 
 test.describe.configure({ retries: 0 });
 

@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { writePmtiles } from '../../scripts/pmtiles-writer.ts';
-import { ArchiveError, ArchiveSource, loadFromArchive, prefetchArchives } from './pmtiles.ts';
+import { ArchiveError, ArchiveSource, loadFromArchive, prefetchArchives, WHOLE_FILE_LIMIT } from './pmtiles.ts';
 import { tokenTransform } from './request-transform.ts';
 
 /** A small real archive (three zooms of made-up tiles). */
@@ -60,6 +60,51 @@ describe('ArchiveSource', () => {
     expect(Buffer.from(late.data).equals(ARCHIVE.subarray(ARCHIVE.length - 10))).toBe(true);
     expect(ranges).toHaveLength(1);
     expect(whole).toHaveBeenCalledWith(ARCHIVE.length);
+  });
+
+  it('reads a whole archive (a server that ignores Range) of up to 64 MiB, and refuses a bigger one, declared or not, naming its size', async () => {
+    expect(WHOLE_FILE_LIMIT).toBe(64 * 1024 * 1024);
+    /** A server that ignores Range: `size` bytes (the archive, then zeros), in 8 MiB chunks, counting the chunks it sent. */
+    const wholeFile = (size: number, declared: boolean) => {
+      const sent = { chunks: 0 };
+      vi.stubGlobal('fetch', async () => {
+        let at = 0;
+        const body = new ReadableStream<Uint8Array>({
+          pull(controller) {
+            if (at >= size) return controller.close();
+            const chunk = new Uint8Array(Math.min(2 ** 23, size - at));
+            if (at === 0) chunk.set(ARCHIVE);
+            at += chunk.length;
+            sent.chunks++;
+            controller.enqueue(chunk);
+          },
+        });
+        return new Response(body, { status: 200, headers: declared ? { 'Content-Length': String(size) } : {} });
+      });
+      return sent;
+    };
+    const refusal = (size: string) => `the server ignores Range requests and the archive (${size}) is too big to read whole; serve it from a host that answers Range`;
+
+    // At the limit: read, and a tile's bytes found in it.
+    wholeFile(WHOLE_FILE_LIMIT, true);
+    const whole = vi.fn();
+    const atLimit = new ArchiveSource('https://maps.example.org/limit.pmtiles', {}, whole);
+    await atLimit.getBytes(0, 16_384);
+    expect(whole).toHaveBeenCalledWith(WHOLE_FILE_LIMIT);
+    expect(Buffer.from((await atLimit.getBytes(ARCHIVE.length - 10, 10)).data).equals(ARCHIVE.subarray(ARCHIVE.length - 10))).toBe(true);
+
+    // A byte more, declared: refused before its body is read.
+    const declared = wholeFile(WHOLE_FILE_LIMIT + 1, true);
+    const over = new ArchiveSource('https://maps.example.org/declared.pmtiles');
+    const error = await over.getBytes(0, 16_384).catch((caught: unknown) => caught);
+    expect(error).toBeInstanceOf(ArchiveError);
+    expect((error as Error).message).toBe(refusal(`${WHOLE_FILE_LIMIT + 1} bytes`));
+    expect(declared.chunks, 'chunks of the refused body read').toBeLessThanOrEqual(1);
+
+    // A byte more, not declared: the reading stops at the limit.
+    const undeclared = wholeFile(WHOLE_FILE_LIMIT + 1, false);
+    await expect(new ArchiveSource('https://maps.example.org/undeclared.pmtiles').getBytes(0, 16_384)).rejects.toThrow(new ArchiveError(refusal(`over ${WHOLE_FILE_LIMIT} bytes`)));
+    expect(undeclared.chunks).toBe(9);
   });
 
   it('asks once more past the browser\'s cache for a range answered short, as Chromium\'s in-memory cache answers one of several in flight; a server that keeps sending less is a truncated archive', async () => {
