@@ -64,7 +64,7 @@ for (const view of ['vector', 'hybrid'] as const) {
         // The hybrid view also shows one of the provider's, which does, in no attribute of the page.
         rasterLayers: [
           { url: `${baseURL}/raster/hatch/{z}/{x}/{y}.png`, maxTileZoom: 5 },
-          ...(view === 'hybrid' ? [{ url: `${provider}/raster/hatch/{z}/{x}/{y}.png`, maxTileZoom: 5, placement: 'below' }] : []),
+          ...(view === 'hybrid' ? [{ url: `${provider}/raster/hatch/{z}/{x}/{y}.png`, maxTileZoom: 5 }] : []),
         ],
         pins: { type: 'FeatureCollection', features: [{ type: 'Feature', id: 'p', geometry: { type: 'Point', coordinates: [10, 50] }, properties: { title: 'P', url: 'https://example.org/' } }] },
       });
@@ -102,7 +102,7 @@ for (const view of ['vector', 'hybrid'] as const) {
         expect(elsewhere.some((u) => /\/raster\/hatch\/\d+\/\d+\/\d+\.png$/.test(u))).toBe(true);
         expect(toProvider.filter((u) => u.includes('/raster/hatch/')).length).toBeGreaterThan(0);
         // The provider's raster tiles show, from data: URLs: their images carry the token nowhere.
-        const images = page.locator('.pinmap-raster-below img');
+        const images = page.locator(`.pinmap-raster-layer img[data-pinmap-tile^="${provider}/raster/"]`);
         await expect(images.first()).toHaveAttribute('src', /^data:image\//);
         for (const attributes of await images.evaluateAll((found) => found.flatMap((image) => image.getAttributeNames().map((name) => image.getAttribute(name) ?? '')))) {
           expect(attributes).not.toContain('access_token');
