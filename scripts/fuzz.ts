@@ -1,6 +1,7 @@
 /**
  * `npm run fuzz`: the fuzz suites (`src/**\/*.fuzz.test.ts`: random configs, random GeoJSON,
- * mutated PMTiles archives, random server behaviour against the request path) with many times the
+ * mutated PMTiles archives, pin archives with a section flipped, cut or inflated, random server
+ * behaviour against the request path) with many times the
  * cases `npm test` runs, and a new seed each time, printed first so a failure can be replayed.
  *
  *   npm run fuzz                       # a new seed, 20 times the cases of npm test (thousands)

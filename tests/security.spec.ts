@@ -3,7 +3,7 @@ import { createGzip, gzipSync } from 'node:zlib';
 import { expect, type Page } from './test.ts';
 import { BASEMAP_ARCHIVE, basemapTile } from './basemap-tiles.ts';
 import { CORS, sendJson, sendRange, test, type HostileServers } from './hostile-servers.ts';
-import { openEmbedPage, serveJson, waitForMapState, watchConsole, type EmbedWindow } from './helpers.ts';
+import { PLAIN_STYLE, openEmbedPage, serveJson, waitForMapState, watchConsole, type EmbedWindow } from './helpers.ts';
 
 /**
  * Pinmap against hostile servers (issue "Nothing leaks, nothing hangs"): real HTTPS servers for a
@@ -243,11 +243,12 @@ test.describe('finding 5: a server that never answers is a timeout, not a map lo
     await waitForMapState(page, 'idle');
   });
 
-  test('a ?config= that never comes: after 10 s the page says the config did not answer', async ({ page, servers }) => {
-    hang(servers, '/config.json');
-    await page.goto(`/?config=${encodeURIComponent(`${servers.provider}/config.json`)}`);
+  test('a ?config= that never comes: after 10 s the page says the config did not answer', async ({ page }) => {
+    // On the page's own origin: a link's config from another origin is refused (addressConfig).
+    await page.route((url) => url.pathname === '/__security/never-config.json', () => {});
+    await page.goto('/?config=/__security/never-config.json');
     await waitForMapState(page, 'error', 20_000);
-    await expect(page.getByRole('alert')).toContainText(`Could not load the config from ${servers.provider}/config.json: the server did not answer within 10 s`);
+    await expect(page.getByRole('alert')).toContainText(/Could not load the config from http:\/\/[^ ]+\/__security\/never-config\.json: the server did not answer within 10 s/);
   });
 
   test('embed: ready settles when the pins never come (pinsTimeout), with a notice', async ({ page }) => {
@@ -357,6 +358,30 @@ test.describe('finding 7: ?pins= in a link is taken from the page\'s own origin 
     await page.goto('/?config=/__security/site.json&pins=/__security/own.json');
     await waitForMapState(page, 'idle');
     await expect(page.locator('.pinmap-pin[data-pin-id="own"]')).toBeAttached();
+  });
+});
+
+test.describe("?config= in a link is taken from the page's own origin only, unless the site allows more", () => {
+  test.use({ viewport: { width: 480, height: 360 } });
+
+  test("?config= on another origin is refused: a notice names it and why, the site's own map and pins show, and the other origin is never asked", async ({ page, servers }) => {
+    servers.on('attacker', (_request, response, url) => {
+      if (url.pathname !== '/site.json') return false;
+      sendJson(response, { style: PLAIN_STYLE, addressPins: 'any', pins: `${servers.attacker}/pins.geojson` });
+    });
+    const config = `${servers.attacker}/site.json`;
+    await page.goto(`/?config=${encodeURIComponent(config)}#map=4/48.86/2.35`);
+    await waitForMapState(page, 'idle');
+    await expect(page.getByRole('status').filter({ hasText: 'config' })).toContainText(`The config of this link (${config}) is not used, the site's own is: this map takes configs from its own site only`);
+    await expect(page.locator('.pinmap-pin[data-pin-id="paris-fr"]')).toBeAttached();
+    expect(servers.requests.filter((r) => r.server === 'attacker')).toEqual([]);
+  });
+
+  test('?config=javascript:… is a notice naming why, not "Failed to fetch", and the site\'s map shows', async ({ page }) => {
+    await page.goto(`/?config=${encodeURIComponent('javascript:alert(1)')}#map=4/48.86/2.35`);
+    await waitForMapState(page, 'idle');
+    await expect(page.getByRole('status').filter({ hasText: 'config' })).toContainText("The config of this link (javascript:alert(1)) is not used, the site's own is: it is not an http(s) URL or a path");
+    await expect(page.locator('.pinmap-pin[data-pin-id="paris-fr"]')).toBeAttached();
   });
 });
 

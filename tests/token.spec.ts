@@ -61,7 +61,11 @@ for (const view of ['vector', 'hybrid'] as const) {
         center: [10, 50],
         zoom: 3,
         // A raster layer on another origin, and pins with a link: none of it may carry the token.
-        rasterLayers: [{ url: `${baseURL}/raster/hatch/{z}/{x}/{y}.png`, maxTileZoom: 5 }],
+        // The hybrid view also shows one of the provider's, which does, in no attribute of the page.
+        rasterLayers: [
+          { url: `${baseURL}/raster/hatch/{z}/{x}/{y}.png`, maxTileZoom: 5 },
+          ...(view === 'hybrid' ? [{ url: `${provider}/raster/hatch/{z}/{x}/{y}.png`, maxTileZoom: 5 }] : []),
+        ],
         pins: { type: 'FeatureCollection', features: [{ type: 'Feature', id: 'p', geometry: { type: 'Point', coordinates: [10, 50] }, properties: { title: 'P', url: 'https://example.org/' } }] },
       });
       const requests: string[] = [];
@@ -94,7 +98,16 @@ for (const view of ['vector', 'hybrid'] as const) {
       for (const url of toProvider) expect(carries(url), url).toBe(token);
       if (header) for (const url of toProvider) expect(url).not.toContain('access_token');
       expect(elsewhere.some((u) => u.endsWith('/basemap/fonts/noto-sans-latin-400-normal.woff2'))).toBe(true);
-      if (view === 'hybrid') expect(elsewhere.some((u) => /\/raster\/hatch\/\d+\/\d+\/\d+\.png$/.test(u))).toBe(true);
+      if (view === 'hybrid') {
+        expect(elsewhere.some((u) => /\/raster\/hatch\/\d+\/\d+\/\d+\.png$/.test(u))).toBe(true);
+        expect(toProvider.filter((u) => u.includes('/raster/hatch/')).length).toBeGreaterThan(0);
+        // The provider's raster tiles show, from data: URLs: their images carry the token nowhere.
+        const images = page.locator(`.pinmap-raster-layer img[data-pinmap-tile^="${provider}/raster/"]`);
+        await expect(images.first()).toHaveAttribute('src', /^data:image\//);
+        for (const attributes of await images.evaluateAll((found) => found.flatMap((image) => image.getAttributeNames().map((name) => image.getAttribute(name) ?? '')))) {
+          expect(attributes).not.toContain('access_token');
+        }
+      }
       for (const url of elsewhere) {
         if (url.includes('/__test/token.json')) continue; // the config file itself, which the site owner wrote
         expect(url, 'a request to another origin').not.toContain('access_token');
@@ -104,7 +117,8 @@ for (const view of ['vector', 'hybrid'] as const) {
       expect(page.url()).not.toContain(encodeURIComponent(token));
       expect(page.url()).not.toContain('access_token');
       expect(messages.filter((m) => m.includes(token) || m.includes(encodeURIComponent(token)))).toEqual([]);
-      expect(await page.content()).not.toContain(token);
+      const content = await page.content();
+      for (const form of [token, encodeURIComponent(token), 'access_token']) expect(content).not.toContain(form);
     });
   }
 }

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { formatMapHash, parseHidden, parseMapHash, parseView, withHidden } from './address.ts';
+import { addressConfigRefusal, addressPinsRefusal, formatMapHash, isPageOrigin, narrowerOrigins, parseHidden, parseMapHash, parseView, withHidden } from './address.ts';
 
 describe('parseMapHash', () => {
   it('reads zoom/lat/lng/bearing/pitch', () => {
@@ -63,5 +63,65 @@ describe('?hide= (parseHidden, withHidden)', () => {
   it('round-trips names with commas, percent signs and other characters', () => {
     const names = ['a,b', '100%', '%2C', 'Café & Bar', 'ü/ß?#'];
     expect(parseHidden(new URL(withHidden('https://x.test/', names)).search)).toEqual(names);
+  });
+});
+
+describe('?config= (addressConfigRefusal): the rule ?pins= follows', () => {
+  const PAGE = 'https://maps.example.org/app/?config=x';
+
+  it("takes a config on the page's own origin, as a path or a URL", () => {
+    expect(addressConfigRefusal('/site.json', 'same-origin', PAGE)).toBeUndefined();
+    expect(addressConfigRefusal('configs/site.json', 'same-origin', PAGE)).toBeUndefined();
+    expect(addressConfigRefusal('https://maps.example.org/site.json', undefined, PAGE)).toBeUndefined();
+  });
+
+  it('refuses another origin, naming the link and why, unless addressConfig allows it', () => {
+    expect(addressConfigRefusal('https://evil.example/site.json', 'same-origin', PAGE)).toBe(
+      "The config of this link (https://evil.example/site.json) is not used, the site's own is: this map takes configs from its own site only",
+    );
+    // Look-alike hosts, other ports and schemes are other origins.
+    for (const other of ['https://maps.example.org.evil.test/a.json', 'https://maps.example.org:8443/a.json', 'http://maps.example.org/a.json', '//evil.example/a.json']) {
+      expect(addressConfigRefusal(other, 'same-origin', PAGE), other).toMatch(/from its own site only$/);
+    }
+    expect(addressConfigRefusal('https://configs.example.com/a.json', ['https://configs.example.com/'], PAGE)).toBeUndefined();
+    expect(addressConfigRefusal('https://evil.example/a.json', ['https://configs.example.com'], PAGE)).toMatch(/this map takes configs from its own site and https:\/\/configs\.example\.com only$/);
+    expect(addressConfigRefusal('https://evil.example/a.json', 'any', PAGE)).toBeUndefined();
+  });
+
+  it('refuses what is not an http(s) URL or a path, whatever the rule', () => {
+    for (const value of ['javascript:alert(1)', 'data:application/json,{}', 'pmtiles://https://maps.example.org/a.pmtiles', 'file:///etc/passwd', '']) {
+      expect(addressConfigRefusal(value, 'any', PAGE), value).toMatch(/is not used, the site's own is: it is not an http\(s\) URL or a path$/);
+    }
+  });
+
+  it('words ?pins= as before', () => {
+    expect(addressPinsRefusal('https://evil.example/p.geojson', 'same-origin', PAGE)).toBe('The pins of this link (https://evil.example/p.geojson) are not shown: this map takes pins from its own site only');
+    expect(addressPinsRefusal('pmtiles://https://maps.example.org/p.pmtiles', 'same-origin', PAGE)).toBeUndefined();
+  });
+});
+
+describe('narrowerOrigins: a config from another origin cannot widen the address rules', () => {
+  it("keeps the site's rule when the config's is wider, the config's when narrower", () => {
+    expect(narrowerOrigins('same-origin', 'any')).toBe('same-origin');
+    expect(narrowerOrigins('same-origin', ['https://evil.example'])).toBe('same-origin');
+    expect(narrowerOrigins(['https://a.example'], 'any')).toEqual(['https://a.example']);
+    expect(narrowerOrigins('any', ['https://a.example'])).toEqual(['https://a.example']);
+    expect(narrowerOrigins('any', 'same-origin')).toBe('same-origin');
+    expect(narrowerOrigins('any', 'any')).toBe('any');
+  });
+
+  it('keeps the origins both lists name, else the own origin only; reads anything else as same-origin', () => {
+    expect(narrowerOrigins(['https://a.example', 'https://b.example/'], ['https://b.example', 'https://c.example'])).toEqual(['https://b.example']);
+    expect(narrowerOrigins(['https://a.example'], ['https://c.example'])).toBe('same-origin');
+    expect(narrowerOrigins('any', 42)).toBe('same-origin');
+    expect(narrowerOrigins(undefined, 'any')).toBe('same-origin');
+  });
+});
+
+describe('isPageOrigin', () => {
+  it("tells a path or a URL of the page's own origin from another", () => {
+    expect(isPageOrigin('/a.json', 'https://maps.example.org/app/')).toBe(true);
+    expect(isPageOrigin('https://maps.example.org:443/a.json', 'https://maps.example.org/app/')).toBe(true);
+    expect(isPageOrigin('https://evil.example/a.json', 'https://maps.example.org/app/')).toBe(false);
   });
 });

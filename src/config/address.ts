@@ -119,6 +119,34 @@ export function withHidden(href: string, hidden: readonly string[]): string {
   return url.href;
 }
 
+/** Which origins the app takes a file of its address from (config `addressPins`, `addressConfig`). */
+export type AddressOrigins = 'same-origin' | 'any' | string[];
+
+/** A rule as config gives it, read safely: anything but `'any'` or a list of strings is `'same-origin'`. */
+function originsRule(rule: unknown): AddressOrigins {
+  if (rule === 'any') return 'any';
+  if (Array.isArray(rule)) return rule.filter((entry): entry is string => typeof entry === 'string').map((entry) => entry.replace(/\/$/, ''));
+  return 'same-origin';
+}
+
+/**
+ * Why the app does not take the file `value` of its address, or undefined when it does: it must be
+ * an http(s) URL or a path (`pmtiles://` and one of those for a pin archive, where `archives`),
+ * on the page's own origin unless the rule `allowed` allows any origin (`'any'`) or lists it.
+ * `refused` words the reason as the message for the parameter.
+ */
+function addressRefusal(value: string, allowed: unknown, pageHref: string, noun: string, refused: (shown: string, reason: string) => string, archives: boolean): string | undefined {
+  const shown = value.length > 200 ? `${value.slice(0, 199)}…` : value;
+  const target = archives && value.startsWith('pmtiles://') ? value.slice('pmtiles://'.length) : value;
+  if (target === '' || !isFetchableUrl(target)) return refused(shown, 'it is not an http(s) URL or a path');
+  const rule = originsRule(allowed);
+  if (rule === 'any') return undefined;
+  const origin = new URL(target, pageHref).origin;
+  const listed = rule === 'same-origin' ? [] : rule;
+  if (origin === new URL(pageHref).origin || listed.includes(origin)) return undefined;
+  return refused(shown, listed.length === 0 ? `this map takes ${noun} from its own site only` : `this map takes ${noun} from its own site and ${listed.join(', ')} only`);
+}
+
 /**
  * Why the app does not take `?pins=<value>` from its address, or undefined when it does: the
  * value must be an http(s) URL or a path (`pmtiles://` and one of those for a pin archive), on
@@ -126,14 +154,39 @@ export function withHidden(href: string, hidden: readonly string[]): string {
  * link cannot so swap a site's pins for someone else's, under the site's name.
  */
 export function addressPinsRefusal(value: string, allowed: unknown, pageHref: string): string | undefined {
-  const shown = value.length > 200 ? `${value.slice(0, 199)}…` : value;
-  const refused = (reason: string) => MESSAGES.addressPinsRefused(shown, reason);
-  const target = value.startsWith('pmtiles://') ? value.slice('pmtiles://'.length) : value;
-  if (target === '' || !isFetchableUrl(target)) return refused('it is not an http(s) URL or a path');
-  if (allowed === 'any') return undefined;
-  const origin = new URL(target, pageHref).origin;
-  const page = new URL(pageHref).origin;
-  const listed = Array.isArray(allowed) ? allowed.filter((entry): entry is string => typeof entry === 'string').map((entry) => entry.replace(/\/$/, '')) : [];
-  if (origin === page || listed.includes(origin)) return undefined;
-  return refused(listed.length === 0 ? 'this map takes pins from its own site only' : `this map takes pins from its own site and ${listed.join(', ')} only`);
+  return addressRefusal(value, allowed, pageHref, 'pins', MESSAGES.addressPinsRefused, true);
+}
+
+/**
+ * Why the app does not take `?config=<value>` from its address, or undefined when it does: as
+ * `?pins=` (an http(s) URL or a path, on the page's own origin unless the site's config
+ * `addressConfig` allows any origin or lists it). A link cannot so put another site's config
+ * (its pins, texts and links) on a site under its name.
+ */
+export function addressConfigRefusal(value: string, allowed: unknown, pageHref: string): string | undefined {
+  return addressRefusal(value, allowed, pageHref, 'configs', MESSAGES.addressConfigRefused, false);
+}
+
+/**
+ * The narrower of two rules of which origins the address may name: a config read from another
+ * origin through the address (`?config=`) keeps its own `addressPins` and `addressConfig` only
+ * where they do not widen the site's (`site`): `'any'` gives way to the other rule, a list to
+ * `'same-origin'`, and two lists keep the origins both name.
+ */
+export function narrowerOrigins(site: unknown, read: unknown): AddressOrigins {
+  const [a, b] = [originsRule(site), originsRule(read)];
+  if (a === 'any') return b;
+  if (b === 'any') return a;
+  if (a === 'same-origin' || b === 'same-origin') return 'same-origin';
+  const both = a.filter((origin) => b.includes(origin));
+  return both.length === 0 ? 'same-origin' : both;
+}
+
+/** Whether `url` (absolute, or relative to the page) is on the page's own origin. */
+export function isPageOrigin(url: string, pageHref: string): boolean {
+  try {
+    return new URL(url, pageHref).origin === new URL(pageHref).origin;
+  } catch {
+    return false;
+  }
 }

@@ -11,7 +11,7 @@ import { ConfigError, safeParseConfig } from './schema.ts';
 
 const OPTIONS = [
   'style', 'accessToken', 'providerOrigin', 'accessTokenHeader', 'view', 'center', 'zoom', 'bearing', 'pitch', 'minZoom', 'maxZoom', 'minPitch', 'maxPitch',
-  'styleTimeout', 'pinsTimeout', 'maxPinBytes', 'addressPins', 'pins', 'pinStyles', 'domPinLimit', 'openPin', 'controls', 'units', 'locale', 'rasterLayers',
+  'styleTimeout', 'pinsTimeout', 'maxPinBytes', 'addressPins', 'addressConfig', 'pins', 'pinStyles', 'domPinLimit', 'openPin', 'controls', 'units', 'locale', 'rasterLayers',
   'vectorLayer', 'theme', 'darkStyle', 'hiddenCategories', 'searchFields', '__proto__', 'constructor',
 ];
 

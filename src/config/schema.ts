@@ -98,10 +98,11 @@ const origin = z
   );
 
 /**
- * Which `?pins=<url>` the app takes from its address: `'same-origin'` (a file on the page's own
- * origin), `'any'`, or a list of the origins allowed besides the page's own.
+ * Which `?pins=<url>` (`addressPins`) or `?config=<url>` (`addressConfig`) the app takes from its
+ * address: `'same-origin'` (a file on the page's own origin), `'any'`, or a list of the origins
+ * allowed besides the page's own.
  */
-const addressPins = z.union([z.enum(['same-origin', 'any']), z.array(origin, { error: 'must be a list of origins' })], {
+const addressOrigins = z.union([z.enum(['same-origin', 'any']), z.array(origin, { error: 'must be a list of origins' })], {
   error: 'must be "same-origin", "any" or a list of origins such as ["https://data.example.com"]',
 });
 
@@ -221,7 +222,8 @@ const schema = z
       preserveDrawingBuffer: z._default(z.boolean({ error: 'must be true or false' }), false),
       hash: z._default(z.boolean({ error: 'must be true or false' }), false),
       pins: z.optional(z.union([pinsUrl, featureCollection], { error: 'must be a GeoJSON URL or a GeoJSON FeatureCollection' })),
-      addressPins: z._default(addressPins, 'same-origin'),
+      addressPins: z._default(addressOrigins, 'same-origin'),
+      addressConfig: z._default(addressOrigins, 'same-origin'),
       pinStyles: z._default(z.record(z.string(), pinOptionsSchema, { error: 'must be an object of category → pin options' }), {}),
       domPinLimit: z._default(
         z

@@ -196,6 +196,14 @@ export interface PinmapConfigInput {
    * one is a notice, and the config's pins stay. Default `'same-origin'`.
    */
   addressPins?: 'same-origin' | 'any' | string[] | undefined;
+  /**
+   * Which `?config=<url>` in the app's address replaces the site's own config (the app's built-in
+   * one, `src/ui/default-config.ts`): `'same-origin'` (files on the page's own origin only),
+   * `'any'`, or a list of the origins allowed besides the page's own. A refused one is a notice,
+   * and the site's config stays. A config from another origin cannot widen `addressPins` or
+   * `addressConfig` beyond the site's. Default `'same-origin'`.
+   */
+  addressConfig?: 'same-origin' | 'any' | string[] | undefined;
   /** Pin look per category (a pin's `properties.category`); wins over the pin file's own `pinStyles` field by field. Default `{}`. */
   pinStyles?: Record<string, PinOptionsInput> | undefined;
   /** Pin sets up to this size (a whole number, 0 to 2000) are DOM elements, larger ones a clustered GPU layer (in the hybrid view, Leaflet markers grouped in a worker). Default `500`. */

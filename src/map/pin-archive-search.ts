@@ -14,17 +14,13 @@ import {
 } from '../pins/archive-search.ts';
 import { searchWords } from '../pins/search.ts';
 import type { ArchivePinSearch, ArchiveSearchResult } from '../pins/types.ts';
+import { ArchiveSectionError, SECTION_LIMITS, inflateJson, readPiece } from './archive-sections.ts';
 
 /** Reads `length` bytes at `offset` of the archive (a range request). */
 export type ReadBytes = (offset: number, length: number) => Promise<ArrayBuffer>;
 
 /** Blocks kept decoded: the blocks of the words typed lately (a few each), so a keystroke mostly reads one. */
 const CACHE_BLOCKS = 64;
-
-/** The search index of a pre-tiled archive is damaged: names the archive and what is wrong. */
-export class ArchiveSearchError extends Error {
-  override name = 'ArchiveSearchError';
-}
 
 /**
  * The search of a pre-tiled archive in the page (`ArchivePinSearch`; what the index holds:
@@ -70,9 +66,14 @@ export class ArchiveSearch implements ArchivePinSearch {
   private directoryRead(): Promise<SearchDirectory> {
     if (!this.directory) {
       const [offset, length] = this.info.directory;
-      this.directory = this.decode<SearchDirectory>(this.read(this.at + offset, length), 'its directory').then((directory) => {
-        if (!Array.isArray(directory?.words) || !Array.isArray(directory.offsets) || directory.offsets.length !== directory.words.length + 1) {
-          throw new ArchiveSearchError(`${this.href}: its search index is damaged (its directory does not list its blocks)`);
+      this.directory = this.decode<SearchDirectory>(this.piece(offset, length, SECTION_LIMITS.searchDirectory, 'its directory'), SECTION_LIMITS.searchDirectory, 'its directory').then((directory) => {
+        const fits = (offsets: unknown, names: unknown) =>
+          Array.isArray(names) &&
+          Array.isArray(offsets) &&
+          offsets.length === names.length + 1 &&
+          offsets.every((at, k) => typeof at === 'number' && at >= 0 && at <= offset && (k === 0 || at >= (offsets[k - 1] as number)));
+        if (!fits(directory?.offsets, directory?.words) || !fits(directory.topOffsets, directory.tops)) {
+          throw this.damaged('its directory does not list its blocks');
         }
         return directory;
       });
@@ -80,6 +81,15 @@ export class ArchiveSearch implements ArchivePinSearch {
       this.directory.catch(() => (this.directory = undefined));
     }
     return this.directory;
+  }
+
+  /** The section's bytes `offset` to `offset + length` (from its start), checked against its declared length and `limit`. */
+  private piece(offset: number, length: number, limit: number, what: string): Promise<ArrayBuffer> {
+    return readPiece(this.read, this.at + offset, length, { from: this.at, to: this.at + this.info.length, limit }, this.href, 'search index', what);
+  }
+
+  private damaged(detail: string): ArchiveSectionError {
+    return new ArchiveSectionError(this.href, 'search index', detail);
   }
 
   /** The postings of the pins with a word that begins with `word`: its blocks, or a common prefix's best pins. */
@@ -93,7 +103,7 @@ export class ArchiveSearch implements ArchivePinSearch {
     }
     const block = topsBlockOf(directory.tops, word);
     const entry = block < 0 ? undefined : (await this.blocksOf<TopsBlock>('tops', directory.topOffsets, block, block))[0]!.find(([prefix]) => prefix === word);
-    if (!entry) throw new ArchiveSearchError(`${this.href}: its search index is damaged (it lacks the pins of the common prefix "${word}")`);
+    if (!entry) throw this.damaged(`it lacks the pins of the common prefix "${word}"`);
     return { postings: entry[2], complete: false, total: entry[1] };
   }
 
@@ -108,11 +118,11 @@ export class ArchiveSearch implements ArchivePinSearch {
     if (missing.length > 0) {
       const from = missing[0]!;
       const to = missing.at(-1)!;
-      const run = this.read(this.at + offsets[from]!, offsets[to + 1]! - offsets[from]!);
+      const run = this.piece(offsets[from]!, offsets[to + 1]! - offsets[from]!, SECTION_LIMITS.searchBlock * (to - from + 1), `its ${kind} blocks ${from} to ${to}`);
       for (let b = from; b <= to; b++) {
         if (this.blocks.has(key(b))) continue;
         const start = offsets[b]! - offsets[from]!;
-        const block = this.decode<T>(run.then((bytes) => bytes.slice(start, start + offsets[b + 1]! - offsets[b]!)), `its ${kind} block ${b}`);
+        const block = this.decode<T>(run.then((bytes) => bytes.slice(start, start + offsets[b + 1]! - offsets[b]!)), SECTION_LIMITS.searchBlock, `its ${kind} block ${b}`);
         this.blocks.set(key(b), block);
         block.catch(() => this.blocks.delete(key(b)));
       }
@@ -129,14 +139,8 @@ export class ArchiveSearch implements ArchivePinSearch {
     return (await Promise.all(blocks)) as T[];
   }
 
-  /** Gzipped JSON, decoded; a part that is not is an `ArchiveSearchError` naming it. */
-  private async decode<T>(bytes: Promise<ArrayBuffer>, what: string): Promise<T> {
-    const data = await bytes;
-    try {
-      const text = await new Response(new Blob([data]).stream().pipeThrough(new DecompressionStream('gzip'))).text();
-      return JSON.parse(text) as T;
-    } catch (error) {
-      throw new ArchiveSearchError(`${this.href}: its search index is damaged (${what} is not gzipped JSON)`, { cause: error });
-    }
+  /** Gzipped JSON, decoded within `limit` bytes; a part that is not, or is over it, is an `ArchiveSectionError` naming it. */
+  private async decode<T>(bytes: Promise<ArrayBuffer>, limit: number, what: string): Promise<T> {
+    return (await inflateJson(await bytes, limit, this.href, 'search index', what)) as T;
   }
 }

@@ -1,5 +1,5 @@
 import type { PMTiles } from 'pmtiles';
-import type { ArchiveTileSource, PinArchive, Pin, CategoryCount } from '../pins/types.ts';
+import type { ArchivePinSearch, ArchiveTileSource, PinArchive, Pin, CategoryCount } from '../pins/types.ts';
 import { PIN_ARCHIVE, bubbleZoom, pinBucket, type PinArchiveMetadata, type PinIndexEntry, type PinIndexInfo, type PinLeavesInfo, type PinSearchInfo, type PinTileProperties } from '../pins/archive-format.ts';
 import { describeValue, mergeStyles } from '../pins/data.ts';
 import type { PinOptions } from '../config/pin-options.ts';
@@ -10,6 +10,7 @@ import { RequestError } from './request-path.ts';
 import { withToken } from './request-transform.ts';
 import { ArchiveBubbleLeaves } from './pin-archive-leaves.ts';
 import { ArchiveSearch } from './pin-archive-search.ts';
+import { ArchiveSectionError, SECTION_LIMITS, inflateJson, readPiece } from './archive-sections.ts';
 
 
 /**
@@ -62,7 +63,7 @@ export async function openPinArchive(pins: string, pinStyles: Record<string, Pin
   const bucketOf = (bucket: number) => {
     let entries = read.get(bucket);
     if (!entries) {
-      entries = readBucket(archive, indexAt, bucket, href);
+      entries = readBucket(archive, indexAt, metadata.index, bucket, href);
       read.set(bucket, entries);
       // A failed read is tried again next time.
       entries.catch(() => read.delete(bucket));
@@ -70,12 +71,24 @@ export async function openPinArchive(pins: string, pinStyles: Record<string, Pin
     return entries;
   };
   const url = `pmtiles://${href}`;
+  const damageListeners = new Set<(notice: string) => void>();
+  /** Tells the page about a damaged section (`onDamage`), and rejects as `work` did. */
+  const told = <T>(work: Promise<T>): Promise<T> =>
+    work.catch((error: unknown) => {
+      if (error instanceof ArchiveSectionError) for (const listener of damageListeners) listener(error.notice);
+      throw error;
+    });
   const categoryOf = (look: number) => metadata.looks[look]?.category;
   // The search index follows the pin index (format version 3).
-  const search =
+  const searchIndex =
     metadata.version >= 3 && metadata.search
       ? new ArchiveSearch(async (offset, length) => (await archive.source.getBytes(offset, length)).data, indexAt + metadata.index.length, metadata.search, categoryOf, href)
       : undefined;
+  const search: ArchivePinSearch | undefined = searchIndex && {
+    fields: searchIndex.fields,
+    prepare: () => searchIndex.prepare(),
+    search: (query, limit, hidden) => told(searchIndex.search(query, limit, hidden)),
+  };
   // The bubbles' pins follow the search index (format version 4).
   const leaves =
     metadata.version >= 4 && metadata.leaves && metadata.search
@@ -102,7 +115,7 @@ export async function openPinArchive(pins: string, pinStyles: Record<string, Pin
       ? {
           async bubblePins(properties, lngLat, hidden) {
             const clusterId = Number(properties.cluster_id);
-            const entries = await leaves.pins(bubbleZoom(clusterId, metadata.count), Number(properties.first), Number(properties.point_count), BUBBLE_PINS_LISTED);
+            const entries = await told(leaves.pins(bubbleZoom(clusterId, metadata.count), Number(properties.first), Number(properties.point_count), BUBBLE_PINS_LISTED));
             return entries.flatMap(([id, title, look]) => {
               const category = categoryOf(look);
               if (category !== undefined && hidden.has(category)) return [];
@@ -113,8 +126,12 @@ export async function openPinArchive(pins: string, pinStyles: Record<string, Pin
           },
         }
       : {}),
+    onDamage(listener) {
+      damageListeners.add(listener);
+      return () => damageListeners.delete(listener);
+    },
     async find(id) {
-      const entry = (await bucketOf(pinBucket(id, buckets))).find((candidate) => candidate[0] === id);
+      const entry = (await told(bucketOf(pinBucket(id, buckets)))).find((candidate) => candidate[0] === id);
       if (!entry) return undefined;
       const [, lng, lat, aloneMask, title, description, url, category, look] = entry;
       const pin: Pin = { id, title, description, lngLat: [lng, lat], options: looks[look] ?? {} };
@@ -139,16 +156,21 @@ async function within<T>(ms: number | undefined, work: Promise<T>): Promise<T> {
   }
 }
 
-/** One bucket of the pin index: its two offsets from the table, then its gzipped entries. */
-async function readBucket(archive: PMTiles, indexAt: number, bucket: number, href: string): Promise<PinIndexEntry[]> {
-  const bounds = new DataView((await archive.source.getBytes(indexAt + bucket * 8, 16)).data);
+/**
+ * One bucket of the pin index: its two offsets from the table, then its gzipped entries, each
+ * checked against the index's declared length and read within `SECTION_LIMITS.indexBucket`.
+ */
+async function readBucket(archive: PMTiles, indexAt: number, index: PinIndexInfo, bucket: number, href: string): Promise<PinIndexEntry[]> {
+  const read = async (offset: number, length: number) => (await archive.source.getBytes(offset, length)).data;
+  const section = { from: indexAt, to: indexAt + index.length };
+  const table = (index.buckets + 1) * 8;
+  const bounds = new DataView(await readPiece(read, indexAt + bucket * 8, 16, { ...section, limit: 16 }, href, 'pin index', `the offsets of bucket ${bucket}`));
   const start = bounds.getFloat64(0, true);
   const end = bounds.getFloat64(8, true);
-  if (!(end > start)) throw new PinArchiveError(`${href}: its pin index is damaged (bucket ${bucket} spans ${start} to ${end})`);
-  const { data } = await archive.source.getBytes(indexAt + start, end - start);
-  const text = await new Response(new Blob([data]).stream().pipeThrough(new DecompressionStream('gzip'))).text();
-  const entries = JSON.parse(text) as unknown;
-  if (!Array.isArray(entries)) throw new PinArchiveError(`${href}: its pin index is damaged (bucket ${bucket} is not a list)`);
+  if (!(end > start) || start < table) throw new ArchiveSectionError(href, 'pin index', `bucket ${bucket} spans ${start} to ${end}`);
+  const data = await readPiece(read, indexAt + start, end - start, { ...section, limit: SECTION_LIMITS.indexBucket }, href, 'pin index', `bucket ${bucket}`);
+  const entries = await inflateJson(data, SECTION_LIMITS.indexBucket, href, 'pin index', `bucket ${bucket}`);
+  if (!Array.isArray(entries)) throw new ArchiveSectionError(href, 'pin index', `bucket ${bucket} is not a list`);
   return entries as PinIndexEntry[];
 }
 
@@ -167,9 +189,12 @@ function checkMetadata(raw: Record<string, unknown> | null, href: string): PinAr
     throw new PinArchiveError(`${href} has no "${PIN_ARCHIVE.layer}" layer in its metadata's vector_layers; ${made}`);
   }
   if (!Array.isArray(pinmap.looks)) throw new PinArchiveError(`${href}: its metadata's pinmap.looks is ${describeValue(pinmap.looks)}, not a list of pin looks; ${made}`);
+  if (pinmap.looks.length > PIN_ARCHIVE.maxLooks) {
+    throw new PinArchiveError(`${href}: its metadata lists ${pinmap.looks.length} pin looks; a pin archive has at most ${PIN_ARCHIVE.maxLooks} (its metadata is damaged, or another tool made it)`);
+  }
   if (typeof pinmap.count !== 'number') throw new PinArchiveError(`${href}: its metadata's pinmap.count is ${describeValue(pinmap.count)}, not a number; ${made}`);
   const index = pinmap.index as Partial<PinIndexInfo> | undefined;
-  if (typeof index?.buckets !== 'number' || !(index.buckets >= 1)) {
+  if (typeof index?.buckets !== 'number' || !Number.isSafeInteger(index.buckets) || !(index.buckets >= 1) || typeof index.length !== 'number' || !(index.length >= (index.buckets + 1) * 8)) {
     throw new PinArchiveError(`${href}: its metadata's pinmap.index is ${describeValue(pinmap.index)}, not where its pin index is; ${made}`);
   }
   const checked = { ...pinmap, pinStyles: typeof pinmap.pinStyles === 'object' && pinmap.pinStyles !== null ? pinmap.pinStyles : {} } as PinArchiveMetadata;
@@ -256,7 +281,11 @@ export type FoundPin = { pin: Pin; aloneMask: number };
 
 /** Pins looked up by id in an archive's pin index, each once; see `pinLookup`. */
 export interface PinLookup {
-  /** The pin from the pin index; undefined when it has no such pin or cannot be read (a console error says so). */
+  /**
+   * The pin from the pin index; undefined when it has no such pin or cannot be read now (a console
+   * error says so). Rejects with the `ArchiveSectionError` when its pin index is damaged (the
+   * archive's `onDamage` has told the page), so the pin is not called missing.
+   */
   lookUp(id: string): Promise<FoundPin | undefined>;
   /** A pin already found, at once (to open it again by id). */
   known(id: string): FoundPin | undefined;
@@ -275,11 +304,14 @@ export function pinLookup(archive: PinArchive): PinLookup {
   const lookup: PinLookup = {
     known: (id) => found.get(id),
     open(id, show, isCurrent) {
-      void lookup.lookUp(id).then((entry) => {
-        if (!isCurrent()) return;
-        if (entry) show(entry.pin);
-        else console.warn(`Pinmap: there is no pin with the id "${id}" in the pin archive to open.`);
-      });
+      lookup.lookUp(id).then(
+        (entry) => {
+          if (!isCurrent()) return;
+          if (entry) show(entry.pin);
+          else console.warn(`Pinmap: there is no pin with the id "${id}" in the pin archive to open.`);
+        },
+        (error: unknown) => console.error(`Pinmap: pin "${id}" cannot be opened: ${reasonOf(error)}`),
+      );
     },
     async lookUp(id) {
       const known = found.get(id);
@@ -289,6 +321,7 @@ export function pinLookup(archive: PinArchive): PinLookup {
         if (entry) found.set(id, entry);
         return entry;
       } catch (error) {
+        if (error instanceof ArchiveSectionError) throw error;
         console.error(`Pinmap: the pin index of ${archive.url} could not be read: ${reasonOf(error)}`);
         return undefined;
       }

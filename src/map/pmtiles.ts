@@ -1,6 +1,8 @@
 import { addProtocol, type AddProtocolAction, type RequestTransformFunction, type ResourceType } from 'maplibre-gl';
 import { PMTiles, TileType, bytesToHeader, type RangeResponse, type Source } from 'pmtiles';
-import { headersOf } from './map-requests.ts';
+import { formatBytes } from '../config/errors.ts';
+import { InflateLimitError, inflateWithin } from './inflate.ts';
+import { MAP_RESOURCE_LIMIT, headersOf } from './map-requests.ts';
 import { openRequest, readBody, RequestError } from './request-path.ts';
 
 /**
@@ -104,17 +106,17 @@ function noteOutcome(url: string, error: unknown): void {
 const COMPRESSION_NAMES: Record<number, string> = { 2: 'gzip', 3: 'brotli', 4: 'zstd' };
 
 /**
- * Undoes the archive's compression (header bytes 97 for directories and metadata, 98 for tiles).
- * Data that does not decompress is an error saying the header promised a compression the data
- * does not have.
+ * Undoes the archive's compression (header bytes 97 for directories and metadata, 98 for tiles),
+ * within `MAP_RESOURCE_LIMIT` as any tile (a gzip bomb stops there). Data that does not decompress
+ * is an error saying the header promised a compression the data does not have.
  */
 async function decompress(data: ArrayBuffer, compression: number): Promise<ArrayBuffer> {
   if (compression === 0 || compression === 1) return data;
   if (compression !== 2) throw new ArchiveError(`its data is compressed with ${COMPRESSION_NAMES[compression] ?? `method ${compression}`}, which browsers cannot read (use gzip or none)`);
   try {
-    const stream = new Response(data).body!.pipeThrough(new DecompressionStream('gzip'));
-    return await new Response(stream).arrayBuffer();
-  } catch {
+    return toArrayBuffer(await inflateWithin(data, MAP_RESOURCE_LIMIT));
+  } catch (error) {
+    if (error instanceof InflateLimitError) throw new ArchiveError(`a directory, its metadata or a tile inflates to more than ${formatBytes(MAP_RESOURCE_LIMIT)}`);
     throw new ArchiveError('its data is not gzip-compressed, though its header says it is');
   }
 }

@@ -112,6 +112,12 @@ export interface PinArchive {
    * `find`). Undefined for an archive made before archives kept them.
    */
   bubblePins?(properties: Readonly<Record<string, unknown>>, lngLat: [number, number], hidden: ReadonlySet<string>): Promise<Pin[]>;
+  /**
+   * Calls `listener` with the notice the page shows each time a section after the tiles (the pin
+   * index, the search index, the bubbles' pins) turns out damaged or over its limit when `find`,
+   * `search` or `bubblePins` reads it: it names the archive and the section. Returns the unsubscribe.
+   */
+  onDamage(listener: (notice: string) => void): () => void;
 }
 
 /** What a search result shows of a pin: its id, title, category and (the first line of) its description. */

@@ -2,10 +2,12 @@ import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Readable } from 'node:stream';
-import { gunzipSync, gzipSync } from 'node:zlib';
+import { once } from 'node:events';
+import { createGzip, gunzipSync, gzipSync } from 'node:zlib';
 import { afterEach, vi } from 'vitest';
 import { openPinArchive } from '../map/pin-archive.ts';
 import { forgetArchiveReader } from '../map/pmtiles.ts';
+import { PIN_ARCHIVE } from '../pins/archive-format.ts';
 import type { PinArchive } from '../pins/types.ts';
 import { tilePins, type TilePinsOptions } from '../tiler/tile-pins.ts';
 
@@ -89,4 +91,103 @@ export function withMetadata(bytes: Buffer, change: (pinmap: Record<string, unkn
   else copy.writeBigUInt64LE(BigInt(bytes.length), 24);
   copy.writeBigUInt64LE(BigInt(changed.length), 32);
   return copy;
+}
+
+/** The `pinmap` member of the metadata of `bytes` (an archive `pinmap-tile-pins` made). */
+export function pinmapOf(bytes: Buffer): Record<string, unknown> & { index: { buckets: number; length: number }; search: { length: number; directory: [number, number] }; leaves: { orders: number; length: number }; count: number } {
+  const at = Number(bytes.readBigUInt64LE(24));
+  const length = Number(bytes.readBigUInt64LE(32));
+  return (JSON.parse(gunzipSync(bytes.subarray(at, at + length)).toString('utf8')) as { pinmap: ReturnType<typeof pinmapOf> }).pinmap;
+}
+
+/** Where the sections after the tiles start in `bytes`: the pin index, the search index, the bubbles' pins (see `src/pins/archive-format.ts`). */
+export function sectionsOf(bytes: Buffer): { index: number; search: number; leaves: number } {
+  const pinmap = pinmapOf(bytes);
+  const index = Number(bytes.readBigUInt64LE(56)) + Number(bytes.readBigUInt64LE(64));
+  return { index, search: index + pinmap.index.length, leaves: index + pinmap.index.length + pinmap.search.length };
+}
+
+/** `bytes` with `length` bytes at `at` replaced by `data` (the rest moved along). */
+function spliced(bytes: Buffer, at: number, length: number, data: Buffer): Buffer {
+  return Buffer.concat([bytes.subarray(0, at), data, bytes.subarray(at + length)]);
+}
+
+/** Adds `delta` to the little-endian float64 offsets of a table at `at`, numbers `from` to `to`. */
+function shiftTable(bytes: Buffer, at: number, from: number, to: number, delta: number): void {
+  for (let k = from; k <= to; k++) bytes.writeDoubleLE(bytes.readDoubleLE(at + k * 8) + delta, at + k * 8);
+}
+
+/**
+ * `bytes` with bucket `bucket` of its pin index replaced by `data` (a gzip bomb, say), the offsets
+ * of the buckets after it and the index's declared length moved to match: a damage only the
+ * bucket's contents show.
+ */
+export function withIndexBucket(bytes: Buffer, bucket: number, data: Buffer): Buffer {
+  const { index } = sectionsOf(bytes);
+  const { buckets } = pinmapOf(bytes).index;
+  const start = bytes.readDoubleLE(index + bucket * 8);
+  const end = bytes.readDoubleLE(index + bucket * 8 + 8);
+  const delta = data.length - (end - start);
+  const copy = spliced(bytes, index + start, end - start, data);
+  shiftTable(copy, index, bucket + 1, buckets, delta);
+  return withMetadata(copy, (pinmap) => ((pinmap.index as { length: number }).length += delta));
+}
+
+/** `bytes` with the search index's directory (the section's last part) replaced by `data`, its declared lengths to match. */
+export function withSearchDirectory(bytes: Buffer, data: Buffer): Buffer {
+  const { search } = sectionsOf(bytes);
+  const [offset, length] = pinmapOf(bytes).search.directory;
+  const copy = spliced(bytes, search + offset, length, data);
+  return withMetadata(copy, (pinmap) => {
+    const info = pinmap.search as { length: number; directory: [number, number] };
+    info.length += data.length - length;
+    info.directory = [offset, data.length];
+  });
+}
+
+/** `bytes` with words block `block` of the search index replaced by `data`, its directory's offsets and the declared lengths to match. */
+export function withSearchBlock(bytes: Buffer, block: number, data: Buffer): Buffer {
+  const { search } = sectionsOf(bytes);
+  const [offset, length] = pinmapOf(bytes).search.directory;
+  const directory = JSON.parse(gunzipSync(bytes.subarray(search + offset, search + offset + length)).toString('utf8')) as { offsets: number[]; topOffsets: number[] };
+  const start = directory.offsets[block]!;
+  const delta = data.length - (directory.offsets[block + 1]! - start);
+  directory.offsets = directory.offsets.map((at) => (at > start ? at + delta : at));
+  directory.topOffsets = directory.topOffsets.map((at) => (at > start ? at + delta : at));
+  const written = gzipSync(JSON.stringify(directory));
+  const blocks = spliced(bytes.subarray(search, search + offset), start, directory.offsets[block + 1]! - delta - start, data);
+  const copy = Buffer.concat([bytes.subarray(0, search), blocks, written, bytes.subarray(search + offset + length)]);
+  return withMetadata(copy, (pinmap) => {
+    const info = pinmap.search as { length: number; directory: [number, number] };
+    info.length = blocks.length + written.length;
+    info.directory = [blocks.length, written.length];
+  });
+}
+
+/** `bytes` with block `block` of the bubbles' pin table replaced by `data`, the offsets after it, its orders and its declared length to match. */
+export function withLeafBlock(bytes: Buffer, block: number, data: Buffer): Buffer {
+  const { leaves } = sectionsOf(bytes);
+  const blocks = Math.ceil(pinmapOf(bytes).count / PIN_ARCHIVE.pinsPerLeafBlock);
+  const start = bytes.readDoubleLE(leaves + block * 8);
+  const end = bytes.readDoubleLE(leaves + block * 8 + 8);
+  const delta = data.length - (end - start);
+  const copy = spliced(bytes, leaves + start, end - start, data);
+  shiftTable(copy, leaves, block + 1, blocks, delta);
+  return withMetadata(copy, (pinmap) => {
+    const info = pinmap.leaves as { orders: number; length: number };
+    info.orders += delta;
+    info.length += delta;
+  });
+}
+
+/** Gzip of `megabytes` MB of zeros: a small file that inflates without end, as a gzip bomb does (about 1 KB per MB). */
+export async function gzipBomb(megabytes: number): Promise<Buffer> {
+  const gzip = createGzip({ level: 9 });
+  const out: Buffer[] = [];
+  gzip.on('data', (chunk: Buffer) => out.push(chunk));
+  const zeros = Buffer.alloc(1_000_000);
+  for (let k = 0; k < megabytes; k++) if (!gzip.write(zeros)) await once(gzip, 'drain');
+  gzip.end();
+  await once(gzip, 'end');
+  return Buffer.concat(out);
 }

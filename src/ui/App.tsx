@@ -1,5 +1,5 @@
 import { useEffect, useMemo, useState } from 'react';
-import { addressPinsRefusal, parseHidden, parseMapHash, parseView } from '../config/address.ts';
+import { addressConfigRefusal, addressPinsRefusal, isPageOrigin, narrowerOrigins, parseHidden, parseMapHash, parseView } from '../config/address.ts';
 import { DEFAULTS, LIMITS } from '../config/constants.ts';
 import { MESSAGES, httpFailure, isHtmlAnswer, reasonOf } from '../config/errors.ts';
 import { fetchBytes, RequestError } from '../map/request-path.ts';
@@ -14,27 +14,30 @@ type ConfigSource =
   | { state: 'failed'; message: string };
 
 /**
- * The app page: a full-window Pinmap whose config comes from `?config=<url>` (or the defaults:
- * the embedded basemap), whose view comes from `?view=`, and whose camera lives in the address.
+ * The app page: a full-window Pinmap whose config comes from `?config=<url>` where the site allows
+ * it (`addressConfig`: its own origin by default; else a notice says why not), or the site's own
+ * (the embedded basemap), whose view comes from `?view=`, and whose camera lives in the address.
  */
 export function App() {
   // The address as the page opened: later camera moves rewrite the hash, and must not feed back
   // into the config (that would make a new map).
   const [opened] = useState(() => ({ search: window.location.search, hash: window.location.hash, href: window.location.href }));
-  const configUrl = new URLSearchParams(opened.search).get('config');
-  const [source, setSource] = useState<ConfigSource>(() => (configUrl === null ? { state: 'ready', config: DEFAULT_APP_CONFIG } : { state: 'loading' }));
+  const [address] = useState(() => configOfAddress(opened.search, opened.href));
+  const configUrl = address.url;
+  const [source, setSource] = useState<ConfigSource>(() => (configUrl === undefined ? { state: 'ready', config: SITE_CONFIG } : { state: 'loading' }));
 
   useEffect(() => {
-    if (configUrl === null) return;
+    if (configUrl === undefined) return;
     const controller = new AbortController();
-    const url = new URL(configUrl, opened.href).href;
-    loadConfig(url, controller.signal).then(setSource, (error: unknown) => {
+    const url = configUrl;
+    loadConfig(url, controller.signal).then((loaded) => setSource(loaded.state === 'ready' ? { ...loaded, config: withinSiteRules(loaded.config, url, opened.href) } : loaded), (error: unknown) => {
       if (!controller.signal.aborted) setSource({ state: 'failed', message: MESSAGES.configFailed(url, reasonOf(error)) });
     });
     return () => controller.abort();
   }, [configUrl, opened]);
 
-  const address = useMemo(() => (source.state === 'ready' ? withAddress(source.config, opened) : undefined), [source, opened]);
+  const shown = useMemo(() => (source.state === 'ready' ? withAddress(source.config, opened) : undefined), [source, opened]);
+  const notice = [address.refusal, shown?.notice].filter((text) => text !== undefined).join(' ') || undefined;
 
   if (source.state === 'loading') return <div className="pinmap" data-map-state="loading" />;
   if (source.state === 'failed') {
@@ -45,10 +48,38 @@ export function App() {
     );
   }
   return (
-    <PageNoticeContext value={address?.notice}>
-      <Pinmap config={address?.config} />
+    <PageNoticeContext value={notice}>
+      <Pinmap config={shown?.config} />
     </PageNoticeContext>
   );
+}
+
+/** The site's own config: the app's built-in one, whose `addressConfig` and `addressPins` say what a link may replace. */
+const SITE_CONFIG: Record<string, unknown> = DEFAULT_APP_CONFIG;
+
+/**
+ * The config `?config=` of the address names, as an absolute URL, where the site's `addressConfig`
+ * allows it (the page's own origin unless it allows more); else why not, and the site's config stays.
+ */
+function configOfAddress(search: string, pageHref: string): { url?: string; refusal?: string } {
+  const value = new URLSearchParams(search).get('config');
+  if (value === null) return {};
+  const refusal = addressConfigRefusal(value, SITE_CONFIG.addressConfig ?? 'same-origin', pageHref);
+  return refusal === undefined ? { url: new URL(value, pageHref).href } : { refusal };
+}
+
+/**
+ * A config read through the address: one on the page's own origin is the site's own file; one from
+ * another origin (that `addressConfig` allows) cannot widen what the site lets a link replace, so
+ * its `addressPins` and `addressConfig` are kept only as far as the site's allow (`narrowerOrigins`).
+ */
+function withinSiteRules(config: Record<string, unknown>, url: string, pageHref: string): Record<string, unknown> {
+  if (isPageOrigin(url, pageHref)) return config;
+  return {
+    ...config,
+    addressPins: narrowerOrigins(SITE_CONFIG.addressPins ?? 'same-origin', config.addressPins ?? 'same-origin'),
+    addressConfig: narrowerOrigins(SITE_CONFIG.addressConfig ?? 'same-origin', config.addressConfig ?? 'same-origin'),
+  };
 }
 
 /**

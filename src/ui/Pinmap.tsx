@@ -224,8 +224,15 @@ function PinmapView({ config, fitPins, viewState, events, className, handleRef }
       return;
     }
     pinsPlacedOn.current = adapter;
+    let stopDamage = () => {};
     const place = (pins: Promise<PinSet>) => {
       setNotice(undefined);
+      stopDamage();
+      // A pre-tiled archive's section found damaged when read (a pin, the search, a bubble's
+      // pins) is a notice naming it; the rest of the map goes on.
+      void pins.then((set) => {
+        if (live && set.archive) stopDamage = set.archive.onDamage((text) => live && setNotice({ text, for: pinSource }));
+      }, () => {});
       // What was skipped is said before the map is given the pins, so that what it says after
       // (a `?pin=` it does not have) is not replaced.
       const described = pins.then(async (set) => ({ set, report: (await loadPinCode()).describePinSet(set) }));
@@ -278,10 +285,16 @@ function PinmapView({ config, fitPins, viewState, events, className, handleRef }
           console.warn(`Pinmap: there is no pin with the id "${next.id}" to open.`);
           setNotice({ text: `There is no pin "${next.id}" on this map.`, for: pinSource });
         },
+        onUnreadable: (error) => {
+          if (!live) return;
+          // The notice naming the damaged section is up already (`onDamage` above), not "no pin".
+          console.error(`Pinmap: pin "${next.id}" cannot be opened: ${redactToken(reasonOf(error), accessTokenOf(pinSource.config))}`);
+        },
       });
     }
     return () => {
       live = false;
+      stopDamage();
     };
   }, [adapter, pinSource, hiddenNow, latestConfig]);
 

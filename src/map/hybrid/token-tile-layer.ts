@@ -8,18 +8,22 @@ import type { TokenRule } from '../request-transform.ts';
  * the token like every other request there (PRODUCT.md, "Calls to the maps provider"), a layer
  * on any other origin never does.
  *
- * - The token as the `access_token` parameter: it goes into the layer's URL template, and
- *   Leaflet loads the images as it loads any.
- * - The token as a header: an image element cannot send one, so each tile is fetched through
- *   the request path (with the header, no redirect followed, the abort when Leaflet lets the tile
- *   go) and shown from a `data:` URL, which the page's policy allows for images (`img-src`).
+ * Either way each tile of a layer that carries the token is fetched through the request path (the
+ * abort when Leaflet lets the tile go) and shown from a `data:` URL, which the page's policy allows
+ * for images (`img-src`), so the token is in no attribute of the page (an image's `src` would show
+ * it to anything that reads the page, and keep it in saved pages):
+ * - the token as the `access_token` parameter: the fetched URL carries it (a redirect is followed);
+ * - the token as a header: an image element cannot send one; the fetch does, and no redirect is
+ *   followed.
  */
 export function tokenTileLayer(template: string, rule: TokenRule, options: L.TileLayerOptions): L.TileLayer {
   if (!rule.token || !rule.providerOrigin || originOfTemplate(template) !== rule.providerOrigin) return L.tileLayer(template, options);
-  if (!rule.header) return L.tileLayer(withQueryToken(template, rule.token), options);
-  const header = /^authorization$/i.test(rule.header) ? `Bearer ${rule.token}` : rule.token;
-  return new (HeaderTileLayer as unknown as new (template: string, options: L.TileLayerOptions) => L.TileLayer)(template, { ...options, tokenHeader: { [rule.header]: header } } as L.TileLayerOptions);
+  const carried: TokenCarried = rule.header ? { headers: { [rule.header]: /^authorization$/i.test(rule.header) ? `Bearer ${rule.token}` : rule.token } } : { query: rule.token };
+  return new (FetchedTileLayer as unknown as new (template: string, options: L.TileLayerOptions) => L.TileLayer)(template, { ...options, tokenCarried: carried } as L.TileLayerOptions);
 }
+
+/** How a fetched tile carries the token: in its headers, or as the `access_token` parameter. */
+type TokenCarried = { headers: Record<string, string> } | { query: string };
 
 /** The origin of a tile URL template (its `{z}`, `{x}` and `{y}` are no part of it). */
 function originOfTemplate(template: string): string | undefined {
@@ -48,8 +52,8 @@ type TileCallbacks = {
 /** The fetch under way for each tile image, so Leaflet's letting go of a tile aborts it. */
 const pending = new WeakMap<HTMLImageElement, AbortController>();
 
-/** A tile layer whose images are fetched with the token's header (see `tokenTileLayer`). */
-const HeaderTileLayer = L.TileLayer.extend({
+/** A tile layer whose images are fetched with the token and shown from `data:` URLs (see `tokenTileLayer`). */
+const FetchedTileLayer = L.TileLayer.extend({
   initialize(this: L.TileLayer, url: string, options: L.TileLayerOptions) {
     (L.TileLayer.prototype as unknown as { initialize(url: string, options: L.TileLayerOptions): void }).initialize.call(this, url, options);
     this.on('tileunload', (event: L.TileEvent) => pending.get(event.tile as HTMLImageElement)?.abort());
@@ -73,8 +77,10 @@ const HeaderTileLayer = L.TileLayer.extend({
     pending.get(tile)?.abort();
     const controller = new AbortController();
     pending.set(tile, controller);
-    const headers = (this.options as { tokenHeader: Record<string, string> }).tokenHeader;
-    fetchBytes(url, { headers, signal: controller.signal, maxBytes: MAP_RESOURCE_LIMIT })
+    // The tile's own URL (`data-pinmap-tile`) is without the token; the fetch carries it.
+    const carried = (this.options as { tokenCarried: TokenCarried }).tokenCarried;
+    const request = 'query' in carried ? { url: withQueryToken(url, carried.query), headers: {} } : { url, headers: carried.headers };
+    fetchBytes(request.url, { headers: request.headers, signal: controller.signal, maxBytes: MAP_RESOURCE_LIMIT })
       .then(({ bytes, response }) => dataUrlOf(bytes, response.headers.get('Content-Type') ?? 'image/png'))
       .then(
         (source) => {

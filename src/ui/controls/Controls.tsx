@@ -66,6 +66,8 @@ export interface PinToOpen {
   id: string;
   placed: Promise<void>;
   onMissing: () => void;
+  /** The pins could not tell whether they have it: why (a pre-tiled archive's damaged pin index). */
+  onUnreadable: (error: unknown) => void;
   fly?: boolean;
 }
 
@@ -112,7 +114,14 @@ export function Controls({ adapter, config, root, pinToOpen, onSwitchView, hidde
     let watching: { unsubscribe: () => void } | undefined;
     void pinToOpen.placed.then(async () => {
       if (!live) return;
-      const view = await adapter.pinView(pinToOpen.id);
+      let view: Awaited<ReturnType<MapAdapter['pinView']>>;
+      try {
+        view = await adapter.pinView(pinToOpen.id);
+      } catch (error) {
+        // The pins cannot say whether they have it (a pre-tiled archive's damaged pin index).
+        if (live) pinToOpen.onUnreadable(error);
+        return;
+      }
       if (!live) return;
       if (!view) return pinToOpen.onMissing();
       if (pinToOpen.fly === false) {

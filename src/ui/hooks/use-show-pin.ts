@@ -1,6 +1,7 @@
 import { useCallback, useEffect, useRef, useState } from 'react';
 import type { MapAdapter, OpenPinOptions } from '../../map/adapter.ts';
 import type { useCameraActor } from './use-camera-actor.ts';
+import { reasonOf } from '../../config/errors.ts';
 
 /** Flies to a pin and opens its popup: what a pick in the pin list or the search results does. */
 export type ShowPin = (id: string, options?: Pick<OpenPinOptions, 'byKeyboard' | 'returnFocus'>) => void;
@@ -30,7 +31,7 @@ export function useShowPin(adapter: MapAdapter, camera: ReturnType<typeof useCam
           watching?.unsubscribe();
           if (live) adapter.openPin(id, options);
         });
-      });
+      }, (error: unknown) => console.error(`Pinmap: pin "${id}" cannot be shown: ${reasonOf(error)}`));
     },
     [adapter, camera],
   );
