@@ -38,8 +38,11 @@ export interface GroupIndexOptions {
    * that a bubble's pins can be listed (`leaves`); kept anyway with `GroupInput.categoryOf`.
    */
   keepParents?: boolean;
-  /** Keep groups' discs apart (see above): a group's radius in pixels by its count, and the pixels kept between two. */
-  apart?: { radius: (count: number) => number; gap: number };
+  /**
+   * Keep groups' discs apart (see above): a group's radius in pixels by its count, how far above
+   * its point its disc is centred (a pin's head), and the pixels kept between two.
+   */
+  apart?: { radius: (count: number) => number; lift: (count: number) => number; gap: number };
 }
 
 /**
@@ -407,10 +410,11 @@ export class GroupIndex {
     aboveCount: number,
     parent: Uint32Array | undefined,
   ): number {
-    const { radius, gap } = this.options.apart!;
+    const { radius, lift, gap } = this.options.apart!;
     const { x, y, id, points, origin } = groups;
     const scale = this.options.extent * 2 ** zoom;
     const widest = radius(Math.max(2, this.total));
+    const highest = Math.max(lift(1), lift(Math.max(2, this.total)));
     const tree = new KDBush(Math.max(1, n), this.options.nodeSize, Float32Array);
     for (let k = 0; k < n; k++) tree.add(x[k]!, y[k]!);
     if (n === 0) tree.add(0, 0);
@@ -428,11 +432,11 @@ export class GroupIndex {
       const b = queue.pop()!;
       if (into[b] !== b) continue;
       let grew = false;
-      const reach = (radius(points[b]!) + widest + gap) / scale + drift;
+      const reach = (radius(points[b]!) + widest + 2 * highest + gap) / scale + drift;
       for (const k of tree.within(x[b]!, y[b]!, reach)) {
         if (k === b || into[k] !== k) continue;
         const dx = (x[k]! - x[b]!) * scale;
-        const dy = (y[k]! - y[b]!) * scale;
+        const dy = (y[k]! - y[b]!) * scale - lift(points[k]!) + lift(points[b]!);
         const clear = radius(points[b]!) + radius(points[k]!) + gap;
         if (dx * dx + dy * dy >= clear * clear) continue;
         const total = points[b]! + points[k]!;

@@ -2,7 +2,7 @@ import fc from 'fast-check';
 import Supercluster from 'supercluster';
 import { describe, expect, it } from 'vitest';
 import { CLUSTER_MAX_ZOOM, CLUSTER_RADIUS, CLUSTER_TIERS } from '../../config/constants.ts';
-import { GROUP_GAP, groupDiscRadius } from '../bubble.ts';
+import { GROUP_GAP, groupDiscLift, groupDiscRadius } from '../bubble.ts';
 import { PinGrouping, clusterTiers } from './grouping.ts';
 
 const WORLD: [number, number, number, number] = [-180, -90, 180, 90];
@@ -260,15 +260,16 @@ describe('PinGrouping keeps groups apart', () => {
       return Float64Array.from(pairs);
     });
 
-  it('at every zoom it groups, no two bubbles or lone pins shown have drawn discs that overlap, and every pin shows once', () => {
+  it('at every zoom it groups, no two bubbles or lone pins shown have drawn discs (a bubble’s circle, a pin’s head) that overlap, and every pin shows once', () => {
     fc.assert(
       fc.property(city, (lngLats) => {
         const grouping = new PinGrouping({ lngLats });
         for (let zoom = 0; zoom <= CLUSTER_MAX_ZOOM; zoom++) {
           const discs: { x: number; y: number; r: number; count: number }[] = [];
           grouping.visit(WORLD, zoom, {
-            pin: (i) => discs.push({ ...xy(toPixels(lngLats[2 * i]!, lngLats[2 * i + 1]!, zoom)), r: groupDiscRadius(1), count: 1 }),
-            bubble: (lng, lat, count) => discs.push({ ...xy(toPixels(lng, lat, zoom)), r: groupDiscRadius(count), count }),
+            // A pin's disc is its head, above its tip.
+            pin: (i) => discs.push({ ...xy(toPixels(lngLats[2 * i]!, lngLats[2 * i + 1]!, zoom), groupDiscLift(1)), r: groupDiscRadius(1), count: 1 }),
+            bubble: (lng, lat, count) => discs.push({ ...xy(toPixels(lng, lat, zoom), groupDiscLift(count)), r: groupDiscRadius(count), count }),
           });
           expect(discs.reduce((sum, disc) => sum + disc.count, 0), `zoom ${zoom}`).toBe(grouping.count);
           discs.sort((a, b) => a.x - b.x);
@@ -308,6 +309,6 @@ describe('PinGrouping keeps groups apart', () => {
   });
 });
 
-const xy = ([x, y]: [number, number]) => ({ x, y });
+const xy = ([x, y]: [number, number], lift: number) => ({ x, y: y - lift });
 /** The widest disc a group is drawn in. */
 const MAX_DISC = groupDiscRadius(1_000_000);

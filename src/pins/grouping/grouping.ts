@@ -1,5 +1,5 @@
 import { CLUSTER_MAX_ZOOM, CLUSTER_RADIUS, CLUSTER_TIERS } from '../../config/constants.ts';
-import { GROUP_GAP, groupDiscRadius } from '../bubble.ts';
+import { GROUP_GAP, groupDiscLift, groupDiscRadius } from '../bubble.ts';
 import { GroupIndex, pinLevel, type BubbleCategories, type GroupInput, type GroupVisitor, type LeafRuns } from './group-index.ts';
 
 /** Pixels of a tile the radius is measured in, and items in a leaf of the spatial index. */
@@ -147,7 +147,7 @@ export class PinGrouping {
   /** Groups a range of zooms; `keepParents`: so that its bubbles' pins can be listed. */
   private groupIndex(tier: Tier, keepParents: boolean): GroupIndex {
     this.pins ??= pinLevel(this.input, NODE_SIZE);
-    const apart = this.options.keepApart === false ? {} : { apart: { radius: groupDiscRadius, gap: GROUP_GAP } };
+    const apart = this.options.keepApart === false ? {} : { apart: { radius: groupDiscRadius, lift: groupDiscLift, gap: GROUP_GAP } };
     return new GroupIndex(this.input, { radius: CLUSTER_RADIUS, extent: EXTENT, minZoom: tier.minZoom, maxZoom: tier.maxZoom, nodeSize: NODE_SIZE, keepParents, ...apart }, this.pins);
   }
 }
