@@ -1,4 +1,5 @@
 import { expect, test, type Page } from './test.ts';
+import { FIT_PINS } from '../src/config/constants.ts';
 import { DEFAULT_LOCALE } from '../src/config/locale.ts';
 import { pinmapLocaleDe } from '../src/config/locales/de.ts';
 import { serveJson, waitForMapState, watchConsole } from './helpers.ts';
@@ -10,7 +11,9 @@ import { serveJson, waitForMapState, watchConsole } from './helpers.ts';
  */
 
 const NOTE = '.pinmap-basemap-note';
-const TEXT = DEFAULT_LOCALE['Basemap.NoStreets'];
+/** The note as shown: the commands with the pin file's name (`places.csv` when the config names none), without the backticks that mark them as code. */
+const shown = (text: string, pins = 'places.csv') => text.replaceAll('{pins}', pins).replaceAll('`', '');
+const TEXT = shown(DEFAULT_LOCALE['Basemap.NoStreets']);
 const controls = { geolocate: false, scale: false, fullscreen: false } as const;
 
 async function open(page: Page, config: Record<string, unknown>): Promise<void> {
@@ -27,12 +30,17 @@ async function finishFade(page: Page): Promise<void> {
 }
 
 test.describe('the note that the embedded basemap has no streets', () => {
-  test('vector view: opened at city zoom, the note says so once; closed, it does not come back on zooming out and in again', async ({ page }) => {
+  test('vector view: opened at city zoom, the note names the commands for the pin file, above the pins; closed, it does not come back on zooming out and in again', async ({ page }) => {
     const console = watchConsole(page);
-    await open(page, { center: [4.6, 52.38], zoom: 12 });
+    await serveJson(page, '/__note/shops.geojson', { type: 'FeatureCollection', features: [{ type: 'Feature', id: 'shop', geometry: { type: 'Point', coordinates: [4.6, 52.38] }, properties: { title: 'Shop' } }] });
+    await open(page, { center: [4.6, 52.38], zoom: 12, pins: '/__note/shops.geojson' });
     const note = page.locator(NOTE);
-    await expect(note.locator('.pinmap-notice-text')).toHaveText(TEXT);
+    await expect(note.locator('.pinmap-notice-text')).toHaveText(shown(DEFAULT_LOCALE['Basemap.NoStreets'], 'shops.geojson'));
+    await expect(note.locator('code')).toHaveText(['pinmap streets shops.geojson -o area.pmtiles', 'pinmap serve shops.geojson --streets area.pmtiles']);
     await expect(note).toHaveRole('status');
+    // In the strip the camera keeps free of pins when it opens on them, not over them.
+    const [map, box] = await Promise.all([page.locator('.pinmap').boundingBox(), note.boundingBox()]);
+    expect(box!.y + box!.height - map!.y).toBeLessThanOrEqual(FIT_PINS.padding.top);
     await note.getByRole('button', { name: DEFAULT_LOCALE['PinLayer.Dismiss'] }).click();
     await expect(note).toHaveCount(0);
 
@@ -63,7 +71,7 @@ test.describe('the note that the embedded basemap has no streets', () => {
 
   test('in the locale of the config (German)', async ({ page }) => {
     await open(page, { center: [4.6, 52.38], zoom: 12, locale: pinmapLocaleDe });
-    await expect(page.locator(`${NOTE} .pinmap-notice-text`)).toHaveText(pinmapLocaleDe['Basemap.NoStreets']);
+    await expect(page.locator(`${NOTE} .pinmap-notice-text`)).toHaveText(shown(pinmapLocaleDe['Basemap.NoStreets']));
     await expect(page.locator(NOTE).getByRole('button')).toHaveAccessibleName(pinmapLocaleDe['PinLayer.Dismiss']);
   });
 

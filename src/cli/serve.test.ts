@@ -1,7 +1,9 @@
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { copyFileSync, cpSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterAll, describe, expect, it } from 'vitest';
+import { fileURLToPath } from 'node:url';
+import { layers, namedFlavor } from '@protomaps/basemaps';
+import { afterAll, describe, expect, it, vi } from 'vitest';
 import { main } from './main.ts';
 import { rawRequest } from './raw-request.testing.ts';
 import { serve, servedPolicy, type Serving } from './serve.ts';
@@ -309,5 +311,51 @@ describe('pinmap serve, as a new user meets it', () => {
       expect(result.code, flag).toBe(2);
       expect(result.err.split('\n')[0], flag).toBe(`pinmap serve: ${message}`);
     }
+  });
+});
+
+describe('pinmap serve --streets', () => {
+  /** The built app's Protomaps styles, fonts and sprite, as `npm run build` copies them from fixtures/protomaps. */
+  const protomaps = new URL('../../fixtures/protomaps/', import.meta.url);
+  cpSync(protomaps, join(appDir, 'protomaps'), { recursive: true });
+  const area = join(folder, 'area.pmtiles');
+  copyFileSync(new URL('protomaps.pmtiles', protomaps), area);
+
+  it('shows the archive in the Protomaps light and dark styles (the theme picks one), with the embedded fonts, the archive read with Range requests', async () => {
+    const csv = write('streets.csv', 'title,lat,lng\nA,52.37,4.89\n');
+    const lines: string[] = [];
+    let serving: Serving | undefined;
+    const done = main(['serve', csv, '--streets', area, '--port', '0'], (line) => lines.push(line), (line) => lines.push(line), { appDir, onServing: (s) => (serving = s) });
+    await vi.waitFor(() => expect(serving).toBeDefined());
+    try {
+      expect(lines).toContain(`streets: ${area} (the Protomaps light and dark styles; the config's theme picks one)`);
+      const base = new URL(serving!.url);
+      const config = (await (await fetch(new URL('/pinmap-serve.json', base))).json()) as Record<string, unknown>;
+      expect(config).toMatchObject({ pins: 'data/streets.csv', style: 'streets/style-light.json', darkStyle: 'streets/style-dark.json' });
+      for (const flavor of ['light', 'dark'] as const) {
+        const style = (await (await fetch(new URL(`/streets/style-${flavor}.json`, base))).json()) as { sources: Record<string, { url: string; attribution: string }>; layers: unknown[]; 'font-faces': Record<string, { url: string }[]>; sprite: string };
+        expect(style.sources).toEqual({ protomaps: { type: 'vector', url: 'pmtiles://area.pmtiles', attribution: expect.stringContaining('Natural Earth') } });
+        expect(style.layers).toEqual(layers('protomaps', namedFlavor(flavor), { lang: 'en' }));
+        const font = style['font-faces']['Noto Sans Regular']![0]!.url;
+        expect((await fetch(new URL(`/streets/${font}`, base))).headers.get('content-type'), font).toMatch(/font\/woff2/);
+        expect((await fetch(new URL(`/streets/${style.sprite}.png`, base))).status).toBe(200);
+      }
+      const range = await fetch(new URL('/streets/area.pmtiles', base), { headers: { Range: 'bytes=0-6' } });
+      expect(range.status).toBe(206);
+      expect(await range.text()).toBe('PMTiles');
+      expect((await fetch(new URL('/streets/.hidden', base))).status).toBe(404);
+    } finally {
+      await serving?.close();
+      await done;
+    }
+  });
+
+  it('names what is wrong with --streets: no such file, a pin archive, an archive of another schema, both --streets and --style', async () => {
+    const csv = write('streets-bad.csv', 'title,lat,lng\nA,52.37,4.89\n');
+    const failing = (streets: string, style?: string) => serve({ files: [csv], streets, style, port: 0, host: '127.0.0.1', appDir });
+    await expect(failing(join(folder, 'no-area.pmtiles'))).rejects.toThrow('no such file (make it with `pinmap streets <pins file> -o');
+    await expect(failing(fileURLToPath(new URL('../../fixtures/pins/cities.pmtiles', import.meta.url)))).rejects.toThrow('is a pin archive: give it as the pin file');
+    await expect(failing(fileURLToPath(new URL('../../fixtures/basemap/basemap.pmtiles', import.meta.url)))).rejects.toThrow('is not in the Protomaps basemap schema (its metadata lists no earth, water, roads layer)');
+    await expect(failing(area, 'https://tiles.example.com/style.json')).rejects.toThrow('give --streets or --style, not both');
   });
 });

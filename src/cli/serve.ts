@@ -42,12 +42,22 @@ export const CONFIG_PATH = '/pinmap-serve.json';
 const DATA_PATH = '/data/';
 /** Where the style file's folder is, on the server. */
 const STYLE_PATH = '/style/';
+/** Where the streets archive and its light and dark styles are, on the server (`--streets`). */
+const STREETS_PATH = '/streets/';
+/**
+ * The Protomaps styles in the built app (`protomaps/` of `fixtures/`, written by
+ * `scripts/generate-protomaps.ts`: `@protomaps/basemaps`' layers, the embedded Noto Sans faces,
+ * a sprite): `--streets` serves them over the user's archive, with its fonts and sprite.
+ */
+const PROTOMAPS_DIR = 'protomaps';
 
 export interface ServeOptions {
   /** The pin files: GeoJSON, CSV, or one `.pmtiles` archive. */
   files: string[];
   /** A style URL, or a style file (its folder is served with it, for its sprites, glyphs and tiles). */
   style?: string | undefined;
+  /** A street map archive made by `pinmap streets`: the basemap, in the Protomaps light and dark styles. */
+  streets?: string | undefined;
   /** A config file (JSON) for everything else; the pins and style given here win over its own. */
   config?: string | undefined;
   /** The port (0: any free one). */
@@ -144,6 +154,9 @@ export async function serve(options: ServeOptions): Promise<Serving> {
   const userConfig = configFile ? readConfigFile(configFile, options.config!) : {};
   const styleFile = options.style && !/^https?:\/\//i.test(options.style) ? inFolder(options.style, folder) : undefined;
   if (styleFile && (!existsSync(styleFile) || !statSync(styleFile).isFile())) throw new ServeError(`${options.style}: no such style file`);
+  if (options.streets !== undefined && options.style !== undefined) throw new ServeError('give --streets or --style, not both: --streets is the basemap');
+  const streetsFile = options.streets === undefined ? undefined : inFolder(options.streets, folder);
+  const streetsAttribution = streetsFile ? await readStreets(streetsFile, options.streets!) : undefined;
   const csvColumns = checkedCsvColumns(userConfig);
 
   // The files, and what the page is given: one file as it is, several merged.
@@ -167,14 +180,21 @@ export async function serve(options: ServeOptions): Promise<Serving> {
   // A file of no pin is a mistake, not a map of nothing.
   for (const [i, summary] of summaries.entries()) if (!summary.archive && summary.pins === 0) throw new ServeError(noPins(options.files[i]!, summary));
 
+  const streetsName = streetsFile ? basename(streetsFile) : undefined;
+  const basemap = streetsName
+    ? { style: `${STREETS_PATH.slice(1)}style-light.json`, darkStyle: `${STREETS_PATH.slice(1)}style-dark.json` }
+    : options.style
+      ? { style: styleFile ? `${STYLE_PATH.slice(1)}${encodeURIComponent(basename(styleFile))}` : options.style }
+      : {};
   const controls = options.panels === false || !isRecordOrMissing(userConfig.controls) ? userConfig.controls : { ...PANELS, ...userConfig.controls };
-  const config: PinmapConfigInput = { ...userConfig, ...(controls === undefined ? {} : { controls: controls as PinmapConfigInput['controls'] }), pins, ...(options.style ? { style: styleFile ? `${STYLE_PATH.slice(1)}${encodeURIComponent(basename(styleFile))}` : options.style } : {}) };
+  const config: PinmapConfigInput = { ...userConfig, ...(controls === undefined ? {} : { controls: controls as PinmapConfigInput['controls'] }), pins, ...basemap };
   const checked = safeParseConfig(config);
   if (!checked.ok) throw new ServeError(`the config has errors:\n${checked.error.problems.map((p) => `  ${p.option}: ${p.message}`).join('\n')}`);
   const configJson = JSON.stringify(config);
   const policy = servedPolicy(options.style);
   const appDir = options.appDir ?? findAppDir();
   if (!appDir) throw new ServeError('the app is not built: run `npm run build` first (the package ships it built)');
+  const streetsStyles = streetsName ? streetsStylesOf(appDir, streetsName, streetsAttribution) : undefined;
 
   let styleFiles: StyleFiles | undefined;
   if (styleFile) {
@@ -216,6 +236,15 @@ export async function serve(options: ServeOptions): Promise<Serving> {
       const file = served.get(name);
       if (file === undefined) return plain(response, 404, `not found: ${url.pathname}`);
       return sendFile(request, response, file);
+    }
+    if (streetsStyles && streetsFile && path.startsWith(STREETS_PATH)) {
+      const name = path.slice(STREETS_PATH.length);
+      const style = streetsStyles.get(name);
+      if (style !== undefined) return json(response, style);
+      if (name === streetsName) return sendFile(request, response, streetsFile);
+      // The styles' fonts and sprite, from the app's Protomaps folder (no dotfile, nothing outside it).
+      if (/^(fonts|sprites)\//.test(name)) return sendAppFile(request, response, url.pathname.slice(STREETS_PATH.length - 1), join(appDir, PROTOMAPS_DIR));
+      return plain(response, 404, `not found: ${url.pathname}`);
     }
     if (styleFiles && path.startsWith(STYLE_PATH)) {
       const file = styleFiles.fileFor(path.slice(STYLE_PATH.length));
@@ -405,6 +434,51 @@ async function readArchive(file: string): Promise<FileSummary> {
   } catch (error) {
     throw new ServeError(`${file}: ${(error as Error).message}`);
   }
+}
+
+/**
+ * Checks a `--streets` archive: a PMTiles archive of vector tiles in the Protomaps basemap schema
+ * (its metadata lists the layers the styles draw), not a pin archive. Returns its attribution.
+ */
+async function readStreets(file: string, given: string): Promise<string | undefined> {
+  if (!existsSync(file) || !statSync(file).isFile()) throw new ServeError(`--streets ${given}: no such file (make it with \`pinmap streets <pins file> -o ${given}\`)`);
+  let metadata: { vector_layers?: { id?: unknown }[]; attribution?: unknown; pinmap?: unknown } | null;
+  try {
+    const archive = new PMTiles(fileSource(file));
+    const header = await archive.getHeader();
+    if (header.tileType !== 1) throw new Error('its tiles are not vector tiles');
+    metadata = (await archive.getMetadata()) as typeof metadata;
+  } catch (error) {
+    throw new ServeError(`--streets ${given} is not a street map archive (PMTiles of vector tiles): ${(error as Error).message}`);
+  }
+  if (metadata?.pinmap !== undefined) throw new ServeError(`--streets ${given} is a pin archive: give it as the pin file, and the street map archive (made by \`pinmap streets\`) as --streets`);
+  const layers = new Set((metadata?.vector_layers ?? []).map((layer) => layer.id));
+  const missing = ['earth', 'water', 'roads'].filter((id) => !layers.has(id));
+  if (missing.length > 0) throw new ServeError(`--streets ${given} is not in the Protomaps basemap schema (its metadata lists no ${missing.join(', ')} layer): cut it from a Protomaps build with \`pinmap streets\``);
+  return typeof metadata?.attribution === 'string' ? metadata.attribution : undefined;
+}
+
+/**
+ * The light and dark styles of `--streets`, by their served names: the app's Protomaps styles
+ * with their source pointed at the archive (served beside them) and given its attribution.
+ */
+export function streetsStylesOf(appDir: string, archiveName: string, attribution: string | undefined): Map<string, string> {
+  const styles = new Map<string, string>();
+  for (const flavor of ['light', 'dark']) {
+    const name = `style-${flavor}.json`;
+    let style: { sources?: Record<string, { url?: string; attribution?: string }> };
+    try {
+      style = JSON.parse(readFileSync(join(appDir, PROTOMAPS_DIR, name), 'utf8')) as typeof style;
+    } catch (error) {
+      throw new ServeError(`the app's Protomaps style ${PROTOMAPS_DIR}/${name} could not be read (${(error as Error).message}): run \`npm run build\``);
+    }
+    for (const source of Object.values(style.sources ?? {})) {
+      source.url = `pmtiles://${encodeURIComponent(archiveName)}`;
+      if (attribution !== undefined) source.attribution = attribution;
+    }
+    styles.set(name, JSON.stringify(style));
+  }
+  return styles;
 }
 
 /** What `pinmap serve` prints of the files: each one's pins and its first skipped pins, with their reasons. */

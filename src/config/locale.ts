@@ -32,8 +32,9 @@ export const DEFAULT_LOCALE = {
   'Pinmap.SkipToControls': 'Skip to map controls',
   'PinLayer.Dismiss': 'Dismiss',
   'PinLayer.Retry': 'Retry',
-  // Said once, past the embedded basemap's detail (zoom 11).
-  'Basemap.NoStreets': 'This offline map has no streets: give the map a street map style to see them.',
+  // Said once, past the embedded basemap's detail (zoom 11): the commands that give the map streets
+  // (README, "Streets for your area"), shown as code between backticks; {pins}: the pin file's name.
+  'Basemap.NoStreets': 'No streets offline: run `pinmap streets {pins} -o area.pmtiles`, then `pinmap serve {pins} --streets area.pmtiles`',
   // A large pin file on its way: how much of it has come (in tens of per cent, or in MB when its size is unknown).
   'PinLayer.Loading': 'Loading pins… {percent} %',
   'PinLayer.LoadingSize': 'Loading pins… {size}',

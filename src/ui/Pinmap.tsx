@@ -13,7 +13,7 @@ import { Controls, type PinToOpen } from './controls/Controls.tsx';
 import { ErrorPanel } from './ErrorPanel.tsx';
 import { inspectOptions } from './inspect.ts';
 import { PinNotice } from './PinNotice.tsx';
-import { BasemapNote } from './BasemapNote.tsx';
+import { BasemapNote, pinFileName } from './BasemapNote.tsx';
 import { useBasemapNote } from './hooks/use-basemap-note.ts';
 import { PageNoticeContext } from './page-notice.ts';
 import { useAddressSync, useHiddenAddressSync, useOpenPinAddressSync } from './hooks/use-address-sync.ts';
@@ -336,7 +336,7 @@ function PinmapView({ config, fitPins, viewState, events, className, handleRef }
         </a>
       )}
       <div className="pinmap-map" ref={containerRef} />
-      {(engineNotice || notice || progressText || shownPageNotice || basemapNote.state !== 'hidden') && (
+      {(engineNotice || notice || progressText || shownPageNotice) && (
         <div className="pinmap-notices">
           {shownPageNotice && <PinNotice text={shownPageNotice} dismissLabel={dismissLabel} onDismiss={() => setDismissedPageNotice(shownPageNotice)} />}
           {progressText && (
@@ -354,9 +354,11 @@ function PinmapView({ config, fitPins, viewState, events, className, handleRef }
               {...(notice.retry ? { retryLabel: locale['PinLayer.Retry'], onRetry: notice.retry } : {})}
             />
           )}
-          {basemapNote.state !== 'hidden' && (
-            <BasemapNote text={locale['Basemap.NoStreets']} dismissLabel={dismissLabel} fading={basemapNote.state === 'fading'} onDone={basemapNote.hide} />
-          )}
+        </div>
+      )}
+      {basemapNote.state !== 'hidden' && (
+        <div className="pinmap-basemap-note-strip">
+          <BasemapNote text={locale['Basemap.NoStreets'].replaceAll('{pins}', pinFileName(config.pins))} dismissLabel={dismissLabel} fading={basemapNote.state === 'fading'} onDone={basemapNote.hide} />
         </div>
       )}
       {adapter && status !== 'error' && (

@@ -33,7 +33,7 @@ export const pinmapLocaleDe: Locale = {
   'Pinmap.SkipToControls': 'Zu den Kartensteuerelementen springen',
   'PinLayer.Dismiss': 'Schließen',
   'PinLayer.Retry': 'Erneut versuchen',
-  'Basemap.NoStreets': 'Diese Offline-Karte hat keine Straßen: Für Straßen der Karte einen Straßenkartenstil geben.',
+  'Basemap.NoStreets': 'Offline keine Straßen: `pinmap streets {pins} -o area.pmtiles` ausführen, dann `pinmap serve {pins} --streets area.pmtiles`',
   'PinLayer.Loading': 'Pins werden geladen… {percent} %',
   'PinLayer.LoadingSize': 'Pins werden geladen… {size}',
   'PinList.Open': 'Pins im Kartenausschnitt auflisten',
