@@ -636,6 +636,7 @@ test.describe('large pin sets: grouped in a worker, drawn around the view', () =
 
 test.describe('accessibility', () => {
   test('axe-core finds no violations on the default pins and clusters, nor with a popup open', async ({ page }) => {
+    test.setTimeout(150_000); // two axe runs over every pin of the default map
     await page.goto('/#map=5/48.8/2.3');
     await waitForMapState(page, 'idle');
     await expect(page.locator('.pinmap-cluster').first()).toBeVisible();

@@ -25,12 +25,20 @@ export function useShowPin(adapter: MapAdapter, camera: ReturnType<typeof useCam
       };
       void adapter.pinView(id).then((view) => {
         if (!live || !view) return;
-        camera.send({ type: 'camera.flyTo', center: view.center, zoom: view.zoom });
-        watching = camera.subscribe((snapshot) => {
-          if (snapshot.value !== 'idle') return;
+        let opened = false;
+        const open = () => {
+          if (opened) return;
+          opened = true;
           watching?.unsubscribe();
           if (live) adapter.openPin(id, options);
+        };
+        // Watched before the flight is asked for: under reduced motion it is a jump, over (back
+        // to idle) before `send` returns, so a watch begun after it would wait for ever.
+        watching = camera.subscribe((snapshot) => {
+          if (snapshot.value === 'idle') open();
         });
+        camera.send({ type: 'camera.flyTo', center: view.center, zoom: view.zoom });
+        if (camera.getSnapshot().value === 'idle') open();
       }, (error: unknown) => console.error(`Pinmap: pin "${id}" cannot be shown: ${reasonOf(error)}`));
     },
     [adapter, camera],
