@@ -1,5 +1,6 @@
 import { defineConfig } from '@playwright/test';
 import { CHROMIUM_ARGS, ensureChromium } from './tests/chromium.ts';
+import type { Basemap } from './tests/test.ts';
 
 // Overridable so two work trees can run their suites side by side.
 const PORT = Number(process.env.PINMAP_PREVIEW_PORT ?? 4173);
@@ -10,7 +11,7 @@ const DEV_SERVER_SPECS = ['**/strict-mode.spec.ts', '**/leaflet-pin-icon.spec.ts
  * Browser tests (tests/) and the screenshot-diff suite (visual/) against the production build,
  * served by `vite preview`. Run `npm run build` first (`npm test` does).
  */
-export default defineConfig({
+export default defineConfig<{ basemap: Basemap }>({
   timeout: 60_000,
   expect: { timeout: 15_000 },
   fullyParallel: true,
@@ -45,7 +46,9 @@ export default defineConfig({
     // React StrictMode only double-mounts in development, and source modules are only served
     // there: these run against the dev server.
     { name: 'dev', testDir: 'tests', testMatch: DEV_SERVER_SPECS, use: { baseURL: `http://127.0.0.1:${DEV_PORT}` } },
-    { name: 'visual', testDir: 'visual', testMatch: '**/*.spec.ts' },
+    // The screenshot scenes are drawn on the embedded basemap; the other tests on a plain backdrop
+    // unless they say otherwise (tests/test.ts, `basemap`).
+    { name: 'visual', testDir: 'visual', testMatch: '**/*.spec.ts', use: { basemap: 'embedded' } },
   ],
   webServer: [
     {

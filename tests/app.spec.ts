@@ -2,7 +2,8 @@ import { expect, test } from './test.ts';
 import { blockExternalNetwork, serveJson, waitForMapState, watchConsole, watchForNothing } from './helpers.ts';
 
 test.describe('the app on its embedded basemap', () => {
-  test('starts offline in the vector view with the world map, its credits and no console errors', async ({ page }) => {
+  test.use({ basemap: 'embedded' });
+  test('starts offline in the vector view with the world map, its credits and no console errors', async ({ mapPage: page }) => {
     const blocked = await blockExternalNetwork(page);
     const console = watchConsole(page);
     const requests: string[] = [];
@@ -24,7 +25,7 @@ test.describe('the app on its embedded basemap', () => {
     expect(requests.some((p) => /^\/basemap\/fonts\/.+\.woff2$/.test(p))).toBe(true);
   });
 
-  test('draws land, water and labels: the canvas holds the style colours and label ink', async ({ page }) => {
+  test('draws land, water and labels: the canvas holds the style colours and label ink', async ({ mapPage: page }) => {
     await page.goto('/#map=3/45/12');
     await waitForMapState(page, 'idle');
     const png = await page.locator('.pinmap').screenshot();
@@ -183,7 +184,7 @@ test.describe('the camera in the page address', () => {
 });
 
 test.describe('config from ?config=<url>', () => {
-  test('uses the style URL the config names', async ({ page }) => {
+  test('uses the style URL the config names', async ({ mapPage: page }) => {
     await serveJson(page, '/__test/red.json', {
       version: 8,
       sources: {},
@@ -202,7 +203,7 @@ test.describe('config from ?config=<url>', () => {
     expect(rgb).toEqual([255, 0, 0]);
   });
 
-  test('shows every config error in the page, each naming its option', async ({ page }) => {
+  test('shows every config error in the page, each naming its option', async ({ mapPage: page }) => {
     await serveJson(page, '/__test/bad.json', { minZoom: 5, maxZoom: 3, maxPitch: 75, units: 'furlongs', zoomm: 2, controls: { scale: 'middle' } });
     const console = watchConsole(page);
     await page.goto('/?config=/__test/bad.json');
@@ -222,7 +223,7 @@ test.describe('config from ?config=<url>', () => {
     expect(console.errors.filter((e) => !/Failed to load resource/.test(e))).toEqual([]);
   });
 
-  test('says so when the config file cannot be loaded or is not JSON', async ({ page, baseURL }) => {
+  test('says so when the config file cannot be loaded or is not JSON', async ({ mapPage: page, baseURL }) => {
     await serveJson(page, '/__test/missing.json', { error: 'nope' }, 404);
     await page.goto('/?config=/__test/missing.json');
     await waitForMapState(page, 'error');

@@ -30,7 +30,7 @@ async function finishFade(page: Page): Promise<void> {
 }
 
 test.describe('the note that the embedded basemap has no streets', () => {
-  test('vector view: opened at city zoom, the note names the commands for the pin file, above the pins; closed, it does not come back on zooming out and in again', async ({ page }) => {
+  test('vector view: opened at city zoom, the note names the commands for the pin file, above the pins; closed, it does not come back on zooming out and in again', async ({ mapPage: page }) => {
     const console = watchConsole(page);
     await serveJson(page, '/__note/shops.geojson', { type: 'FeatureCollection', features: [{ type: 'Feature', id: 'shop', geometry: { type: 'Point', coordinates: [4.6, 52.38] }, properties: { title: 'Shop' } }] });
     await open(page, { center: [4.6, 52.38], zoom: 12, pins: '/__note/shops.geojson' });
@@ -54,7 +54,7 @@ test.describe('the note that the embedded basemap has no streets', () => {
     expect(console.warnings).toEqual([]);
   });
 
-  test('hybrid view: not there at zoom 10, said when the user zooms in to 11, and gone by itself when its fade has run', async ({ page }) => {
+  test('hybrid view: not there at zoom 10, said when the user zooms in to 11, and gone by itself when its fade has run', async ({ mapPage: page }) => {
     await open(page, { view: 'hybrid', center: [10.5, 51.2], zoom: 10 });
     const note = page.locator(NOTE);
     await expect(note).toHaveCount(0);
@@ -69,13 +69,13 @@ test.describe('the note that the embedded basemap has no streets', () => {
     await expect(note).toHaveCount(0);
   });
 
-  test('in the locale of the config (German)', async ({ page }) => {
+  test('in the locale of the config (German)', async ({ mapPage: page }) => {
     await open(page, { center: [4.6, 52.38], zoom: 12, locale: pinmapLocaleDe });
     await expect(page.locator(`${NOTE} .pinmap-notice-text`)).toHaveText(shown(pinmapLocaleDe['Basemap.NoStreets']));
     await expect(page.locator(NOTE).getByRole('button')).toHaveAccessibleName(pinmapLocaleDe['PinLayer.Dismiss']);
   });
 
-  test('never on a basemap of the site\'s own, however far in', async ({ page }) => {
+  test('never on a basemap of the site\'s own, however far in', async ({ mapPage: page }) => {
     const style = { version: 8, sources: {}, layers: [{ id: 'paper', type: 'background', paint: { 'background-color': '#ffffff' } }] };
     await open(page, { style, center: [4.6, 52.38], zoom: 15 });
     await page.getByRole('button', { name: 'Zoom in' }).click();

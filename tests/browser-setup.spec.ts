@@ -14,7 +14,7 @@ test('runs no pages of the browser’s own UI beside the test’s page', async (
   }
 });
 
-test('turns off every feature Playwright turns off, as Chromium keeps only the last --disable-features', async ({ page }) => {
+test('turns off every feature Playwright turns off, as Chromium keeps only the last --disable-features', async ({ mapPage: page }) => {
   await page.goto('chrome://version');
   const commandLine = (await page.locator('#command_line').textContent()) ?? '';
   const lists = [...commandLine.matchAll(/--disable-features=(\S+)/g)].map((match) => match[1]!.split(','));

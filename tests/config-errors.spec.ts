@@ -128,7 +128,7 @@ async function watchEscapes(page: Page): Promise<string[]> {
   return escaped;
 }
 
-test('configs of every group of the corpus, loaded with ?config=, show the error panel naming the option', async ({ page }) => {
+test('configs of every group of the corpus, loaded with ?config=, show the error panel naming the option', async ({ mapPage: page }) => {
   test.setTimeout(180_000);
   const escaped = await watchEscapes(page);
   const files = new Map<string, string>();
@@ -174,7 +174,7 @@ test('configs of every group of the corpus, loaded with ?config=, show the error
   );
 });
 
-test('every config of the corpus, and values JSON cannot carry, given to createPinmap: the panel names the option, ready rejects, nothing is thrown', async ({ page }) => {
+test('every config of the corpus, and values JSON cannot carry, given to createPinmap: the panel names the option, ready rejects, nothing is thrown', async ({ mapPage: page }) => {
   test.setTimeout(180_000);
   const escaped = await watchEscapes(page);
   await openEmbedPage(page);

@@ -10,6 +10,9 @@ import { CONTENT_SECURITY_POLICY } from '../src/config/csp.ts';
 import { watchCsp } from './csp-violations.ts';
 import { waitForMapState, watchConsole } from './helpers.ts';
 
+// The app finds the embedded basemap beside the package's code and shows its credit.
+test.use({ basemap: 'embedded' });
+
 /**
  * Pinmap as someone who installs it meets it: the library is packed (`npm pack`, what a publish
  * would upload), the tarball installed into tests/consumer (a plain Vite + React app in strict
@@ -174,7 +177,7 @@ test.describe('the published package, in an app that installs it', () => {
     ({ server, origin } = await serve());
   });
 
-  test("the app's Vite build shows the map, pins, a popup and the controls, and tells its events, under the Content Security Policy", async ({ page }) => {
+  test("the app's Vite build shows the map, pins, a popup and the controls, and tells its events, under the Content Security Policy", async ({ mapPage: page }) => {
     const console = watchConsole(page);
     const csp = await watchCsp(page);
     const responses = watchResponses(page);
@@ -195,7 +198,7 @@ test.describe('the published package, in an app that installs it', () => {
     expect(csp.messages).toEqual([]);
   });
 
-  test('the installed pinmap serve shows a CSV file on the map, from the app the package ships, under the Content Security Policy', async ({ page }) => {
+  test('the installed pinmap serve shows a CSV file on the map, from the app the package ships, under the Content Security Policy', async ({ mapPage: page }) => {
     const folder = mkdtempSync(path.join(tmpdir(), 'pinmap-installed-serve-'));
     const csv = path.join(folder, 'places.csv');
     writeFileSync(csv, 'id;Name;Lat;Lon\nparis;Paris;48,8566;2,3522\nberlin;Berlin;52,52;13,405\nnowhere;Nowhere;;\n');
@@ -229,7 +232,7 @@ test.describe('the published package, in an app that installs it', () => {
     }
   });
 
-  test('a page with no bundler shows the same map from the installed package’s embed build', async ({ page }) => {
+  test('a page with no bundler shows the same map from the installed package’s embed build', async ({ mapPage: page }) => {
     const console = watchConsole(page);
     const csp = await watchCsp(page);
     const responses = watchResponses(page);

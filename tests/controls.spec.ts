@@ -100,7 +100,7 @@ const geolocate = (page: Page) => page.locator('.pinmap-geolocate');
 const geolocateButton = (page: Page) => geolocate(page).getByRole('button');
 
 test.describe('corners', () => {
-  test('places the controls in their default corners, each corner marked with data-corner', async ({ page }) => {
+  test('places the controls in their default corners, each corner marked with data-corner', async ({ mapPage: page }) => {
     await openApp(page);
     const corner = (name: string) => page.locator(`.pinmap-corner[data-corner="${name}"]`);
     await expect(page.locator('.pinmap-corner')).toHaveCount(4);
@@ -116,7 +116,7 @@ test.describe('corners', () => {
     expect(nav!.x + nav!.width).toBe(790);
   });
 
-  test('moves and hides controls as config says', async ({ page }) => {
+  test('moves and hides controls as config says', async ({ mapPage: page }) => {
     await openApp(page, { controls: { scale: 'top-right', geolocate: false, fullscreen: 'bottom-right' } });
     await expect(page.locator('[data-corner="top-right"] .pinmap-scale')).toHaveCount(1);
     await expect(page.locator('[data-corner="bottom-right"] .pinmap-fullscreen')).toHaveCount(1);
@@ -124,7 +124,7 @@ test.describe('corners', () => {
     await expect(page.locator('[data-corner="top-left"] > *')).toHaveCount(0);
   });
 
-  test('takes its titles from the locale table, overridden by config', async ({ page }) => {
+  test('takes its titles from the locale table, overridden by config', async ({ mapPage: page }) => {
     await openApp(page, { locale: { 'NavigationControl.ZoomIn': 'Plus près', 'FullscreenControl.Enter': 'Plein écran' } });
     await expect(page.getByRole('button', { name: 'Plus près' })).toHaveAttribute('title', 'Plus près');
     await expect(page.getByRole('button', { name: 'Plein écran' })).toBeVisible();
@@ -337,7 +337,7 @@ test.describe('geolocation', () => {
 });
 
 test.describe('geolocation refused or failing', () => {
-  test('a denied permission disables the button with the title Location not available', async ({ page }) => {
+  test('a denied permission disables the button with the title Location not available', async ({ mapPage: page }) => {
     const console = watchConsole(page);
     await openApp(page, {}, '#map=2/45/12');
     await geolocateButton(page).click();
@@ -376,6 +376,7 @@ test.describe('geolocation refused or failing', () => {
 });
 
 test.describe('attribution', () => {
+  test.use({ basemap: 'embedded' }); // its credits
   for (const [width, compact] of [
     [640, true],
     [641, false],
@@ -417,7 +418,7 @@ test.describe('attribution', () => {
     await expect(attribution).toHaveAttribute('data-state', 'compact.expanded');
   });
 
-  test('gathers the credits of visible sources only, once each, and follows the zoom', async ({ page }) => {
+  test('gathers the credits of visible sources only, once each, and follows the zoom', async ({ mapPage: page }) => {
     await serveJson(page, '/__test/credits-style.json', {
       version: 8,
       sources: {
@@ -465,7 +466,7 @@ test.describe('attribution', () => {
 });
 
 test.describe('fullscreen', () => {
-  test('enters and leaves fullscreen with the Fullscreen API', async ({ page }) => {
+  test('enters and leaves fullscreen with the Fullscreen API', async ({ mapPage: page }) => {
     await openApp(page);
     const control = page.locator('.pinmap-fullscreen');
     await page.getByRole('button', { name: 'Enter fullscreen' }).click();
@@ -477,7 +478,7 @@ test.describe('fullscreen', () => {
     await expect(page.getByRole('button', { name: 'Enter fullscreen' })).toHaveAttribute('title', 'Enter fullscreen');
   });
 
-  test('a view switch while fullscreen keeps saying so, and the new control leaves it', async ({ page }) => {
+  test('a view switch while fullscreen keeps saying so, and the new control leaves it', async ({ mapPage: page }) => {
     await openApp(page, { controls: { view: 'top-left' } });
     const control = page.locator('.pinmap-fullscreen');
     await page.getByRole('button', { name: 'Enter fullscreen' }).click();
@@ -563,7 +564,7 @@ test.describe('scale', () => {
     expect(ours.width).toBeCloseTo((expected.width * 3) / 4, 2);
   });
 
-  test('a click cycles metric → imperial → nautical → metric, and the choice is remembered', async ({ page }) => {
+  test('a click cycles metric → imperial → nautical → metric, and the choice is remembered', async ({ mapPage: page }) => {
     await openApp(page, {}, '#map=10/0/0');
     const scale = page.locator('.pinmap-scale');
     await expect(scale).toHaveText('5\u00a0km');
@@ -581,7 +582,8 @@ test.describe('scale', () => {
 });
 
 test.describe('keyboard and accessibility', () => {
-  test('Tab reaches every control, each with a visible focus ring', async ({ page }) => {
+  test.use({ basemap: 'embedded' }); // its credits are links the Tab reaches
+  test('Tab reaches every control, each with a visible focus ring', async ({ mapPage: page }) => {
     await openApp(page, { style: EMBEDDED_STYLE_PATH }); // its credits are links the Tab reaches
     const names: string[] = [];
     for (let i = 0; i < 14; i++) {
@@ -602,7 +604,7 @@ test.describe('keyboard and accessibility', () => {
     expect(names.some((name) => /^\d+\u00a0km$/.test(name)), `the scale among ${names.join(', ')}`).toBe(true);
   });
 
-  test('the focus ring shows in the pixels', async ({ page }) => {
+  test('the focus ring shows in the pixels', async ({ mapPage: page }) => {
     await openApp(page);
     const button = page.getByRole('button', { name: 'Zoom in' });
     const region = async () => page.screenshot({ clip: { x: 755, y: 5, width: 40, height: 40 } });
@@ -614,7 +616,7 @@ test.describe('keyboard and accessibility', () => {
     expect(after.equals(before)).toBe(false);
   });
 
-  test('Enter and Space activate the buttons', async ({ page }) => {
+  test('Enter and Space activate the buttons', async ({ mapPage: page }) => {
     await openApp(page, {}, '#map=3/45/12');
     await page.getByRole('button', { name: 'Zoom in' }).focus();
     await page.keyboard.press('Enter');

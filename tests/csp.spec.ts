@@ -120,7 +120,7 @@ test.describe('the policy in force', () => {
   });
 
   for (const view of ['vector', 'hybrid'] as const) {
-    test(`${view} view: a style on a plain-http origin is refused: the map names the style, the policy, its directive and the origin to add`, async ({ page }) => {
+    test(`${view} view: a style on a plain-http origin is refused: the map names the style, the policy, its directive and the origin to add`, async ({ mapPage: page }) => {
       const csp = await watchCsp(page);
       const style = 'http://localhost:9/style.json';
       await serveJson(page, '/__test/http-style.json', { style, view });
@@ -133,7 +133,7 @@ test.describe('the policy in force', () => {
     });
   }
 
-  test('hybrid view: a raster layer on a plain-http origin is refused: the warning names img-src and the origin to add; the map goes on', async ({ page }) => {
+  test('hybrid view: a raster layer on a plain-http origin is refused: the warning names img-src and the origin to add; the map goes on', async ({ mapPage: page }) => {
     const console = watchConsole(page);
     await serveJson(page, '/__test/http-raster.json', { view: 'hybrid', rasterLayers: [{ url: 'http://localhost:9/{z}/{x}/{y}.png' }] });
     await page.goto('/?config=/__test/http-raster.json');

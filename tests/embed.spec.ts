@@ -11,7 +11,7 @@ import { countWebGLContexts, liveWebGLContexts } from './webgl-contexts.ts';
  */
 
 test.describe('createPinmap', () => {
-  test('exports the MapLibre its maps run on: a protocol registered with it serves a style\'s tiles', async ({ page }) => {
+  test('exports the MapLibre its maps run on: a protocol registered with it serves a style\'s tiles', async ({ mapPage: page }) => {
     const console = watchConsole(page);
     await openEmbedPage(page);
     const result = await page.evaluate(async () => {
@@ -49,7 +49,7 @@ test.describe('createPinmap', () => {
     expect(console.errors).toEqual([]);
   });
 
-  test('mounts a map in an element or an element id and resolves ready when it is idle', async ({ page }) => {
+  test('mounts a map in an element or an element id and resolves ready when it is idle', async ({ mapPage: page }) => {
     const console = watchConsole(page);
     await openEmbedPage(page);
     const status = await page.evaluate(async () => {
@@ -77,7 +77,7 @@ test.describe('createPinmap', () => {
     await expect(page.locator('#map canvas')).toHaveCount(0);
   });
 
-  test('destroy() while the map loads settles ready, rejected with a named error, and the status says "destroyed"', async ({ page }) => {
+  test('destroy() while the map loads settles ready, rejected with a named error, and the status says "destroyed"', async ({ mapPage: page }) => {
     await openEmbedPage(page);
     // The style never answers, so the map is still loading when it is destroyed.
     await page.route((url) => url.pathname === '/__test/never.json', () => {});
@@ -95,7 +95,7 @@ test.describe('createPinmap', () => {
     expect(result).toEqual({ before: 'loading', outcome: 'PinmapDestroyedError: The map was destroyed before it was ready', after: 'destroyed' });
   });
 
-  test('update(config) sets pins and controls on the live map, and makes a new map only for what needs one', async ({ page }) => {
+  test('update(config) sets pins and controls on the live map, and makes a new map only for what needs one', async ({ mapPage: page }) => {
     const console = watchConsole(page);
     await countWebGLContexts(page);
     await openEmbedPage(page);
@@ -132,7 +132,7 @@ test.describe('createPinmap', () => {
     expect(console.errors).toEqual([]);
   });
 
-  test("throws 'Container not found' for an id that matches no element", async ({ page }) => {
+  test("throws 'Container not found' for an id that matches no element", async ({ mapPage: page }) => {
     await openEmbedPage(page);
     const message = await page.evaluate(() => {
       try {
@@ -146,7 +146,7 @@ test.describe('createPinmap', () => {
   });
 
   for (const label of ['a number', 'an object', 'null', 'undefined', 'an SVG element'] as const) {
-    test(`throws the invalid-type message for ${label}`, async ({ page }) => {
+    test(`throws the invalid-type message for ${label}`, async ({ mapPage: page }) => {
       await openEmbedPage(page);
       const message = await page.evaluate((label) => {
         const containers = {
@@ -167,7 +167,7 @@ test.describe('createPinmap', () => {
     });
   }
 
-  test('shows config errors in the container and rejects ready with them', async ({ page }) => {
+  test('shows config errors in the container and rejects ready with them', async ({ mapPage: page }) => {
     await openEmbedPage(page);
     const rejection = await page.evaluate(async () => {
       const h = (window as unknown as EmbedWindow).Pinmap.createPinmap('map', { minZoom: 8, maxZoom: 4 });
@@ -177,7 +177,7 @@ test.describe('createPinmap', () => {
     await expect(page.locator('#map [role=alert]')).toContainText('minZoom must not be greater than maxZoom');
   });
 
-  test('warns once, and still shows the map, when the page forgot the style sheet', async ({ page }) => {
+  test('warns once, and still shows the map, when the page forgot the style sheet', async ({ mapPage: page }) => {
     const console = watchConsole(page);
     await openEmbedPage(page, { stylesheet: false });
     await page.evaluate(async () => {
@@ -194,7 +194,7 @@ test.describe('createPinmap', () => {
     expect(console.errors).toEqual([]);
   });
 
-  test('in the hybrid view, a missing style sheet is one warning for each library, and the map still shows', async ({ page }) => {
+  test('in the hybrid view, a missing style sheet is one warning for each library, and the map still shows', async ({ mapPage: page }) => {
     const console = watchConsole(page);
     await openEmbedPage(page, { stylesheet: false });
     const status = await page.evaluate(async () => {

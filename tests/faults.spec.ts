@@ -5,6 +5,9 @@ import { compareImages } from '../visual/compare.ts';
 import { BASEMAP_ARCHIVE } from './basemap-tiles.ts';
 import { serveJson, waitForMapState, watchConsole } from './helpers.ts';
 
+// The basemap's own style, tiles, fonts and sprite are what fail here, and what must stay drawn.
+test.use({ basemap: 'embedded' });
+
 /**
  * Network faults, injected with Playwright's request routing into the production build: a style
  * document that fails or never answers, tiles that fail or crawl, and fonts, sprites and pin
@@ -93,7 +96,7 @@ test.describe('style document faults', () => {
   ];
 
   for (const fault of faults) {
-    test(`a style that fails with ${fault.name} shows an error naming its URL, and Retry loads it once it is served`, async ({ page, baseURL }) => {
+    test(`a style that fails with ${fault.name} shows an error naming its URL, and Retry loads it once it is served`, async ({ mapPage: page, baseURL }) => {
       const console = watchConsole(page);
       let styleRequests = 0;
       let injected = 0;
@@ -130,7 +133,7 @@ test.describe('style document faults', () => {
   }
 
   for (const view of ['vector', 'hybrid'] as const) {
-    test(`${view} view: a style that does not answer for 10 s is an error that says so before the answer comes; its request is aborted, and Retry loads it`, async ({ page, baseURL }) => {
+    test(`${view} view: a style that does not answer for 10 s is an error that says so before the answer comes; its request is aborted, and Retry loads it`, async ({ mapPage: page, baseURL }) => {
       test.setTimeout(90_000);
       const console = watchConsole(page);
       let styleRequests = 0;
@@ -170,7 +173,7 @@ test.describe('style document faults', () => {
     });
   }
 
-  test('destroying a map whose style has not answered aborts the request', async ({ page }) => {
+  test('destroying a map whose style has not answered aborts the request', async ({ mapPage: page }) => {
     const html = `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>embed</title><link rel="stylesheet" href="/lib/pinmap.css"></head>
 <body><div id="map" style="width: 640px; height: 400px"></div>
 <script type="module">import { createPinmap } from '/lib/pinmap-embed.js'; window.createPinmap = createPinmap;</script></body></html>`;
@@ -465,7 +468,7 @@ test.describe('tile faults', () => {
 });
 
 test.describe('font faults', () => {
-  test("fonts that fail leave the map drawn, and each failure is a console message naming the font's URL", async ({ page, baseURL }) => {
+  test("fonts that fail leave the map drawn, and each failure is a console message naming the font's URL", async ({ mapPage: page, baseURL }) => {
     const console = watchConsole(page);
     // In turn: a server error, no connection, a file that is not a font, a missing file.
     const faults: ((route: Route) => Promise<void>)[] = [
@@ -521,7 +524,7 @@ test.describe('sprite faults', () => {
     { name: 'sprite JSON refused', file: 'json', inject: (route) => route.abort('connectionrefused') },
   ];
 
-  test('a sprite that fails leaves the map drawn, and the console message names the sprite file', async ({ page, baseURL }) => {
+  test('a sprite that fails leaves the map drawn, and the console message names the sprite file', async ({ mapPage: page, baseURL }) => {
     test.setTimeout(120_000);
     await serveJson(page, '/basemap/sprite-style.json', spriteStyle);
     const figures: Record<string, number> = { 'page loads': 0, 'faults injected': 0, 'messages naming the file': 0 };
@@ -571,7 +574,7 @@ test.describe('sprite faults', () => {
 });
 
 test.describe('pin data faults', () => {
-  test('pins that fail to load are an error naming the URL with Retry, over the basemap; Retry loads them once they are served', async ({ page, baseURL }) => {
+  test('pins that fail to load are an error naming the URL with Retry, over the basemap; Retry loads them once they are served', async ({ mapPage: page, baseURL }) => {
     const console = watchConsole(page);
     const pinsUrl = `${baseURL}/__faults/pins.geojson`;
     type PinFault = { name: string; reason: string; inject: (route: Route) => Promise<void> };
@@ -610,7 +613,7 @@ test.describe('pin data faults', () => {
     report('pin data', { 'pin requests': requests, 'faults injected': faults.length, retries: faults.length, 'errors naming the URL': faults.length, 'pins shown after the last retry': EUROPE_PINS.features.length });
   });
 
-  test('a pin file that fails can also be dismissed, and the map goes on without it', async ({ page }) => {
+  test('a pin file that fails can also be dismissed, and the map goes on without it', async ({ mapPage: page }) => {
     await page.route((url) => url.pathname === '/__faults/gone.geojson', (route) => route.fulfill({ status: 503, body: 'unavailable' }));
     await openApp(page, { pins: '/__faults/gone.geojson' }, '#map=3/46/10');
     const notice = page.locator('.pinmap-notice');

@@ -74,7 +74,7 @@ function misbehave(response: ServerResponse, does: Answer, good: () => Buffer | 
 
 test.describe(`fuzz: misbehaving servers (seed ${seed})`, () => {
   cases.forEach((fuzzCase, index) => {
-    test(`case ${index + 1}: pins ${JSON.stringify(fuzzCase.pins).slice(0, 60)}, tiles ${JSON.stringify(fuzzCase.tiles).slice(0, 60)}, ${fuzzCase.view} view`, async ({ page, servers }) => {
+    test(`case ${index + 1}: pins ${JSON.stringify(fuzzCase.pins).slice(0, 60)}, tiles ${JSON.stringify(fuzzCase.tiles).slice(0, 60)}, ${fuzzCase.view} view`, async ({ mapPage: page, servers }) => {
       test.setTimeout(90_000);
       const thrown: string[] = [];
       page.on('pageerror', (error) => thrown.push(error.message));

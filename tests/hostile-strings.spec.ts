@@ -293,7 +293,7 @@ async function mount(page: Page, config: unknown): Promise<{ status: string; err
 }
 
 test.describe('hostile strings as config text', () => {
-  test('locale: every string as the controls’ names, titles and texts, the map’s name, the pins’ bubble and notice, in both views', async ({ page }) => {
+  test('locale: every string as the controls’ names, titles and texts, the map’s name, the pins’ bubble and notice, in both views', async ({ mapPage: page }) => {
     test.setTimeout(240_000);
     const guard = await guardPage(page);
     await openEmbedPage(page);
@@ -395,7 +395,7 @@ test.describe('hostile strings as config text', () => {
     console.log(`hostile strings as locale text: ${strings.length} strings over ${mounts} maps (both views), ${checked} texts, names and titles read back literally`);
   });
 
-  test('attribution: every string as a raster layer’s credit (hybrid view) and a style source’s credit (vector view): text, and http(s) links only', async ({ page }) => {
+  test('attribution: every string as a raster layer’s credit (hybrid view) and a style source’s credit (vector view): text, and http(s) links only', async ({ mapPage: page }) => {
     test.setTimeout(240_000);
     const guard = await guardPage(page);
     await openEmbedPage(page);
@@ -472,7 +472,7 @@ test.describe('hostile strings as config text', () => {
     console.log(`hostile strings as attribution: ${UNIQUE.length} strings, each as text and as a link, in each view: ${shown} credits over ${maps} maps shown as text, ${links} http(s) links, no markup`);
   });
 
-  test('the error panel: every string as an unknown option, an unknown locale key and a pin style category is named literally', async ({ page }) => {
+  test('the error panel: every string as an unknown option, an unknown locale key and a pin style category is named literally', async ({ mapPage: page }) => {
     test.setTimeout(120_000);
     const guard = await guardPage(page);
     // Keys as JSON.parse makes them: "__proto__" is a plain key like any other.
@@ -565,7 +565,7 @@ test.describe('hostile strings as config text', () => {
     console.log(`hostile strings as pin style categories: ${categories.length} categories on ${pins.length} pins, each in its own colour; ${labels} as labels shown literally, ${categories.length - labels} as glyph classes`);
   });
 
-  test('hybrid vector layer: blank, Unicode-space, object-key and markup strings as its class names and pane name', async ({ page }) => {
+  test('hybrid vector layer: blank, Unicode-space, object-key and markup strings as its class names and pane name', async ({ mapPage: page }) => {
     test.setTimeout(180_000);
     const guard = await guardPage(page);
     await openEmbedPage(page);

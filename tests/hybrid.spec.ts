@@ -79,32 +79,35 @@ async function popupGap(page: Page, id: string): Promise<{ dx: number; dy: numbe
 }
 
 test.describe('the hybrid view', () => {
-  test('the app shows Leaflet holding the vector map, the raster overlay and the pins, without console noise', async ({ page }) => {
-    const console = watchConsole(page);
-    const requests: string[] = [];
-    page.on('request', (request) => requests.push(new URL(request.url()).pathname));
-    await page.goto('/?view=hybrid#map=3/48/10');
-    await waitForMapState(page, 'idle');
-    const root = page.locator('.pinmap');
-    await expect(root).toHaveAttribute('data-view', 'hybrid');
-    await expect(page.locator('.leaflet-container')).toHaveCount(1);
-    // The vector map is one canvas, inside Leaflet's tile pane.
-    await expect(page.locator('.leaflet-tile-pane .leaflet-gl-layer canvas.maplibregl-canvas')).toHaveCount(1);
-    // The raster overlay's tiles are loaded images, from the app's own fixtures.
-    expect(await page.locator('img.leaflet-tile.leaflet-tile-loaded').count()).toBeGreaterThan(3);
-    expect(requests.some((p) => /^\/raster\/hatch\/\d+\/\d+\/\d+\.png$/.test(p))).toBe(true);
-    // Pins are Leaflet markers drawn with the pin icon, each a named button.
-    const pins = page.locator('.leaflet-marker-pane .leaflet-marker-icon.pinmap-pin');
-    expect(await pins.count()).toBeGreaterThan(5);
-    await expect(pins.first()).toHaveAttribute('role', 'button');
-    await expect(page.locator('.leaflet-marker-pane .pinmap-cluster').first()).toHaveAccessibleName(/^\d+ pins: zoom in$/);
-    // Credits from the vector style, the raster layer and the pins, each once.
-    const credits = (await page.locator('.pinmap-attrib').textContent()) ?? '';
-    for (const credit of ['Natural Earth (public domain) · GeoNames (CC BY 4.0)', 'Hatching: Natural Earth (public domain)', 'Cities: GeoNames (CC BY 4.0)']) {
-      expect(credits.split(credit).length - 1, credit).toBe(1);
-    }
-    expect(console.errors).toEqual([]);
-    expect(console.warnings).toEqual([]);
+  test.describe(() => {
+    test.use({ basemap: 'embedded' }); // the basemap's credits
+    test('the app shows Leaflet holding the vector map, the raster overlay and the pins, without console noise', async ({ mapPage: page }) => {
+      const console = watchConsole(page);
+      const requests: string[] = [];
+      page.on('request', (request) => requests.push(new URL(request.url()).pathname));
+      await page.goto('/?view=hybrid#map=3/48/10');
+      await waitForMapState(page, 'idle');
+      const root = page.locator('.pinmap');
+      await expect(root).toHaveAttribute('data-view', 'hybrid');
+      await expect(page.locator('.leaflet-container')).toHaveCount(1);
+      // The vector map is one canvas, inside Leaflet's tile pane.
+      await expect(page.locator('.leaflet-tile-pane .leaflet-gl-layer canvas.maplibregl-canvas')).toHaveCount(1);
+      // The raster overlay's tiles are loaded images, from the app's own fixtures.
+      expect(await page.locator('img.leaflet-tile.leaflet-tile-loaded').count()).toBeGreaterThan(3);
+      expect(requests.some((p) => /^\/raster\/hatch\/\d+\/\d+\/\d+\.png$/.test(p))).toBe(true);
+      // Pins are Leaflet markers drawn with the pin icon, each a named button.
+      const pins = page.locator('.leaflet-marker-pane .leaflet-marker-icon.pinmap-pin');
+      expect(await pins.count()).toBeGreaterThan(5);
+      await expect(pins.first()).toHaveAttribute('role', 'button');
+      await expect(page.locator('.leaflet-marker-pane .pinmap-cluster').first()).toHaveAccessibleName(/^\d+ pins: zoom in$/);
+      // Credits from the vector style, the raster layer and the pins, each once.
+      const credits = (await page.locator('.pinmap-attrib').textContent()) ?? '';
+      for (const credit of ['Natural Earth (public domain) · GeoNames (CC BY 4.0)', 'Hatching: Natural Earth (public domain)', 'Cities: GeoNames (CC BY 4.0)']) {
+        expect(credits.split(credit).length - 1, credit).toBe(1);
+      }
+      expect(console.errors).toEqual([]);
+      expect(console.warnings).toEqual([]);
+    });
   });
 
   test("the vector layer's six options: class, pane, padding, update interval and pointer events", async ({ page }) => {
@@ -150,30 +153,33 @@ test.describe('the hybrid view', () => {
     expect((updates.at(-1)! - updates[0]!) / (updates.length - 1)).toBeGreaterThanOrEqual(150);
   });
 
-  test('an interactive vector layer hears clicks: a click on a country shows its name; not interactive, it shows nothing', async ({ page }) => {
-    // France at zoom 4 fills the middle of the view.
-    await openHybrid(page, { center: [2.5, 46.8], zoom: 4, controls: noControls, vectorLayer: { interactive: true } });
-    expect(await page.locator('canvas.maplibregl-canvas').evaluate((e) => getComputedStyle(e).pointerEvents)).not.toBe('none');
-    await page.mouse.click(400, 300);
-    await expect(page.locator('.pinmap-feature-popup')).toContainText('France');
-    // Leaflet still has the gestures: a drag pans the map.
-    const before = addressCamera(page);
-    await page.mouse.move(400, 300);
-    await page.mouse.down();
-    await page.mouse.move(300, 300, { steps: 5 });
-    await page.mouse.up();
-    await expect.poll(() => addressCamera(page).lng).toBeGreaterThan(before.lng + 1);
+  test.describe(() => {
+    test.use({ basemap: 'embedded' }); // France is a country of the basemap
+    test('an interactive vector layer hears clicks: a click on a country shows its name; not interactive, it shows nothing', async ({ page }) => {
+      // France at zoom 4 fills the middle of the view.
+      await openHybrid(page, { center: [2.5, 46.8], zoom: 4, controls: noControls, vectorLayer: { interactive: true } });
+      expect(await page.locator('canvas.maplibregl-canvas').evaluate((e) => getComputedStyle(e).pointerEvents)).not.toBe('none');
+      await page.mouse.click(400, 300);
+      await expect(page.locator('.pinmap-feature-popup')).toContainText('France');
+      // Leaflet still has the gestures: a drag pans the map.
+      const before = addressCamera(page);
+      await page.mouse.move(400, 300);
+      await page.mouse.down();
+      await page.mouse.move(300, 300, { steps: 5 });
+      await page.mouse.up();
+      await expect.poll(() => addressCamera(page).lng).toBeGreaterThan(before.lng + 1);
 
-    await openHybrid(page, { center: [2.5, 46.8], zoom: 4, controls: noControls, vectorLayer: { interactive: false } });
-    const hit = await page.evaluate(() => document.elementFromPoint(400, 300)?.closest('.leaflet-gl-layer') !== null);
-    expect(hit).toBe(false);
-    const nothing = await watchForNothing(page, { appears: '.pinmap-feature-popup' });
-    await page.mouse.click(400, 300);
-    await nothing.expectNothing('a click on a vector layer that is not interactive shows nothing');
-    await expect(page.locator('.pinmap-feature-popup')).toHaveCount(0);
+      await openHybrid(page, { center: [2.5, 46.8], zoom: 4, controls: noControls, vectorLayer: { interactive: false } });
+      const hit = await page.evaluate(() => document.elementFromPoint(400, 300)?.closest('.leaflet-gl-layer') !== null);
+      expect(hit).toBe(false);
+      const nothing = await watchForNothing(page, { appears: '.pinmap-feature-popup' });
+      await page.mouse.click(400, 300);
+      await nothing.expectNothing('a click on a vector layer that is not interactive shows nothing');
+      await expect(page.locator('.pinmap-feature-popup')).toHaveCount(0);
+    });
   });
 
-  test('layers stack as configured: raster below or above the vector map, pins above both', async ({ page }) => {
+  test('layers stack as configured: raster below or above the vector map, pins above both', async ({ mapPage: page }) => {
     await serveSolidTiles(page, 'red', [255, 0, 0, 255]);
     await serveSolidTiles(page, 'blue', [0, 0, 255, 255]);
     const raster = (name: string, placement: string) => ({ url: `/__tiles/${name}/{z}/{x}/{y}.png`, placement });
@@ -200,7 +206,7 @@ test.describe('the hybrid view', () => {
     expect(await pixelAt(page, 100, 100)).toEqual([0, 0, 255]);
   });
 
-  test('raster layers show only within their zoom range, and are credited only there', async ({ page }) => {
+  test('raster layers show only within their zoom range, and are credited only there', async ({ mapPage: page }) => {
     const red = await serveSolidTiles(page, 'red', [255, 0, 0, 255]);
     const layer = { url: '/__tiles/red/{z}/{x}/{y}.png', placement: 'above', minZoom: 2, maxZoom: 4, maxTileZoom: 3, attribution: 'Red tiles' };
     await openHybrid(page, { style: whiteStyle, center: [0, 0], zoom: 1, controls: { ...noControls, attribution: 'bottom-right' }, rasterLayers: [layer] });
@@ -213,7 +219,7 @@ test.describe('the hybrid view', () => {
 });
 
 test.describe('busy and idle in the hybrid view', () => {
-  test('a zoom past a raster layer\'s range while its tiles load still ends idle', async ({ page }) => {
+  test('a zoom past a raster layer\'s range while its tiles load still ends idle', async ({ mapPage: page }) => {
     const tile = solidTile([255, 0, 0, 255]);
     let delay = 0;
     await page.route(/\/__tiles\/slow\/\d+\/\d+\/\d+\.png$/, async (route) => {
@@ -231,7 +237,8 @@ test.describe('busy and idle in the hybrid view', () => {
 });
 
 test.describe('attribution in the hybrid view', () => {
-  test("the vector style's sources are credited once: after load, after a retried style, after switching views and zooming", async ({ page }) => {
+  test.use({ basemap: 'embedded' }); // the vector style's sources and their credits
+  test("the vector style's sources are credited once: after load, after a retried style, after switching views and zooming", async ({ mapPage: page }) => {
     let styleRequests = 0;
     await page.route('**/basemap/style.json', (route) => (++styleRequests === 1 ? route.fulfill({ status: 500, body: 'down' }) : route.continue()));
     await serveSolidTiles(page, 'red', [255, 0, 0, 255]);
@@ -271,7 +278,7 @@ test.describe('pins and popups in the hybrid view', () => {
     point('big', [10, 48], { title: 'Big pin', pin: { scale: 2 } }),
   ]);
 
-  test('the popup has the same box and text layout as in the vector view: at most 240 px wide, no wider than its text needs', async ({ page }) => {
+  test('the popup has the same box and text layout as in the vector view: at most 240 px wide, no wider than its text needs', async ({ mapPage: page }) => {
     const texts = collection([
       point('long', [12, 50], { title: 'Long', description: 'A description long enough to wrap onto a second line and then a third', url: 'https://example.com/' }),
       point('short', [14, 51], { title: 'Short', description: 'Two words' }),
@@ -316,7 +323,7 @@ test.describe('pins and popups in the hybrid view', () => {
     expect(layouts.hybrid!.short!.width).toBeLessThan(160);
   });
 
-  test('overlapping pins stack alike in both views: the southern one in front, a hovered or keyboard-focused one above its neighbours, an open popup above them all', async ({ page }) => {
+  test('overlapping pins stack alike in both views: the southern one in front, a hovered or keyboard-focused one above its neighbours, an open popup above them all', async ({ mapPage: page }) => {
     // Two pairs of big pins (104 px tall) 0.35° apart (about 50 px at zoom 6, so not grouped), one
     // listed north first, the other south first.
     const big = { pin: { scale: 2 } };
@@ -364,7 +371,7 @@ test.describe('pins and popups in the hybrid view', () => {
     }
   });
 
-  test('a click opens the popup with the same content, 50 px above the tip; Esc closes it and focus goes back', async ({ page }) => {
+  test('a click opens the popup with the same content, 50 px above the tip; Esc closes it and focus goes back', async ({ mapPage: page }) => {
     await openHybrid(page, { style: whiteStyle, center: [12, 50], zoom: 5, controls: noControls, pins, hash: true });
     const berlin = page.locator('.pinmap-pin[data-pin-id="berlin"]');
     await expect(berlin).toHaveAccessibleName('Berlin');
@@ -420,7 +427,7 @@ test.describe('pins and popups in the hybrid view', () => {
     });
   }
 
-  test('axe-core finds no accessibility violations with pins, a bubble, the controls and an open popup', async ({ page }) => {
+  test('axe-core finds no accessibility violations with pins, a bubble, the controls and an open popup', async ({ mapPage: page }) => {
     await page.goto('/?view=hybrid#map=4/48/10');
     await waitForMapState(page, 'idle');
     await page.locator('.pinmap-pin[data-pin-id="paris-fr"]').click();
@@ -429,7 +436,7 @@ test.describe('pins and popups in the hybrid view', () => {
     expect(results.violations.map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`)).toEqual([]);
   });
 
-  test('?pin= flies to the pin and opens its popup', async ({ page }) => {
+  test('?pin= flies to the pin and opens its popup', async ({ mapPage: page }) => {
     await serveJson(page, '/__test/hybrid.json', { view: 'hybrid', fadeDuration: 0, style: whiteStyle, center: [-60, 0], zoom: 2, pins });
     await page.goto(`/?config=${encodeURIComponent('/__test/hybrid.json')}&pin=prague`);
     await expect(page.locator('.pinmap-popup[data-pin-id="prague"]')).toBeVisible({ timeout: 15_000 });
@@ -439,7 +446,7 @@ test.describe('pins and popups in the hybrid view', () => {
     expect(Math.abs(camera.lat - 50.08)).toBeLessThan(1);
   });
 
-  test('crowded pins group into the same bubbles as in the vector view, and a bubble click zooms in', async ({ page }) => {
+  test('crowded pins group into the same bubbles as in the vector view, and a bubble click zooms in', async ({ mapPage: page }) => {
     const crowd = collection(Array.from({ length: 12 }, (_, i) => point(`p${i}`, [10 + (i % 4) * 0.2, 50 + Math.floor(i / 4) * 0.2])));
     const counts = async () => page.locator('.pinmap-cluster').evaluateAll((bubbles) => bubbles.map((b) => Number((b as HTMLElement).dataset.count)).sort());
     await openHybrid(page, { style: whiteStyle, center: [10, 50], zoom: 4, controls: noControls, pins: crowd, hash: true, view: 'vector' });
@@ -456,7 +463,7 @@ test.describe('pins and popups in the hybrid view', () => {
     expect((await counts()).reduce((a, b) => a + b, 0) + (await page.locator('.pinmap-pin').count())).toBe(12);
   });
 
-  test('a set larger than domPinLimit is grouped in the pin index\'s worker, into the same bubbles and pins, in the same order, as on the page; ?hide=, ?pin= and a bubble click work alike', async ({ page }) => {
+  test('a set larger than domPinLimit is grouped in the pin index\'s worker, into the same bubbles and pins, in the same order, as on the page; ?hide=, ?pin= and a bubble click work alike', async ({ mapPage: page }) => {
     // The demo's 440 cities: grouped on the page under the limit, in the worker above it.
     const markers = () =>
       page.locator('.pinmap-cluster, .pinmap-pin').evaluateAll((elements) =>
@@ -507,7 +514,7 @@ test.describe('pins and popups in the hybrid view', () => {
 });
 
 test.describe('controls in the hybrid view', () => {
-  test('zoom buttons step the MapLibre zoom by 1; the compass is disabled and says why', async ({ page }) => {
+  test('zoom buttons step the MapLibre zoom by 1; the compass is disabled and says why', async ({ mapPage: page }) => {
     await openHybrid(page, { style: whiteStyle, center: [10, 50], zoom: 3, hash: true, controls: { ...noControls, navigation: 'top-right' } });
     await page.locator('.pinmap-zoom-in').click();
     await expect.poll(() => addressCamera(page).zoom).toBe(4);
@@ -541,7 +548,7 @@ test.describe('controls in the hybrid view', () => {
     expect(addressCamera(page).zoom).toBeGreaterThan(6); // the camera did fit the circle, from zoom 2
   });
 
-  test('the scale says what the vector view says at the same address', async ({ page }) => {
+  test('the scale says what the vector view says at the same address', async ({ mapPage: page }) => {
     const scaleAt = async (view: string) => {
       await openHybrid(page, { style: whiteStyle, view, hash: true, controls: { ...noControls, scale: 'bottom-left' } }, '#map=5.5/45/12');
       return page.locator('.pinmap-scale').evaluate((e) => ({ text: e.textContent, width: (e as HTMLElement).style.width }));
@@ -553,7 +560,7 @@ test.describe('controls in the hybrid view', () => {
 test.describe('switching views', () => {
   const pins = collection([point('rome', [12.5, 41.9], { title: 'Rome' }), point('oslo', [10.75, 59.9], { title: 'Oslo' })]);
 
-  test('keeps the camera exactly and the open popup, writes ?view=, and leaves one live WebGL context', async ({ page }) => {
+  test('keeps the camera exactly and the open popup, writes ?view=, and leaves one live WebGL context', async ({ mapPage: page }) => {
     await countWebGLContexts(page);
     const console = watchConsole(page);
     await serveJson(page, '/__test/switch.json', { style: whiteStyle, fadeDuration: 0, pins, rasterLayers: [{ url: '/__tiles/red/{z}/{x}/{y}.png', opacity: 0.2 }] });

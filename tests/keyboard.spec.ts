@@ -135,7 +135,7 @@ const WALKS = [
 ] as const;
 
 for (const { view, renderer, pins, domPinLimit } of WALKS) {
-  test(`keyboard only (${view} view, ${renderer}): Tab in, arrows, Home/End, Page Down, Enter on a bubble, a popup and Esc, Tab out and back, the focus kept`, async ({ page }) => {
+  test(`keyboard only (${view} view, ${renderer}): Tab in, arrows, Home/End, Page Down, Enter on a bubble, a popup and Esc, Tab out and back, the focus kept`, async ({ mapPage: page }) => {
     const console = watchConsole(page);
     await openApp(page, { style: PLAIN_STYLE, view, pins, domPinLimit, center: [10, 50], zoom: 3.5 });
     const hash = () => new URL(page.url()).hash;
@@ -252,46 +252,49 @@ const README_ORDER: [corner: string, controls: string[]][] = [
   ['bottom-right', ['legend (panel)', 'attribution']],
 ];
 
-for (const view of ['vector', 'hybrid'] as const) {
-  test(`Tab from page load: the skip link, the map, the pins, then the controls corner by corner (top right, top left, bottom left, bottom right) in README's order; zoom in within 5 presses (${view} view)`, async ({ page }) => {
-    await openApp(page, { view, pins: GEOJSON, controls: { list: true, legend: true, search: true } });
-    const expected = README_ORDER.map(([corner, controls]) => [corner, controls.filter((control) => view === 'vector' || control !== 'compass')] as const);
-    const all = expected.flatMap(([, controls]) => controls);
-    const reached: Record<string, number> = {};
-    const stops: string[] = [];
-    /** The corner of each stop from the first control on. */
-    const corners: (string | null)[] = [];
-    for (let press = 1; press <= 40 && Object.keys(reached).length < all.length; press++) {
-      await page.keyboard.press('Tab');
-      const { focused } = await focusState(page);
-      const name = typeof focused === 'string' ? focused : focused.kind;
-      stops.push(name);
-      if (Object.keys(reached).length > 0 || CONTROLS['zoom in']!.test(name)) {
-        corners.push(await page.evaluate(() => document.activeElement?.closest('[data-corner]')?.getAttribute('data-corner') ?? null));
+test.describe(() => {
+  test.use({ basemap: 'embedded' }); // its credits are the attribution's links, the last stops
+  for (const view of ['vector', 'hybrid'] as const) {
+    test(`Tab from page load: the skip link, the map, the pins, then the controls corner by corner (top right, top left, bottom left, bottom right) in README's order; zoom in within 5 presses (${view} view)`, async ({ mapPage: page }) => {
+      await openApp(page, { view, pins: GEOJSON, controls: { list: true, legend: true, search: true } });
+      const expected = README_ORDER.map(([corner, controls]) => [corner, controls.filter((control) => view === 'vector' || control !== 'compass')] as const);
+      const all = expected.flatMap(([, controls]) => controls);
+      const reached: Record<string, number> = {};
+      const stops: string[] = [];
+      /** The corner of each stop from the first control on. */
+      const corners: (string | null)[] = [];
+      for (let press = 1; press <= 40 && Object.keys(reached).length < all.length; press++) {
+        await page.keyboard.press('Tab');
+        const { focused } = await focusState(page);
+        const name = typeof focused === 'string' ? focused : focused.kind;
+        stops.push(name);
+        if (Object.keys(reached).length > 0 || CONTROLS['zoom in']!.test(name)) {
+          corners.push(await page.evaluate(() => document.activeElement?.closest('[data-corner]')?.getAttribute('data-corner') ?? null));
+        }
+        for (const [control, pattern] of Object.entries(CONTROLS)) if (reached[control] === undefined && pattern.test(name)) reached[control] = press;
       }
-      for (const [control, pattern] of Object.entries(CONTROLS)) if (reached[control] === undefined && pattern.test(name)) reached[control] = press;
-    }
-    console.log(`${view} view, Tab presses from page load: ${Object.entries(reached).map(([control, presses]) => `${control} ${presses}`).join(', ')}`);
-    expect(stops.slice(0, 4)).toEqual(['Skip to map controls', 'Map', expect.stringMatching(/^(pin|bubble)$/), 'Zoom in']);
-    expect(reached['zoom in']).toBeLessThanOrEqual(5);
-    // Each control reached, in README's order, and the corners one after the other, each once.
-    expect(Object.keys(reached).sort((a, b) => reached[a]! - reached[b]!), `the controls in the order Tab reached them (stops: ${stops.join(' | ')})`).toEqual(all);
-    expect(corners.filter((corner, i) => corner !== corners[i - 1]), 'the corners in the order Tab goes through them').toEqual(expected.map(([corner]) => corner));
-    for (const [corner, controls] of expected) {
-      for (const control of controls) {
-        const at = reached[control]! - reached['zoom in']!;
-        expect(corners[at], `the corner of ${control}`).toBe(corner);
+      console.log(`${view} view, Tab presses from page load: ${Object.entries(reached).map(([control, presses]) => `${control} ${presses}`).join(', ')}`);
+      expect(stops.slice(0, 4)).toEqual(['Skip to map controls', 'Map', expect.stringMatching(/^(pin|bubble)$/), 'Zoom in']);
+      expect(reached['zoom in']).toBeLessThanOrEqual(5);
+      // Each control reached, in README's order, and the corners one after the other, each once.
+      expect(Object.keys(reached).sort((a, b) => reached[a]! - reached[b]!), `the controls in the order Tab reached them (stops: ${stops.join(' | ')})`).toEqual(all);
+      expect(corners.filter((corner, i) => corner !== corners[i - 1]), 'the corners in the order Tab goes through them').toEqual(expected.map(([corner]) => corner));
+      for (const [corner, controls] of expected) {
+        for (const control of controls) {
+          const at = reached[control]! - reached['zoom in']!;
+          expect(corners[at], `the corner of ${control}`).toBe(corner);
+        }
       }
-    }
 
-    // The skip link goes past the map and its pins, to the first control.
-    await page.reload();
-    await waitForMapState(page, 'idle');
-    await page.keyboard.press('Tab');
-    await page.keyboard.press('Enter');
-    await expect(page.getByRole('button', { name: 'Zoom in', exact: true })).toBeFocused();
-  });
-}
+      // The skip link goes past the map and its pins, to the first control.
+      await page.reload();
+      await waitForMapState(page, 'idle');
+      await page.keyboard.press('Tab');
+      await page.keyboard.press('Enter');
+      await expect(page.getByRole('button', { name: 'Zoom in', exact: true })).toBeFocused();
+    });
+  }
+});
 
 /** 10,000 pins around central Europe in four categories, as a GeoJSON file. */
 function tenThousandPins() {
@@ -304,7 +307,7 @@ function tenThousandPins() {
 }
 
 for (const view of ['vector', 'hybrid'] as const) {
-  test(`what a screen reader hears (${view} view, 10,000 pins): the skip link, the map, the pins' group with its pins and bubbles, the controls; axe finds nothing`, async ({ page }) => {
+  test(`what a screen reader hears (${view} view, 10,000 pins): the skip link, the map, the pins' group with its pins and bubbles, the controls; axe finds nothing`, async ({ mapPage: page }) => {
     test.setTimeout(120_000);
     await serveJson(page, '/__keyboard/pins.geojson', tenThousandPins());
     await openApp(page, { view, pins: '/__keyboard/pins.geojson', center: [10, 50], zoom: 7 });

@@ -5,7 +5,7 @@ import { expect, test } from './test.ts';
  * serves the source modules), on a plain Leaflet map with no tiles. Its tip must sit on the
  * marker's point, and `setStyle` must restyle the same element in place.
  */
-test('the Leaflet pin icon puts its tip on the point and restyles in place with setStyle', async ({ page }) => {
+test('the Leaflet pin icon puts its tip on the point and restyles in place with setStyle', async ({ mapPage: page }) => {
   await page.goto('/');
   const result = await page.evaluate(async () => {
     const L = (await import('/node_modules/leaflet/dist/leaflet-src.esm.js' as string)) as typeof import('leaflet');

@@ -23,7 +23,7 @@ const pins = {
 };
 
 for (const view of ['vector', 'hybrid'] as const) {
-  test(`${view} view: the German locale names every control, the region, the view switch and the popup's close button`, async ({ page }) => {
+  test(`${view} view: the German locale names every control, the region, the view switch and the popup's close button`, async ({ mapPage: page }) => {
     await openApp(page, { locale: pinmapLocaleDe, pins, center: [32, 31], zoom: 5, controls: { view: 'top-left' } }, `&view=${view}`);
     await expect(page.getByRole('region', { name: 'Interaktive Karte' })).toBeVisible();
     for (const name of ['Vergrößern', 'Verkleinern', 'Meinen Standort finden', 'Vollbild', 'Karte', 'Hybrid']) {
@@ -44,7 +44,7 @@ for (const [renderer, domPinLimit] of [
   ['GPU', 0],
   ['DOM', 500],
 ] as const) {
-  test(`${renderer} pins named in Arabic and Hebrew: the popup reads right to left, under the app's policy without errors`, async ({ page }) => {
+  test(`${renderer} pins named in Arabic and Hebrew: the popup reads right to left, under the app's policy without errors`, async ({ mapPage: page }) => {
     const console = watchConsole(page);
     await openApp(page, { pins, domPinLimit, center: [32, 31], zoom: 5, openPin: 'library' });
     const title = page.locator('.pinmap-popup[data-pin-id="library"] .pinmap-popup-title');

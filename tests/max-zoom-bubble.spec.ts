@@ -60,7 +60,7 @@ async function bubbleMiddle(page: Page) {
 }
 
 for (const { name, config } of modes) {
-  test(`a bubble at the maximum zoom lists its pins, by mouse and by keyboard; a listed pin opens its popup (${name})`, async ({ page }) => {
+  test(`a bubble at the maximum zoom lists its pins, by mouse and by keyboard; a listed pin opens its popup (${name})`, async ({ mapPage: page }) => {
     await openMap(page, config);
     const camera = await page.evaluate(() => location.hash);
     const popup = page.locator('.pinmap-popup');
@@ -126,7 +126,7 @@ for (const { name, config } of modes) {
   });
 }
 
-test('with the list control shown, a bubble at the maximum zoom opens the list on its pins, and the list goes back to the pins in view', async ({ page }) => {
+test('with the list control shown, a bubble at the maximum zoom opens the list on its pins, and the list goes back to the pins in view', async ({ mapPage: page }) => {
   await openMap(page, { controls: { ...noControls, list: true } });
   await page.locator('.pinmap-cluster').click();
   await expect(panel(page)).toHaveAttribute('data-scope', 'bubble');
@@ -139,7 +139,7 @@ test('with the list control shown, a bubble at the maximum zoom opens the list o
   await expect(panel(page).locator('.pinmap-list-item').first()).toBeFocused();
 });
 
-test('a bubble of a pin archive made before archives kept their bubbles\' pins (version 3) zooms in as far as the map goes', async ({ page }) => {
+test('a bubble of a pin archive made before archives kept their bubbles\' pins (version 3) zooms in as far as the map goes', async ({ mapPage: page }) => {
   const old = withMetadata(archive, (pinmap) => {
     pinmap.version = 3;
     delete pinmap.leaves;
@@ -156,7 +156,7 @@ test('a bubble of a pin archive made before archives kept their bubbles\' pins (
   expect(await page.evaluate(() => Number(/#map=([\d.]+)/.exec(location.hash)?.[1]))).toBe(MAX_ZOOM);
 });
 
-test('a pre-tiled bubble of more pins than a list loads lists the first of them and says how many it holds', async ({ page }) => {
+test('a pre-tiled bubble of more pins than a list loads lists the first of them and says how many it holds', async ({ mapPage: page }) => {
   const crowd = Array.from({ length: 600 }, (_, i) => ({ type: 'Feature', id: `stall-${i + 1}`, geometry: { type: 'Point', coordinates: SPOT }, properties: { title: `Stall ${i + 1}` } }));
   await openMap(page, archived, await tileCollection({ type: 'FeatureCollection', features: crowd }));
   const middle = await bubbleMiddle(page);
@@ -169,7 +169,7 @@ test('a pre-tiled bubble of more pins than a list loads lists the first of them 
   await expect(page.locator('.pinmap-list-item:focus').locator('..')).toHaveAttribute('data-index', '499');
 });
 
-test('a bubble that a zoom within the maximum splits still zooms there', async ({ page }) => {
+test('a bubble that a zoom within the maximum splits still zooms there', async ({ mapPage: page }) => {
   await openMap(page, { zoom: MAX_ZOOM - 3 });
   await page.locator('.pinmap-cluster').first().click();
   await expect.poll(() => page.evaluate(() => Number(/#map=([\d.]+)/.exec(location.hash)?.[1]))).toBeGreaterThan(MAX_ZOOM - 3);

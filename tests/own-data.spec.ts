@@ -68,7 +68,7 @@ async function pinsInside(page: Page): Promise<boolean[]> {
 }
 
 test.describe('pinmap serve', () => {
-  test('serves a CSV file: prints the skipped row by line, and the page shows the pins fitted across the antimeridian, each popup with its popup fields', async ({ page }) => {
+  test('serves a CSV file: prints the skipped row by line, and the page shows the pins fitted across the antimeridian, each popup with its popup fields', async ({ mapPage: page }) => {
     const csv = join(folder, 'pacific.csv');
     writeFileSync(csv, PACIFIC_CSV);
     const config = join(folder, 'config.json');
@@ -129,7 +129,7 @@ test.describe('pinmap serve', () => {
 
 test.describe('the view fitted to the pins', () => {
   for (const view of ['vector', 'hybrid'] as const) {
-    test(`opens on pins at 170°E and 170°W in a 20° box, not the world, and "Show all pins" comes back to them (${view} view)`, async ({ page }) => {
+    test(`opens on pins at 170°E and 170°W in a 20° box, not the world, and "Show all pins" comes back to them (${view} view)`, async ({ mapPage: page }) => {
       const pins = {
         type: 'FeatureCollection',
         features: [
@@ -178,7 +178,7 @@ test.describe('the view fitted to the pins', () => {
 });
 
 test.describe('mistakes named in the page', () => {
-  test('a pin file that is missing, or answered by an HTML page, says so with its URL', async ({ page }) => {
+  test('a pin file that is missing, or answered by an HTML page, says so with its URL', async ({ mapPage: page }) => {
     await page.route((url) => url.pathname === '/__own/missing.geojson', (route) => route.fulfill({ status: 404, body: 'no' }));
     await page.route((url) => url.pathname === '/__own/page.csv', (route) => route.fulfill({ status: 200, contentType: 'text/html', body: '<!doctype html><title>app</title>' }));
     for (const [file, reason] of [
@@ -192,14 +192,14 @@ test.describe('mistakes named in the page', () => {
     }
   });
 
-  test('a pin file path the server answers with its app page (vite preview does) is named as an HTML page, not as JSON that does not parse', async ({ page }) => {
+  test('a pin file path the server answers with its app page (vite preview does) is named as an HTML page, not as JSON that does not parse', async ({ mapPage: page }) => {
     await serveJson(page, '/__own/config.json', { pins: 'no/such/pins.geojson' });
     await page.goto('/?config=/__own/config.json');
     await waitForMapState(page, 'idle');
     await expect(page.locator('.pinmap-notice')).toContainText('no/such/pins.geojson: the server answered an HTML page, not JSON: is the path right?');
   });
 
-  test('a config URL that is missing or answered by an HTML page says so', async ({ page }) => {
+  test('a config URL that is missing or answered by an HTML page says so', async ({ mapPage: page }) => {
     await page.route((url) => url.pathname === '/__own/gone.json', (route) => route.fulfill({ status: 404, body: 'no' }));
     await page.goto('/?config=/__own/gone.json');
     await expect(page.locator('.pinmap-error')).toContainText('/__own/gone.json: not found (HTTP 404)');
@@ -207,7 +207,7 @@ test.describe('mistakes named in the page', () => {
     await expect(page.locator('.pinmap-error')).toContainText('no/such/config.json: the server answered an HTML page, not JSON: is the path right?');
   });
 
-  test('an unknown config key names the known one it is likely a slip for', async ({ page }) => {
+  test('an unknown config key names the known one it is likely a slip for', async ({ mapPage: page }) => {
     await serveJson(page, '/__own/config.json', { centre: [2.35, 48.85] });
     await page.goto('/?config=/__own/config.json');
     await waitForMapState(page, 'error');
@@ -215,7 +215,7 @@ test.describe('mistakes named in the page', () => {
     await expect(page.locator('.pinmap-error')).toContainText('is not a known option; did you mean center?');
   });
 
-  test('pins without categories have a legend line with their count', async ({ page }) => {
+  test('pins without categories have a legend line with their count', async ({ mapPage: page }) => {
     const features = ['a', 'b', 'c'].map((id, i) => ({ type: 'Feature', id, geometry: { type: 'Point', coordinates: [i, i] }, properties: { title: id } }));
     await serveJson(page, '/__own/config.json', { pins: { type: 'FeatureCollection', features }, controls: { legend: true } });
     await page.goto('/?config=/__own/config.json');

@@ -64,7 +64,7 @@ async function search(page: Page, query: string) {
 
 for (const view of ['vector', 'hybrid'] as const) {
   test.describe(`${view} view`, () => {
-    test('the search finds pins by the words of their titles and descriptions from the archive\'s index; choosing one opens its pin', async ({ page }) => {
+    test('the search finds pins by the words of their titles and descriptions from the archive\'s index; choosing one opens its pin', async ({ mapPage: page }) => {
       const console = watchConsole(page);
       await openTown(page, { view, controls: { ...noControls, search: 'top-left' } });
       const options = page.getByRole('option');
@@ -94,7 +94,7 @@ for (const view of ['vector', 'hybrid'] as const) {
       expect(console.errors).toEqual([]);
     });
 
-    test('an archive made before archives kept a search index shows its pins, and the search box says it must be made again', async ({ page }) => {
+    test('an archive made before archives kept a search index shows its pins, and the search box says it must be made again', async ({ mapPage: page }) => {
       const old = withMetadata(archive, (pinmap) => {
         pinmap.version = 2;
         delete pinmap.search;
@@ -108,7 +108,7 @@ for (const view of ['vector', 'hybrid'] as const) {
       await expect(page.locator('.pinmap-notice')).toHaveCount(0);
     });
 
-    test('the list shows each pin in view with its popup text, read from the archive\'s pin index', async ({ page }) => {
+    test('the list shows each pin in view with its popup text, read from the archive\'s pin index', async ({ mapPage: page }) => {
       const console = watchConsole(page);
       await openTown(page, { view, zoom: 12, controls: { ...noControls, list: 'top-right' } });
       await page.getByRole('button', { name: 'List the pins in view' }).click();
@@ -120,7 +120,7 @@ for (const view of ['vector', 'hybrid'] as const) {
       expect(console.errors).toEqual([]);
     });
 
-    test('the list shows each bubble in view as "N pins: zoom in"; choosing one flies to where it splits and lists its pins', async ({ page }) => {
+    test('the list shows each bubble in view as "N pins: zoom in"; choosing one flies to where it splits and lists its pins', async ({ mapPage: page }) => {
       const console = watchConsole(page);
       await openTown(page, { view, hash: true, center: CROWD, controls: { ...noControls, list: 'top-right' } });
       await page.getByRole('button', { name: 'List the pins in view' }).click();
@@ -152,7 +152,7 @@ for (const view of ['vector', 'hybrid'] as const) {
       expect(console.errors).toEqual([]);
     });
 
-    test('hiding a category shrinks the bubbles by its pins and removes a bubble with none left; the legend keeps the archive\'s counts', async ({ page }) => {
+    test('hiding a category shrinks the bubbles by its pins and removes a bubble with none left; the legend keeps the archive\'s counts', async ({ mapPage: page }) => {
       const console = watchConsole(page);
       await openTown(page, { view, center: CROWD, controls: { ...noControls, list: 'top-right', legend: 'bottom-right' } });
       const legend = page.locator('.pinmap-legend-entry');
@@ -189,7 +189,7 @@ for (const view of ['vector', 'hybrid'] as const) {
   });
 }
 
-test('pins without categories: the legend has their line with the archive\'s count, as inline; list entries of one title say where each is', async ({ page }) => {
+test('pins without categories: the legend has their line with the archive\'s count, as inline; list entries of one title say where each is', async ({ mapPage: page }) => {
   const console = watchConsole(page);
   // Houses along a street, 0.01° apart (alone at zoom 13): three called "12".
   const houses = Array.from({ length: 6 }, (_, i) =>

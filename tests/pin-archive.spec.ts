@@ -143,7 +143,7 @@ test.describe('pre-tiled pins', () => {
     { zoom: 3, center: [10, 48] },
     { zoom: 5, center: [4, 48] },
   ]) {
-    test(`at zoom ${view.zoom} they draw the same pixels as the same pins inline (GPU pins)`, async ({ page }) => {
+    test(`at zoom ${view.zoom} they draw the same pixels as the same pins inline (GPU pins)`, async ({ mapPage: page }) => {
       const console = watchConsole(page);
       await openApp(page, { ...still, ...view, pins: GEOJSON, domPinLimit: 0 });
       const inline = await canvasPng(page);
@@ -164,7 +164,7 @@ test.describe('pre-tiled pins', () => {
   }
 
   for (const view of ['vector', 'hybrid'] as const) {
-    test(`${view} view: the legend shows each category's count from the archive, the same as the file's; unchecking a category hides its pins`, async ({ page }) => {
+    test(`${view} view: the legend shows each category's count from the archive, the same as the file's; unchecking a category hides its pins`, async ({ mapPage: page }) => {
       const console = watchConsole(page);
       await openApp(page, { ...still, view, center: [2.3488, 48.8534], zoom: 8, pins: ARCHIVE, controls: { ...noControls, legend: 'top-right' } });
       const expected = fixtureLegend();
@@ -203,7 +203,7 @@ test.describe('pre-tiled pins', () => {
     });
   }
 
-  test('an archive made before archives kept legend counts still opens: its legend lists its categories, without counts, and still hides them', async ({ page }) => {
+  test('an archive made before archives kept legend counts still opens: its legend lists its categories, without counts, and still hides them', async ({ mapPage: page }) => {
     const console = watchConsole(page);
     await serveArchive(page, '/__archive/old.pmtiles', withoutCounts(readFileSync('fixtures/pins/cities.pmtiles')));
     await openApp(page, { ...still, view: 'hybrid', center: [2.3488, 48.8534], zoom: 8, pins: 'pmtiles:///__archive/old.pmtiles', controls: { ...noControls, legend: 'top-right' } });
@@ -217,7 +217,7 @@ test.describe('pre-tiled pins', () => {
   });
 
   for (const view of ['vector', 'hybrid'] as const) {
-    test(`${view} view: the pin list shows the pins drawn in view, says so, follows the view, and an entry opens its pin`, async ({ page }) => {
+    test(`${view} view: the pin list shows the pins drawn in view, says so, follows the view, and an entry opens its pin`, async ({ mapPage: page }) => {
       const console = watchConsole(page);
       const controls = { ...noControls, list: 'top-right' };
       const byBubble = 'Pins in bubbles are listed by bubble: choose one to zoom in';
@@ -323,7 +323,7 @@ test.describe('pre-tiled pins', () => {
     }
   });
 
-  test('a click on a pin opens its popup (from the archive\'s pin index); ?pin=<id> flies to a pin and opens it', async ({ page }) => {
+  test('a click on a pin opens its popup (from the archive\'s pin index); ?pin=<id> flies to a pin and opens it', async ({ mapPage: page }) => {
     await openApp(page, { ...still, center: [2.3488, 48.8534], zoom: 8, pins: ARCHIVE });
     const box = (await page.locator('.pinmap-map').boundingBox())!;
     // The pin's head, above its tip on the centre.
@@ -341,7 +341,7 @@ test.describe('pre-tiled pins', () => {
     expect(new URL(page.url()).searchParams.get('pin')).toBe('rome-it');
   });
 
-  test('a hidden category\'s pins leave the GPU layer (the bubbles keep their tiled counts); the others still open', async ({ page }) => {
+  test('a hidden category\'s pins leave the GPU layer (the bubbles keep their tiled counts); the others still open', async ({ mapPage: page }) => {
     const at = { ...still, center: [2.3488, 48.8534], zoom: 8, pins: ARCHIVE };
     await openApp(page, at);
     const shown = await canvasPng(page);
@@ -356,7 +356,7 @@ test.describe('pre-tiled pins', () => {
     await expect(page.locator('.pinmap-popup')).toContainText('Paris');
   });
 
-  test('an archive of 30,000 pins: ?pin=<id> opens that pin\'s popup from its pin index with a few KB of range requests; a click on a pin opens its popup; an unknown id is the same notice as for inline pins', async ({ page }) => {
+  test('an archive of 30,000 pins: ?pin=<id> opens that pin\'s popup from its pin index with a few KB of range requests; a click on a pin opens its popup; an unknown id is the same notice as for inline pins', async ({ mapPage: page }) => {
     test.setTimeout(120_000);
     const console = watchConsole(page);
     const bytes = await syntheticArchive(30_000);
@@ -394,7 +394,7 @@ test.describe('pre-tiled pins', () => {
     await expect(page.locator('.pinmap-notice')).toContainText('There is no pin "no-such-pin" on this map.');
   });
 
-  test('an archive that answers 404 is the pin-file alert naming its URL, with Retry; the basemap works meanwhile', async ({ page, baseURL }) => {
+  test('an archive that answers 404 is the pin-file alert naming its URL, with Retry; the basemap works meanwhile', async ({ mapPage: page, baseURL }) => {
     const archive = readFileSync('fixtures/pins/cities.pmtiles');
     let fail = true;
     // Routes registered later are asked first: the 404 until it is lifted, then the archive.
@@ -417,7 +417,7 @@ test.describe('pre-tiled pins', () => {
     await expect(page.locator('.pinmap-popup')).toContainText('Paris');
   });
 
-  test('an archive made by another tool, without Pinmap\'s properties, is an error naming what it lacks; the map goes on', async ({ page, baseURL }) => {
+  test('an archive made by another tool, without Pinmap\'s properties, is an error naming what it lacks; the map goes on', async ({ mapPage: page, baseURL }) => {
     const console = watchConsole(page);
     await serveArchive(page, '/__archive/foreign.pmtiles', foreignArchive());
     await openApp(page, { ...still, style: EMBEDDED_STYLE_PATH, pins: 'pmtiles://__archive/foreign.pmtiles' });
@@ -429,7 +429,7 @@ test.describe('pre-tiled pins', () => {
     expect(isUniform(await canvasPng(page))).toBe(false);
   });
 
-  test('the keyboard reaches the pre-tiled pins drawn in view, and Enter opens a pin\'s popup from the pin index', async ({ page }) => {
+  test('the keyboard reaches the pre-tiled pins drawn in view, and Enter opens a pin\'s popup from the pin index', async ({ mapPage: page }) => {
     const console = watchConsole(page);
     await openApp(page, { ...still, center: [2.3488, 48.8534], zoom: 8, pins: ARCHIVE });
     await expect(page.locator('.pinmap-pin')).toHaveCount(0); // drawn on the GPU
@@ -487,7 +487,7 @@ test.describe('pre-tiled pins in the hybrid view', () => {
     { zoom: 3, center: [10, 48] },
     { zoom: 5, center: [4, 48] },
   ]) {
-    test(`at zoom ${view.zoom} they are the same pin buttons and bubbles, in the same places, as the same pins inline`, async ({ page }) => {
+    test(`at zoom ${view.zoom} they are the same pin buttons and bubbles, in the same places, as the same pins inline`, async ({ mapPage: page }) => {
       const messages = watchConsole(page);
       await openApp(page, { ...hybrid, ...view, pins: GEOJSON });
       const inline = await hybridMarkers(page);
@@ -521,7 +521,7 @@ test.describe('pre-tiled pins in the hybrid view', () => {
     });
   }
 
-  test('a click or Enter on a pin opens its popup; Esc closes it and focus goes back to the pin', async ({ page }) => {
+  test('a click or Enter on a pin opens its popup; Esc closes it and focus goes back to the pin', async ({ mapPage: page }) => {
     const console = watchConsole(page);
     await openApp(page, { ...hybrid, center: [2.3488, 48.8534], zoom: 8, pins: ARCHIVE });
     await expect(page.locator('.pinmap-notice')).toHaveCount(0);
@@ -551,7 +551,7 @@ test.describe('pre-tiled pins in the hybrid view', () => {
     expect(console.errors).toEqual([]);
   });
 
-  test('switching views keeps the camera and the open pre-tiled pin\'s popup, both ways', async ({ page }) => {
+  test('switching views keeps the camera and the open pre-tiled pin\'s popup, both ways', async ({ mapPage: page }) => {
     await openApp(page, { ...still, hash: true, center: [2.3488, 48.8534], zoom: 8, pins: ARCHIVE, controls: { ...noControls, view: 'top-left' } });
     const box = (await page.locator('.pinmap-map').boundingBox())!;
     await page.mouse.click(box.x + box.width / 2, box.y + box.height / 2 - 30);
@@ -574,7 +574,7 @@ test.describe('pre-tiled pins in the hybrid view', () => {
     expect(new URL(page.url()).hash).toBe(hash);
   });
 
-  test('?pin=<id> flies to the pin, at a zoom where it stands alone, and opens it', async ({ page }) => {
+  test('?pin=<id> flies to the pin, at a zoom where it stands alone, and opens it', async ({ mapPage: page }) => {
     await openApp(page, { ...hybrid, hash: true, center: [0, 20], zoom: 1, pins: ARCHIVE }, '&pin=rome-it');
     const popup = page.locator('.pinmap-popup[data-pin-id="rome-it"]');
     await expect(popup).toContainText('Rome', { timeout: 15_000 });
@@ -587,7 +587,7 @@ test.describe('pre-tiled pins in the hybrid view', () => {
     expect(zoom).toBeGreaterThan(1);
   });
 
-  test('a bubble zooms in to where it splits, as the same bubble of inline pins does', async ({ page }) => {
+  test('a bubble zooms in to where it splits, as the same bubble of inline pins does', async ({ mapPage: page }) => {
     const zoomAfterClick = async (pins: string) => {
       await openApp(page, { ...hybrid, hash: true, center: [10, 48], zoom: 3, pins });
       const { bubbles } = await hybridMarkers(page);
@@ -607,7 +607,7 @@ test.describe('pre-tiled pins in the hybrid view', () => {
     expect(tiled.markers.bubbles.map((b) => b.count)).toEqual(inline.markers.bubbles.map((b) => b.count));
   });
 
-  test('a hidden category leaves the map (the bubbles keep their tiled counts); shown again, its pins come back', async ({ page }) => {
+  test('a hidden category leaves the map (the bubbles keep their tiled counts); shown again, its pins come back', async ({ mapPage: page }) => {
     const paris = page.locator('.pinmap-pin[data-pin-id="paris-fr"]');
     await openApp(page, { ...hybrid, center: [2.3488, 48.8534], zoom: 8, pins: ARCHIVE, hiddenCategories: ['capital'] });
     await expect(paris).toHaveCount(0);
@@ -633,7 +633,7 @@ test.describe('pre-tiled pins in the hybrid view', () => {
     await expect(page.locator('.pinmap-popup[data-pin-id="paris-fr"]')).toContainText('Capital of France');
   });
 
-  test('an archive that answers 404 is the pin-file alert naming its URL, with Retry; the rest of the map works', async ({ page, baseURL }) => {
+  test('an archive that answers 404 is the pin-file alert naming its URL, with Retry; the rest of the map works', async ({ mapPage: page, baseURL }) => {
     const archive = readFileSync('fixtures/pins/cities.pmtiles');
     let fail = true;
     await serveArchive(page, '/__archive/pins.pmtiles', archive);

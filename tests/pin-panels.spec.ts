@@ -43,7 +43,7 @@ const listedIds = (page: Page) => page.locator('.pinmap-list-item').evaluateAll(
 
 for (const view of ['vector', 'hybrid'] as const) {
   for (const renderer of view === 'vector' ? (['dom', 'gl'] as const) : (['dom'] as const)) {
-    test(`list of the pins in view (${view}, ${renderer}): keyboard only, open, arrows, Enter opens the popup, Escape returns focus`, async ({ page }) => {
+    test(`list of the pins in view (${view}, ${renderer}): keyboard only, open, arrows, Enter opens the popup, Escape returns focus`, async ({ mapPage: page }) => {
       const console = watchConsole(page);
       await openApp(page, { view, center: [2.35, 48.86], zoom: 6, domPinLimit: renderer === 'dom' ? 500 : 0 });
       await tabTo(page, '.pinmap-list-button');
@@ -93,7 +93,7 @@ for (const view of ['vector', 'hybrid'] as const) {
   }
 }
 
-test('the list follows the view once it rests, a screen reader finds real named elements (axe: no violations), and a long list is virtualised', async ({ page }) => {
+test('the list follows the view once it rests, a screen reader finds real named elements (axe: no violations), and a long list is virtualised', async ({ mapPage: page }) => {
   await openApp(page, { center: [2.35, 48.86], zoom: 6 });
   await page.locator('.pinmap-list-button').press('Enter');
   await expect(page.locator('.pinmap-list-item').first()).toBeVisible();
@@ -139,7 +139,7 @@ test('the list follows the view once it rests, a screen reader finds real named 
 // The hybrid view groups a set above domPinLimit in the pin index's worker, a smaller one on the page.
 for (const [view, domPinLimit] of [['vector', 500], ['hybrid', 500], ['hybrid', 0]] as const) {
   const name = view === 'hybrid' ? `${view}, grouped ${domPinLimit === 0 ? 'in a worker' : 'on the page'}` : view;
-  test(`legend (${name}): Space on a category hides its pins, bubbles count only what shows, ?hide= keeps it`, async ({ page }) => {
+  test(`legend (${name}): Space on a category hides its pins, bubbles count only what shows, ?hide= keeps it`, async ({ mapPage: page }) => {
     // Zoom 1: the cities group into bubbles; every pin of the set is in view.
     const console = watchConsole(page);
     await openApp(page, { view, center: [10, 20], zoom: 1, domPinLimit });
@@ -180,7 +180,7 @@ for (const [view, domPinLimit] of [['vector', 500], ['hybrid', 500], ['hybrid', 
   });
 }
 
-test('legend with GPU pins: a hidden category leaves the list, the search and the map', async ({ page }) => {
+test('legend with GPU pins: a hidden category leaves the list, the search and the map', async ({ mapPage: page }) => {
   await openApp(page, { center: [2.35, 48.86], zoom: 4, domPinLimit: 0 }, '&hide=capital,megacity');
   await expect(page.getByRole('checkbox', { name: /^capital/ })).not.toBeChecked();
   await expect(page.getByRole('checkbox', { name: /^megacity/ })).not.toBeChecked();
@@ -202,7 +202,7 @@ test('legend with GPU pins: a hidden category leaves the list, the search and th
 });
 
 for (const view of ['vector', 'hybrid'] as const) {
-  test(`search (${view}): keyboard only, diacritics ignored, arrows, Enter opens the popup, Escape returns focus and clears`, async ({ page }) => {
+  test(`search (${view}): keyboard only, diacritics ignored, arrows, Enter opens the popup, Escape returns focus and clears`, async ({ mapPage: page }) => {
     const console = watchConsole(page);
     await openApp(page, { view, center: [10, 20], zoom: 1, ...(view === 'vector' ? { searchFields: ['description'] } : {}) });
     await tabTo(page, '.pinmap-search-input');

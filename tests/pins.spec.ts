@@ -71,7 +71,7 @@ function readingRows() {
 const noControls = { navigation: false, geolocate: false, scale: false, fullscreen: false, attribution: false, view: false };
 
 test.describe('pins as DOM markers', () => {
-  test('the default app shows the world-city pins, clustered where they crowd, without console noise', async ({ page }) => {
+  test('the default app shows the world-city pins, clustered where they crowd, without console noise', async ({ mapPage: page }) => {
     const console = watchConsole(page);
     await page.goto('/');
     await waitForMapState(page, 'idle');
@@ -96,7 +96,7 @@ test.describe('pins as DOM markers', () => {
   });
 
   for (const view of ['vector', 'hybrid'] as const) {
-    test(`The keyboard from pin to pin: one at the view's edge is panned into it, and the map's container never scrolls (${view} view)`, async ({ page }) => {
+    test(`The keyboard from pin to pin: one at the view's edge is panned into it, and the map's container never scrolls (${view} view)`, async ({ mapPage: page }) => {
       // The demo's cities at zoom 3 over Europe: pins and bubbles reach half a view beyond each edge.
       await page.goto(`/?view=${view}#map=3/48/10`);
       await waitForMapState(page, 'idle');
@@ -138,7 +138,7 @@ test.describe('pins as DOM markers', () => {
     });
   }
 
-  test('The pins around the view are one Tab stop, entered at the first as they are read, End at the last, alike in both views', async ({ page }) => {
+  test('The pins around the view are one Tab stop, entered at the first as they are read, End at the last, alike in both views', async ({ mapPage: page }) => {
     const { zoom, pins } = readingRows();
     const focusedId = () => page.evaluate(() => (document.activeElement as HTMLElement | null)?.dataset.pinId ?? null);
     const controls = noControls;
@@ -158,7 +158,7 @@ test.describe('pins as DOM markers', () => {
   });
 
   for (const view of ['vector', 'hybrid'] as const) {
-    test(`a bubble of 1,500 pins reads "1.5k" and is named with the whole count, grouped by thousands (${view} view)`, async ({ page }) => {
+    test(`a bubble of 1,500 pins reads "1.5k" and is named with the whole count, grouped by thousands (${view} view)`, async ({ mapPage: page }) => {
       const crowd = Array.from({ length: 1500 }, (_, i) => point(`crowd-${i}`, [10 + (i % 40) * 0.001, 50 + Math.floor(i / 40) * 0.001]));
       await openMap(page, { style: PLAIN_STYLE, view, center: [10, 50], zoom: 3, domPinLimit: 2000, pins: collection(crowd) });
       const bubble = page.locator('.pinmap-cluster');
@@ -169,7 +169,7 @@ test.describe('pins as DOM markers', () => {
     });
   }
 
-  test('a cluster bubble zooms to where it splits, by click or by keyboard, and its pins appear', async ({ page }) => {
+  test('a cluster bubble zooms to where it splits, by click or by keyboard, and its pins appear', async ({ mapPage: page }) => {
     const around = (id: string, [lng, lat]: [number, number], n: number) =>
       Array.from({ length: n }, (_, i) => point(`${id}-${i}`, [lng + (i % 3) * 0.3, lat + Math.floor(i / 3) * 0.3]));
     await openMap(page, { style: PLAIN_STYLE, hash: true, center: [10, 50], zoom: 3, pins: collection(around('group', [10, 50], 6)) });
@@ -227,7 +227,7 @@ test.describe('pins as DOM markers', () => {
     }
   });
 
-  test('bad features are skipped with a notice and console reasons; every good pin still shows', async ({ page }) => {
+  test('bad features are skipped with a notice and console reasons; every good pin still shows', async ({ mapPage: page }) => {
     const console = watchConsole(page);
     const features: Feature[] = [
       point('good-1', [0, 0]),
@@ -256,7 +256,7 @@ test.describe('pins as DOM markers', () => {
     await expect(page.locator('.pinmap-popup')).toContainText('good-2');
   });
 
-  test('?pins=<url> loads that pin file', async ({ page }) => {
+  test('?pins=<url> loads that pin file', async ({ mapPage: page }) => {
     await serveJson(page, '/__pins/other.geojson', collection([point('only-one', [3, 3])]));
     await page.goto('/?pins=/__pins/other.geojson');
     await waitForMapState(page, 'idle');
@@ -273,7 +273,7 @@ test.describe('popups', () => {
     point('east-edge', [16.5, 0], { description: 'Near the right edge of the view' }),
   ]);
 
-  test('open on click, one at a time; close button, Esc and a click on the map close them; focus returns to the pin', async ({ page }) => {
+  test('open on click, one at a time; close button, Esc and a click on the map close them; focus returns to the pin', async ({ mapPage: page }) => {
     await openMap(page, { style: PLAIN_STYLE, center: [0, 0], zoom: 4, pins });
     const popup = page.locator('.pinmap-popup');
     const alpha = page.locator('.pinmap-pin[data-pin-id="alpha"]');
@@ -307,7 +307,7 @@ test.describe('popups', () => {
     await expect(popup).toHaveCount(0);
   });
 
-  test('work by keyboard: Tab to a pin, Enter opens, Esc closes and focus is back on the pin', async ({ page }) => {
+  test('work by keyboard: Tab to a pin, Enter opens, Esc closes and focus is back on the pin', async ({ mapPage: page }) => {
     await openMap(page, { style: PLAIN_STYLE, center: [0, 0], zoom: 4, pins });
     const alpha = page.locator('.pinmap-pin[data-pin-id="alpha"]');
     await alpha.focus();
@@ -322,7 +322,7 @@ test.describe('popups', () => {
     await expect(popup).toBeVisible();
   });
 
-  test('stay inside the map: flipped below a pin at the top edge, the map panned for a pin at the side', async ({ page }) => {
+  test('stay inside the map: flipped below a pin at the top edge, the map panned for a pin at the side', async ({ mapPage: page }) => {
     await openMap(page, { style: PLAIN_STYLE, center: [0, 0], zoom: 4, pins });
     const frame = (await page.locator('.pinmap-map').boundingBox())!;
     for (const id of ['north-edge', 'east-edge']) {
@@ -347,7 +347,7 @@ test.describe('popups', () => {
     }
   });
 
-  test('attach at the pin’s popupAnchor, scaled with the pin', async ({ page }) => {
+  test('attach at the pin’s popupAnchor, scaled with the pin', async ({ mapPage: page }) => {
     await openMap(page, {
       style: PLAIN_STYLE,
       center: [0, -5],
@@ -368,7 +368,7 @@ test.describe('popups', () => {
     expect(tipGap.anchored).toBeCloseTo(30, 0);
   });
 
-  test('?pin=<id> opens that popup on load with the pin in view; closing removes it from the address', async ({ page }) => {
+  test('?pin=<id> opens that popup on load with the pin in view; closing removes it from the address', async ({ mapPage: page }) => {
     await openMap(page, { style: PLAIN_STYLE, hash: true, center: [100, 40], zoom: 4, pins }, '&pin=beta');
     const popup = page.locator('.pinmap-popup');
     await expect(popup.locator('.pinmap-popup-title')).toHaveText('beta');
@@ -388,7 +388,7 @@ test.describe('popups', () => {
     await expect.poll(async () => (await cameraOf(page)).lng).toBeCloseTo(6, 3);
   });
 
-  test('render naughty strings in title, description and URL as text, never as HTML', async ({ page }) => {
+  test('render naughty strings in title, description and URL as text, never as HTML', async ({ mapPage: page }) => {
     const dialogs: string[] = [];
     page.on('dialog', (dialog) => {
       dialogs.push(dialog.message());
@@ -414,7 +414,7 @@ test.describe('popups', () => {
 });
 
 test.describe('large pin sets on the GPU', () => {
-  test('cluster bubbles expand on click; single pins keep their popups', async ({ page }) => {
+  test('cluster bubbles expand on click; single pins keep their popups', async ({ mapPage: page }) => {
     const around = (id: string, [lng, lat]: [number, number], n: number) =>
       Array.from({ length: n }, (_, i) => point(`${id}-${i}`, [lng + (i % 5) * 0.02, lat + Math.floor(i / 5) * 0.02]));
     const features = [...around('berlin', [13.4, 52.5], 30), point('alone', [2, 40], { description: 'On its own' })];
@@ -435,7 +435,7 @@ test.describe('large pin sets on the GPU', () => {
     await expect(page.locator('.pinmap-popup .pinmap-popup-title')).toHaveText('alone');
   });
 
-  test('the keyboard reaches the GPU pins and bubbles in view: Tab in reading order, Enter opens a pin and Esc brings focus back, Enter on a bubble zooms in', async ({ page }) => {
+  test('the keyboard reaches the GPU pins and bubbles in view: Tab in reading order, Enter opens a pin and Esc brings focus back, Enter on a bubble zooms in', async ({ mapPage: page }) => {
     const { zoom, center, pins, inViewOrder } = readingRows();
     const focusedId = () => page.evaluate(() => (document.activeElement as HTMLElement | null)?.dataset.pinId ?? null);
     await openMap(page, { style: PLAIN_STYLE, center, zoom, pins, domPinLimit: 0, controls: noControls });
@@ -491,7 +491,7 @@ test.describe('large pin sets on the GPU', () => {
     await expect(page.locator('.pinmap-pin')).toHaveCount(0);
   });
 
-  test('pins that arrive while the basemap tiles are still loading are drawn, and the map goes idle', async ({ page }) => {
+  test('pins that arrive while the basemap tiles are still loading are drawn, and the map goes idle', async ({ mapPage: page }) => {
     // The style is ready at once, the tiles take their time, and the pins land in between.
     const late = (ms: number) => async (route: Route) => {
       await new Promise((resolve) => setTimeout(resolve, ms));
@@ -507,7 +507,7 @@ test.describe('large pin sets on the GPU', () => {
     await expect(page.locator('.pinmap-popup .pinmap-popup-title')).toHaveText('late-20');
   });
 
-  test('clusters across the 180° meridian expand on the side that was clicked', async ({ page }) => {
+  test('clusters across the 180° meridian expand on the side that was clicked', async ({ mapPage: page }) => {
     const features = [
       ...Array.from({ length: 12 }, (_, i) => point(`east-${i}`, [179.6 + (i % 4) * 0.1, -17 + Math.floor(i / 4) * 0.1])),
       ...Array.from({ length: 12 }, (_, i) => point(`west-${i}`, [-179.9 + (i % 4) * 0.1, -17 + Math.floor(i / 4) * 0.1])),
@@ -533,7 +533,7 @@ test.describe('large pin sets: grouped in a worker, drawn around the view', () =
     point('canberra', [149.13, -35.28], { description: 'Alone in Australia' }),
   ];
 
-  test('pins far outside the first view show once the view gets there, and bubbles split as it zooms in', async ({ page }) => {
+  test('pins far outside the first view show once the view gets there, and bubbles split as it zooms in', async ({ mapPage: page }) => {
     const problems = watchConsole(page);
     const indexWorker = page.waitForRequest(/pin-index\.worker-[^/]*\.js$/);
     await openMap(page, { style: PLAIN_STYLE, hash: true, center: [3, 47], zoom: 5, domPinLimit: 10, pins: collection(twoCrowds()) });
@@ -560,7 +560,7 @@ test.describe('large pin sets: grouped in a worker, drawn around the view', () =
     expect(problems.errors).toEqual([]);
   });
 
-  test('a set of more than 10,000 pins is grouped a range of zooms at a time: bubbles split and pins open in every range', async ({ page }) => {
+  test('a set of more than 10,000 pins is grouped a range of zooms at a time: bubbles split and pins open in every range', async ({ mapPage: page }) => {
     const problems = watchConsole(page);
     // 11,999 pins 0.001° apart in a 100 × 120 grid (a tenth of a degree square), and one far away.
     const at = (i: number): [number, number] => [Math.round(3000 + (i % 100)) / 1000, Math.round(46000 + Math.floor(i / 100)) / 1000];
@@ -601,7 +601,7 @@ test.describe('large pin sets: grouped in a worker, drawn around the view', () =
     expect(problems.errors).toEqual([]);
   });
 
-  test('?pin=<id> of a pin inside a bubble flies to where the pin stands alone and opens its popup there', async ({ page }) => {
+  test('?pin=<id> of a pin inside a bubble flies to where the pin stands alone and opens its popup there', async ({ mapPage: page }) => {
     await openMap(page, { style: PLAIN_STYLE, hash: true, center: [20, 20], zoom: 2, domPinLimit: 10, pins: collection(twoCrowds()) }, '&pin=paris-11');
     const title = page.locator('.pinmap-popup .pinmap-popup-title');
     await expect(title).toHaveText('paris-11');
@@ -618,7 +618,7 @@ test.describe('large pin sets: grouped in a worker, drawn around the view', () =
     expect((await cameraOf(page)).zoom).toBe(camera.zoom);
   });
 
-  test('where the worker cannot start, the pins are grouped on the page and work the same', async ({ page }) => {
+  test('where the worker cannot start, the pins are grouped on the page and work the same', async ({ mapPage: page }) => {
     await page.route(/pin-index\.worker-[^/]*\.js$/, (route) => route.fulfill({ status: 404, body: 'gone' }));
     const pageErrors: string[] = [];
     page.on('pageerror', (error) => pageErrors.push(error.message));
@@ -635,7 +635,7 @@ test.describe('large pin sets: grouped in a worker, drawn around the view', () =
 });
 
 test.describe('accessibility', () => {
-  test('axe-core finds no violations on the default pins and clusters, nor with a popup open', async ({ page }) => {
+  test('axe-core finds no violations on the default pins and clusters, nor with a popup open', async ({ mapPage: page }) => {
     test.setTimeout(150_000); // two axe runs over every pin of the default map
     await page.goto('/#map=5/48.8/2.3');
     await waitForMapState(page, 'idle');

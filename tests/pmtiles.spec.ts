@@ -6,6 +6,9 @@ import { writePmtiles, type PmtilesTile } from '../scripts/pmtiles-writer.ts';
 import { BASEMAP_ARCHIVE as ARCHIVE, basemapReader as reader } from './basemap-tiles.ts';
 import { blockExternalNetwork, serveJson, waitForMapState, watchConsole } from './helpers.ts';
 
+// The embedded basemap's archive, its tiles and what they draw are the subject here.
+test.use({ basemap: 'embedded' });
+
 /**
  * PMTiles archives (`pmtiles://` sources) in a real browser: the embedded basemap read with range
  * requests, the access-token rule for the archive's range requests (both views), and archives or
@@ -79,7 +82,7 @@ async function expectMapStillWorks(page: Page): Promise<void> {
 
 test.describe('the embedded basemap from one archive', () => {
   for (const view of ['vector', 'hybrid'] as const) {
-    test(`${view} view: the basemap is drawn from basemap.pmtiles with range requests, and no loose tile is asked for`, async ({ page }) => {
+    test(`${view} view: the basemap is drawn from basemap.pmtiles with range requests, and no loose tile is asked for`, async ({ mapPage: page }) => {
       const console = watchConsole(page);
       const requests: { path: string; range: string | undefined }[] = [];
       page.on('request', (request) => requests.push({ path: new URL(request.url()).pathname, range: request.headers()['range'] }));
@@ -101,7 +104,7 @@ test.describe('the embedded basemap from one archive', () => {
 test.describe('the access token and a pmtiles:// archive', () => {
   for (const view of ['vector', 'hybrid'] as const) {
     for (const carrier of ['query', 'header'] as const) {
-      test(`${view} view, token as ${carrier === 'query' ? 'the access_token parameter' : 'a header'}: the provider's archive gets it with every range request, an archive on another origin never`, async ({ page }) => {
+      test(`${view} view, token as ${carrier === 'query' ? 'the access_token parameter' : 'a header'}: the provider's archive gets it with every range request, an archive on another origin never`, async ({ mapPage: page }) => {
         const token = 'pk.Range+Token/9=';
         const provider = 'https://tiles.provider.test';
         const cdn = 'https://cdn.other.test';
@@ -207,7 +210,7 @@ test.describe('archive faults', () => {
     for (const view of ['vector', 'hybrid'] as const) {
       // Each fault in the vector view; the hybrid view's notice comes from the same code, so two of them there.
       if (view === 'hybrid' && !/404|gzip/.test(fault.name)) continue;
-      test(`${view} view: an archive that ${fault.name} is a notice naming it and the reason; pins and controls keep working`, async ({ page, baseURL }) => {
+      test(`${view} view: an archive that ${fault.name} is a notice naming it and the reason; pins and controls keep working`, async ({ mapPage: page, baseURL }) => {
         await fault.serve(page);
         await openWithPin(page, view, '#map=1/30/10');
         const notice = page.locator('.pinmap-notice-alert');
@@ -223,7 +226,7 @@ test.describe('archive faults', () => {
     }
   }
 
-  test('an archive that answers 404 and then comes back heals the map: its tiles are tried again while in view', async ({ page }) => {
+  test('an archive that answers 404 and then comes back heals the map: its tiles are tried again while in view', async ({ mapPage: page }) => {
     let failing = true;
     let failed = 0;
     await page.route((url) => url.pathname === ARCHIVE_PATH, (route) => {
@@ -240,7 +243,7 @@ test.describe('archive faults', () => {
     expect(failed).toBeGreaterThan(0);
   });
 
-  test('a server that ignores Range and sends the whole file still gives the whole map (read once), with a console warning', async ({ page }) => {
+  test('a server that ignores Range and sends the whole file still gives the whole map (read once), with a console warning', async ({ mapPage: page }) => {
     const console = watchConsole(page);
     const ranges = await serveArchive(page, ARCHIVE_PATH, ARCHIVE, { ignoreRange: true });
     await openWithPin(page, 'vector', '#map=3/46/10');
@@ -257,7 +260,7 @@ test.describe('archive faults', () => {
 
 test.describe('bring your own basemap: Protomaps layers over a PMTiles extract', () => {
   for (const flavor of ['light', 'dark'] as const) {
-    test(`the ${flavor} flavour draws earth, ocean and labels from one archive, offline, with its fonts and icons and no console message`, async ({ page }) => {
+    test(`the ${flavor} flavour draws earth, ocean and labels from one archive, offline, with its fonts and icons and no console message`, async ({ mapPage: page }) => {
       const blocked = await blockExternalNetwork(page);
       const console = watchConsole(page);
       const requests: string[] = [];
@@ -290,7 +293,7 @@ test.describe('bring your own basemap: Protomaps layers over a PMTiles extract',
 
 test.describe('a hosted street map in the OpenMapTiles schema (a fixture archive and style, offline)', () => {
   for (const view of ['vector', 'hybrid'] as const) {
-    test(`${view} view: the style draws land, water and borders from the archive's schema layers and labels countries and cities, with its fonts and no console message`, async ({ page }) => {
+    test(`${view} view: the style draws land, water and borders from the archive's schema layers and labels countries and cities, with its fonts and no console message`, async ({ mapPage: page }) => {
       const blocked = await blockExternalNetwork(page);
       const console = watchConsole(page);
       const requests: string[] = [];

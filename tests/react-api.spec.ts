@@ -55,7 +55,7 @@ async function drag(page: Page, dx: number, dy: number): Promise<void> {
   await page.mouse.up();
 }
 
-test('uncontrolled: initialViewState places the map, later changes of it do not, the ref moves it', async ({ page }) => {
+test('uncontrolled: initialViewState places the map, later changes of it do not, the ref moves it', async ({ mapPage: page }) => {
   const console = watchConsole(page);
   await open(page, { initialViewState: { longitude: 10, latitude: 50, zoom: 4 } });
   await expectView(page, { longitude: 10, latitude: 50, zoom: 4, bearing: 0, pitch: 0 });
@@ -90,7 +90,7 @@ test('uncontrolled: initialViewState places the map, later changes of it do not,
   expect(console.errors).toEqual([]);
 });
 
-test('controlled: the map shows viewState, follows it without a new map, and springs back from a gesture the state ignores', async ({ page }) => {
+test('controlled: the map shows viewState, follows it without a new map, and springs back from a gesture the state ignores', async ({ mapPage: page }) => {
   const console = watchConsole(page);
   await open(page, { controlled: { viewState: { longitude: 10, latitude: 50, zoom: 4 }, follow: true } });
   await expectView(page, { longitude: 10, latitude: 50, zoom: 4 });
@@ -122,7 +122,7 @@ test('controlled: the map shows viewState, follows it without a new map, and spr
   expect(console.errors).toEqual([]);
 });
 
-test('pins, pin styles and controls change on the live map: same WebGL context, camera and controls state', async ({ page }) => {
+test('pins, pin styles and controls change on the live map: same WebGL context, camera and controls state', async ({ mapPage: page }) => {
   const console = watchConsole(page);
   await open(page, { initialViewState: { longitude: 4, latitude: 46, zoom: 4.5 }, pins: PINS });
   await expect(page.locator('.pinmap-pin')).toHaveCount(3);
@@ -181,7 +181,7 @@ test('pins, pin styles and controls change on the live map: same WebGL context, 
   expect(console.errors).toEqual([]);
 });
 
-test('events as props: pin click, popup open and close, and errors', async ({ page }) => {
+test('events as props: pin click, popup open and close, and errors', async ({ mapPage: page }) => {
   await open(page, { initialViewState: { longitude: 4, latitude: 46, zoom: 4.5 }, pins: PINS });
   await page.locator('.pinmap-pin[data-pin-id="lyon"]').click();
   await expect(page.locator('.pinmap-popup')).toBeVisible();
@@ -216,7 +216,7 @@ test('events as props: pin click, popup open and close, and errors', async ({ pa
   await expect.poll(() => events(page, 'error')).toEqual([{ type: 'error', detail: expect.stringContaining('maxZoom') }]);
 });
 
-test('the ref opens a pre-tiled pin by id: looked up in the archive\'s pin index, the popup opens when it answers', async ({ page }) => {
+test('the ref opens a pre-tiled pin by id: looked up in the archive\'s pin index, the popup opens when it answers', async ({ mapPage: page }) => {
   const console = watchConsole(page);
   await open(page, { initialViewState: { longitude: 2.35, latitude: 48.86, zoom: 5 }, pins: 'pmtiles://pins/cities.pmtiles' });
   expect(await page.evaluate(() => window.harness.ref.current!.openPin('paris-fr'))).toBe(true);

@@ -64,7 +64,7 @@ async function stackHead(page: Page) {
 const fannedPins = (page: Page) => page.locator('.pinmap-fan .pinmap-fan-pin');
 
 for (const { name, config } of modes) {
-  test(`pins at one spot fan out by mouse and by keyboard; a fanned pin opens its popup; Esc, a click elsewhere and a zoom fold the fan (${name})`, async ({ page }) => {
+  test(`pins at one spot fan out by mouse and by keyboard; a fanned pin opens its popup; Esc, a click elsewhere and a zoom fold the fan (${name})`, async ({ mapPage: page }) => {
     await openMap(page, config);
     const popup = page.locator('.pinmap-popup');
     const box = (await page.locator('.pinmap-map').boundingBox())!;
@@ -147,7 +147,7 @@ for (const { name, config } of modes) {
   });
 }
 
-test('a pin alone at its spot opens its popup at once, in both views', async ({ page }) => {
+test('a pin alone at its spot opens its popup at once, in both views', async ({ mapPage: page }) => {
   for (const config of [{}, { view: 'hybrid' }]) {
     await openMap(page, config);
     await page.locator('.pinmap-pin[data-pin-id="house"]').click();

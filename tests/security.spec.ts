@@ -126,7 +126,7 @@ test.describe('finding 2: pins on the provider get the token', () => {
   const GEOJSON = readFileSync('fixtures/pins/cities.geojson');
   for (const view of ['vector', 'hybrid'] as const) {
     for (const carrier of [CARRIERS[0], CARRIERS[1]]) {
-      test(`${view} view, token as ${carrier.name}: a pin archive and a GeoJSON pin file on the provider that need the token load`, async ({ page, servers }) => {
+      test(`${view} view, token as ${carrier.name}: a pin archive and a GeoJSON pin file on the provider that need the token load`, async ({ mapPage: page, servers }) => {
         /** The provider answers only with the token: 401 without it. */
         const authorised = (request: { url?: string | undefined; headers: Record<string, unknown> }) =>
           carrier.header ? request.headers[carrier.header.toLowerCase()] === TOKEN : new URL(request.url ?? '/', 'https://x').searchParams.get('access_token') === TOKEN;
@@ -163,7 +163,7 @@ test.describe('finding 2: pins on the provider get the token', () => {
 
 test.describe('finding 3: the token in every spelling is blanked', () => {
   for (const token of ["tok~en!x'y(z)", 'tok en*1']) {
-    test(`a style that fails shows its URL with the token ${JSON.stringify(token)} blanked, in the panel and the console`, async ({ page, servers }) => {
+    test(`a style that fails shows its URL with the token ${JSON.stringify(token)} blanked, in the panel and the console`, async ({ mapPage: page, servers }) => {
       servers.on('provider', (_request, response, url) => {
         if (url.pathname !== '/style.json') return false;
         response.writeHead(500, { ...CORS, 'content-type': 'text/plain' });
@@ -207,7 +207,7 @@ function gzipBomb(size = 1024 ** 3): Promise<Buffer> {
 }
 
 test.describe('finding 4: a pin file that inflates without end stops at the size limit', () => {
-  test('a 1 MB gzip file that inflates to 1 GiB is a notice naming the limit; the page and the basemap go on', async ({ page, servers }) => {
+  test('a 1 MB gzip file that inflates to 1 GiB is a notice naming the limit; the page and the basemap go on', async ({ mapPage: page, servers }) => {
     test.setTimeout(120_000);
     const body = await gzipBomb();
     servers.on('provider', (_request, response, url) => {
@@ -234,7 +234,7 @@ test.describe('finding 5: a server that never answers is a timeout, not a map lo
       if (url.pathname !== path) return false;
     });
 
-  test('pins that never come: after pinsTimeout (default 10 s) a notice says so, with Retry, and the map is idle', async ({ page, servers }) => {
+  test('pins that never come: after pinsTimeout (default 10 s) a notice says so, with Retry, and the map is idle', async ({ mapPage: page, servers }) => {
     hang(servers, '/pins.geojson');
     await openApp(page, { pins: `${servers.provider}/pins.geojson` }, '#map=3/46/10');
     const notice = page.getByRole('alert');
@@ -243,7 +243,7 @@ test.describe('finding 5: a server that never answers is a timeout, not a map lo
     await waitForMapState(page, 'idle');
   });
 
-  test('a ?config= that never comes: after 10 s the page says the config did not answer', async ({ page }) => {
+  test('a ?config= that never comes: after 10 s the page says the config did not answer', async ({ mapPage: page }) => {
     // On the page's own origin: a link's config from another origin is refused (addressConfig).
     await page.route((url) => url.pathname === '/__security/never-config.json', () => {});
     await page.goto('/?config=/__security/never-config.json');
@@ -251,7 +251,7 @@ test.describe('finding 5: a server that never answers is a timeout, not a map lo
     await expect(page.getByRole('alert')).toContainText(/Could not load the config from http:\/\/[^ ]+\/__security\/never-config\.json: the server did not answer within 10 s/);
   });
 
-  test('embed: ready settles when the pins never come (pinsTimeout), with a notice', async ({ page }) => {
+  test('embed: ready settles when the pins never come (pinsTimeout), with a notice', async ({ mapPage: page }) => {
     // The embed page is served by the test itself, which Chromium counts as a public page that may
     // not reach this machine's servers: the pin file that never comes is the test's too.
     await page.route((url) => url.pathname === '/__test/never-pins.geojson', () => {});
@@ -292,7 +292,7 @@ function withCorruptDirectory(archive: Buffer): Buffer {
 }
 
 test.describe('finding 6: an archive with a good header and a corrupt directory says it is damaged', () => {
-  test('as pre-tiled pins: the notice says the archive is damaged, not a network fault', async ({ page, servers }) => {
+  test('as pre-tiled pins: the notice says the archive is damaged, not a network fault', async ({ mapPage: page, servers }) => {
     const corrupt = withCorruptDirectory(readFileSync('fixtures/pins/cities.pmtiles'));
     servers.on('provider', (request, response, url) => {
       if (url.pathname !== '/pins.pmtiles') return false;
@@ -306,7 +306,7 @@ test.describe('finding 6: an archive with a good header and a corrupt directory 
     await waitForMapState(page, 'idle');
   });
 
-  test('as the basemap: a notice names the archive and says it is damaged', async ({ page, servers }) => {
+  test('as the basemap: a notice names the archive and says it is damaged', async ({ mapPage: page, servers }) => {
     const corrupt = withCorruptDirectory(BASEMAP_ARCHIVE);
     servers.on('provider', (request, response, url) => {
       if (url.pathname === '/style.json') return sendJson(response, { ...providerStyle(servers), sources: { basemap: { type: 'vector', url: `pmtiles://${servers.provider}/world.pmtiles` } } });
@@ -323,7 +323,7 @@ test.describe('finding 6: an archive with a good header and a corrupt directory 
 test.describe('finding 7: ?pins= in a link is taken from the page\'s own origin only, unless config allows more', () => {
   const SITE = { center: [2.35, 48.86], zoom: 4, pins: 'pins/cities.geojson' };
 
-  test('?pins= on another origin is refused: a notice says so, the site\'s pins stay, and the other origin is never asked', async ({ page, servers }) => {
+  test('?pins= on another origin is refused: a notice says so, the site\'s pins stay, and the other origin is never asked', async ({ mapPage: page, servers }) => {
     servers.on('attacker', (_request, response, url) => {
       if (url.pathname !== '/pins.geojson') return false;
       sendJson(response, { type: 'FeatureCollection', features: [{ type: 'Feature', id: 'evil', geometry: { type: 'Point', coordinates: [2.35, 48.86] }, properties: { title: 'Log in here', url: 'https://evil.example/' } }] });
@@ -337,7 +337,7 @@ test.describe('finding 7: ?pins= in a link is taken from the page\'s own origin 
     expect(servers.requests.filter((r) => r.server === 'attacker')).toEqual([]);
   });
 
-  test('?pins=javascript:… is a notice, not the config error panel, and the site\'s pins stay', async ({ page }) => {
+  test('?pins=javascript:… is a notice, not the config error panel, and the site\'s pins stay', async ({ mapPage: page }) => {
     await serveJson(page, '/__security/site.json', SITE);
     await page.goto(`/?config=/__security/site.json&pins=${encodeURIComponent('javascript:alert(1)')}`);
     await waitForMapState(page, 'idle');
@@ -345,7 +345,7 @@ test.describe('finding 7: ?pins= in a link is taken from the page\'s own origin 
     await expect(page.locator('.pinmap-pin[data-pin-id="paris-fr"]')).toBeAttached();
   });
 
-  test('addressPins lists the origins a link may take pins from; ?pins= on the page\'s own origin needs nothing', async ({ page, servers }) => {
+  test('addressPins lists the origins a link may take pins from; ?pins= on the page\'s own origin needs nothing', async ({ mapPage: page, servers }) => {
     servers.on('attacker', (_request, response, url) => {
       if (url.pathname !== '/pins.geojson') return false;
       sendJson(response, { type: 'FeatureCollection', features: [{ type: 'Feature', id: 'theirs', geometry: { type: 'Point', coordinates: [2.35, 48.86] }, properties: { title: 'Theirs' } }] });
@@ -395,7 +395,7 @@ test.describe('finding 9: a huge popup scrolls, and ?pin= keeps the camera on th
     ],
   };
   for (const view of ['vector', 'hybrid'] as const) {
-    test(`${view} view: ?pin= of a pin at [0, 0] with a 1 MB title opens a popup no taller than the map, which scrolls, and the camera stays within the map's latitudes`, async ({ page }) => {
+    test(`${view} view: ?pin= of a pin at [0, 0] with a 1 MB title opens a popup no taller than the map, which scrolls, and the camera stays within the map's latitudes`, async ({ mapPage: page }) => {
       test.setTimeout(90_000);
       await serveJson(page, '/__security/huge.json', { view, fadeDuration: 0 });
       await serveJson(page, '/__security/huge-pins.json', pins);
@@ -423,7 +423,7 @@ test.describe('finding 9: a huge popup scrolls, and ?pin= keeps the camera on th
 
 test.describe('finding 12: raster layers on the provider\'s origin get the token', () => {
   for (const carrier of [CARRIERS[0], CARRIERS[1]]) {
-    test(`hybrid view, token as ${carrier.name}: the provider's raster tiles carry it, other raster layers never`, async ({ page, servers, baseURL }) => {
+    test(`hybrid view, token as ${carrier.name}: the provider's raster tiles carry it, other raster layers never`, async ({ mapPage: page, servers, baseURL }) => {
       const hatch = readFileSync('fixtures/raster/hatch/2/2/1.png');
       servers.on('provider', (_request, response, url) => {
         if (!url.pathname.startsWith('/raster/')) return false;
@@ -452,7 +452,7 @@ test.describe('finding 12: raster layers on the provider\'s origin get the token
 });
 
 test.describe('every download: progress, and an abort tied to destroy()', () => {
-  test('a large pin file says how far it has come, over the map and in the pin list, then shows its pins', async ({ page, servers }) => {
+  test('a large pin file says how far it has come, over the map and in the pin list, then shows its pins', async ({ mapPage: page, servers }) => {
     const features = Array.from({ length: 6000 }, (_, i) => ({
       type: 'Feature',
       id: `p${i}`,
@@ -494,7 +494,7 @@ test.describe('every download: progress, and an abort tied to destroy()', () => 
     await expect(page.locator('.pinmap-list-count')).toHaveText(/pins in view$/);
   });
 
-  test('embed: destroy() aborts the pin file and the style still on their way', async ({ page }) => {
+  test('embed: destroy() aborts the pin file and the style still on their way', async ({ mapPage: page }) => {
     // Served by the test and never answered (see "embed: ready settles …" for why not a server here).
     await page.route((url) => url.pathname === '/__test/slow-pins.geojson' || url.pathname === '/__test/slow-style.json', () => {});
     await openEmbedPage(page);

@@ -1,5 +1,6 @@
+import type { EventEmitter } from 'node:events';
 import { readdirSync, readFileSync } from 'node:fs';
-import { test as base } from '@playwright/test';
+import { test as base, type BrowserContextOptions, type Disposable, type Page, type Route } from '@playwright/test';
 
 export { chromium, expect } from '@playwright/test';
 export type { Browser, BrowserContext, CDPSession, ConsoleMessage, Locator, Page, Request, Response, Route } from '@playwright/test';
@@ -47,11 +48,90 @@ export function processTreeCpuMs(root = process.pid): number | null {
 }
 
 /**
+ * Which basemap the app's own style addresses (`basemap/style.json` and its dark twin) give a
+ * test's pages. A map on the embedded basemap costs about 4 CPU-seconds more to reach idle in
+ * software WebGL than on a plain backdrop (its fills, lines and labels, every redraw again), so a
+ * test whose subject is not the basemap gets the plain one: real MapLibre, real pins, controls and
+ * panels, over one background colour. A test of the basemap, its labels, credits, sprite or tiles
+ * says `test.use({ basemap: 'embedded' })`; the screenshot scenes all do (playwright.config.ts).
+ * A config that names its own style is not touched.
+ */
+export type Basemap = 'plain' | 'embedded';
+
+/** The embedded basemap's style files, light and dark, wherever the app is served from. */
+const EMBEDDED_STYLE_URL = /\/basemap\/style(-dark)?\.json(\?.*)?$/;
+
+/** A one-layer style: the light or dark backdrop of the embedded basemap, with nothing drawn on it. */
+function plainBasemap(dark: boolean) {
+  return { version: 8, sources: {}, layers: [{ id: 'backdrop', type: 'background', paint: { 'background-color': dark ? '#142230' : '#d3e5f0' } }] };
+}
+
+const servePlainBasemap = (route: Route) =>
+  route.fulfill({ contentType: 'application/json', body: JSON.stringify(plainBasemap(route.request().url().includes('-dark'))) });
+
+
+/**
  * Playwright's `test`, with what each test costs in CPU (this worker and its browser) noted as
  * a `cpu-ms` annotation, which `tests/cost-reporter.ts` adds up at the end of a run. Every spec
  * takes `test` and `expect` from here.
  */
-export const test = base.extend<{ cpuCost: void }>({
+export const test = base.extend<{ cpuCost: void; basemap: Basemap; mapPage: Page }, { sharedPages: Map<string, Page> }>({
+  basemap: ['plain', { option: true }],
+  context: async ({ context, basemap }, use) => {
+    if (basemap === 'plain') await context.route(EMBEDDED_STYLE_URL, servePlainBasemap);
+    await use(context);
+  },
+  // The worker's kept pages, one per set of page options (most tests share the project's).
+  sharedPages: [
+    // eslint-disable-next-line no-empty-pattern -- Playwright reads a fixture's dependencies from this pattern: none
+    async ({}, use) => {
+      const pages = new Map<string, Page>();
+      await use(pages);
+      for (const page of pages.values()) await page.context().close();
+    },
+    { scope: 'worker' },
+  ],
+  /**
+   * A page kept from test to test in this worker, for tests that open a map and read it: a new
+   * page costs about 2 CPU-seconds more than a new address in a page that exists (a renderer, its
+   * compositor and GPU surfaces). Each test starts on a blank page with its page options (the
+   * worker keeps one page per set of them); what it routes, listens to, adds as init scripts and
+   * exposes is undone after it. A test that installs a clock, changes the viewport, the media,
+   * geolocation or permissions, or reads the history takes `page` instead.
+   */
+  mapPage: async ({ browser, sharedPages, basemap, baseURL, viewport, deviceScaleFactor, reducedMotion, colorScheme, locale, serviceWorkers, ignoreHTTPSErrors }, use) => {
+    const options: BrowserContextOptions = { baseURL, viewport, deviceScaleFactor, reducedMotion, colorScheme, locale, serviceWorkers, ignoreHTTPSErrors };
+    const key = JSON.stringify(options);
+    let page = sharedPages.get(key);
+    if (!page || page.isClosed()) {
+      page = await (await browser.newContext(options)).newPage();
+      sharedPages.set(key, page);
+    }
+    // Playwright's page is an event emitter; its types declare only on/off/once.
+    const events = page as unknown as EventEmitter;
+    const listeners = new Map(events.eventNames().map((name) => [name, new Set(events.listeners(name))]));
+    // Init scripts and exposed functions, of the page and its context, are taken back after the test.
+    const added: Disposable[] = [];
+    const undo: (() => void)[] = [];
+    for (const target of [page, page.context()] as const) {
+      for (const method of ['addInitScript', 'exposeFunction', 'exposeBinding'] as const) {
+        const original = target[method] as (...args: unknown[]) => Promise<Disposable>;
+        Object.assign(target, { [method]: async (...args: unknown[]) => { const disposable = await original.apply(target, args); added.push(disposable); return disposable; } });
+        undo.push(() => Object.assign(target, { [method]: original }));
+      }
+    }
+    if (basemap === 'plain') await page.route(EMBEDDED_STYLE_URL, servePlainBasemap);
+    await use(page);
+    for (const restore of undo) restore();
+    for (const disposable of added.reverse()) await disposable.dispose();
+    for (const name of events.eventNames()) {
+      const kept = listeners.get(name);
+      for (const listener of events.listeners(name)) if (!kept?.has(listener)) events.off(name, listener as () => void);
+    }
+    await page.unrouteAll({ behavior: 'ignoreErrors' });
+    await page.context().unrouteAll({ behavior: 'ignoreErrors' });
+    await page.goto('about:blank');
+  },
   cpuCost: [
     // eslint-disable-next-line no-empty-pattern -- Playwright reads a fixture's dependencies from this pattern
     async ({}, use, testInfo) => {

@@ -2,6 +2,9 @@ import AxeBuilder from '@axe-core/playwright';
 import { expect, test, type Page } from './test.ts';
 import { PNG } from 'pngjs';
 import { arrowToPin, serveJson, waitForMapState, watchConsole } from './helpers.ts';
+
+// The light and dark basemaps are part of what a theme changes.
+test.use({ basemap: 'embedded' });
 import { countWebGLContexts, liveWebGLContexts } from './webgl-contexts.ts';
 
 /**
@@ -168,7 +171,7 @@ test('theme "dark" is dark whatever the system says, and "light" light', async (
   expect(await rootTheme(page)).toBe('light');
 });
 
-test("a site's own style keeps its look in the dark theme (only the controls turn dark); its darkStyle is used when given", async ({ page }) => {
+test("a site's own style keeps its look in the dark theme (only the controls turn dark); its darkStyle is used when given", async ({ mapPage: page }) => {
   const style = (colour: string) => ({ version: 8, sources: {}, layers: [{ id: 'backdrop', type: 'background', paint: { 'background-color': colour } }] });
   await openApp(page, { theme: 'dark', style: style('#e0d0a0') });
   expect(colourAt(await mapPixels(page), 5, 60)).toBe('#e0d0a0');
@@ -177,7 +180,7 @@ test("a site's own style keeps its look in the dark theme (only the controls tur
   expect(colourAt(await mapPixels(page), 5, 60)).toBe('#203040');
 });
 
-test('a bad theme or darkStyle is a config error naming the option; a config with errors that asks for dark shows its panel dark', async ({ page }) => {
+test('a bad theme or darkStyle is a config error naming the option; a config with errors that asks for dark shows its panel dark', async ({ mapPage: page }) => {
   await serveJson(page, '/__test/theme.json', { theme: 'night', darkStyle: 42 });
   await page.goto('/?config=/__test/theme.json');
   await waitForMapState(page, 'error');
@@ -193,7 +196,7 @@ test('a bad theme or darkStyle is a config error naming the option; a config wit
 });
 
 for (const theme of ['light', 'dark'] as const) {
-  test(`axe: no violations (contrast included) in the ${theme} theme, with a popup open, in both views`, async ({ page }) => {
+  test(`axe: no violations (contrast included) in the ${theme} theme, with a popup open, in both views`, async ({ mapPage: page }) => {
     for (const view of ['vector', 'hybrid']) {
       await openApp(page, { ...pinsConfig(500), theme, controls: { view: 'top-left' } }, `&view=${view}`);
       await expect(popup(page)).toBeVisible();
@@ -203,7 +206,7 @@ for (const theme of ['light', 'dark'] as const) {
   });
 }
 
-test('keyboard only, dark theme: Tab reaches every control with a visible focus ring, and a pin opens its dark popup with Enter', async ({ page }) => {
+test('keyboard only, dark theme: Tab reaches every control with a visible focus ring, and a pin opens its dark popup with Enter', async ({ mapPage: page }) => {
   await openApp(page, { ...pinsConfig(500), theme: 'dark', openPin: undefined, controls: { view: 'top-left' } });
   const seen: { name: string; outline: string }[] = [];
   let opened = false;

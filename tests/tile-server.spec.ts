@@ -10,6 +10,9 @@ import { compareImages } from '../visual/compare.ts';
 import { watchCsp } from './csp-violations.ts';
 import { waitForMapState, watchConsole } from './helpers.ts';
 
+// The embedded basemap, from a tile server and from its archive, is the subject here.
+test.use({ basemap: 'embedded' });
+
 /**
  * README, "Hosting", "With a tile server": the embedded basemap's archive served by a real tile
  * server (tileserver-gl-light, installed from the registry into examples/tile-server on first
@@ -165,7 +168,7 @@ test('the basemap from a tile server (tileserver-gl-light) draws what the archiv
   }
 });
 
-test('without the server\'s origin in connect-src the policy refuses its TileJSON; a warning names it and the map still answers', async ({ page }) => {
+test('without the server\'s origin in connect-src the policy refuses its TileJSON; a warning names it and the map still answers', async ({ mapPage: page }) => {
   const consoleLog = watchConsole(page);
   const csp = await watchCsp(page);
   const policy = serializeCsp(CSP_DIRECTIVES);
