@@ -137,10 +137,18 @@ export function addPinLayers(map: MapLibreMap, { images, image, font, sourceLaye
   const releaseKeyboard = keyboardStandIns(map, { layers: PIN_LAYERS, pinOf, styleOf, clusterLabel, onPin, zoomInto, ...(bubbleCount ? { bubbleCount } : {}) });
   drawnCounters.set(map, () => {
     if (!map.getLayer(PIN_LAYERS.pins)) return 0;
-    // A tile also holds the features near its edges: each bubble and pin is counted once.
+    // A tile also holds the features near its edges: each bubble and pin is counted once. As the
+    // pins' group counts its items: those whose point (a pin's tip, a bubble's middle) is in view,
+    // not those only partly drawn at its edges.
     const seen = new Set<string>();
+    const { clientWidth: width, clientHeight: height } = map.getContainer();
+    const centre = map.getCenter().lng;
     let count = 0;
     for (const feature of map.queryRenderedFeatures({ layers: [PIN_LAYERS.clusters, PIN_LAYERS.pins] })) {
+      if (feature.geometry.type !== 'Point') continue;
+      const [lng, lat] = feature.geometry.coordinates as [number, number];
+      const at = map.project([lng + 360 * Math.round((centre - lng) / 360), lat]);
+      if (at.x < 0 || at.x > width || at.y < 0 || at.y > height) continue;
       const { properties } = feature;
       const bubble = typeof properties.point_count === 'number';
       const key = bubble ? `bubble ${String(properties.cluster_id)}` : `pin ${String(properties.id ?? feature.id)}`;
