@@ -68,6 +68,7 @@ function usage(): string {
     '  --archive <file> with --pretiled: measure the map with this pin archive (made by pinmap-tile-pins) instead of tiling 1M pins first; no tiling figures',
     '  --tiling <n>     only the tiling: n synthetic pins written as GeoJSON and tiled by pinmap tile (wall and CPU time, peak memory, size); no build, no browser',
     '  --csv            with --tiling: the same pins written as CSV and tiled, against the CSV targets',
+    '  --clumped        with --tiling: the pins placed in towns, streets and blocks of flats (clumpedSyntheticPins), not spread over the world',
     `  --trace          also record a Chrome trace of one load of a row (${Object.keys(RENDERER_LABELS).join(', ')}) and print where the time went`,
     '  --cpu            also load these rows --runs times each, in turn, and report the CPU time the browser\'s threads spent until idle',
     '                   (Linux /proc: every Chromium process on the machine) and how busy the machine\'s cores were; writes cpu.md',
@@ -90,6 +91,7 @@ function parseCli() {
       rows: { type: 'string' },
       tiling: { type: 'string' },
       csv: { type: 'boolean', default: false },
+      clumped: { type: 'boolean', default: false },
       archive: { type: 'string' },
       trace: { type: 'string' },
       cpu: { type: 'string' },
@@ -133,6 +135,7 @@ function parseCli() {
     archive: values.archive === undefined ? undefined : resolve(values.archive),
     tilingOnly: values.tiling === undefined ? undefined : whole('tiling', values.tiling, 1),
     csv: values.csv,
+    clumped: values.clumped,
     trace: values.trace === undefined ? undefined : rowOf('trace', values.trace),
     cpuRows,
     outDir: resolve(values['out-dir']),
@@ -337,7 +340,7 @@ async function main(): Promise<number> {
   if (options.tilingOnly !== undefined) {
     const tmp = mkdtempSync(join(tmpdir(), 'pinmap-bench-tiling-'));
     try {
-      const { figures } = await tileForBench(tmp, log, options.tilingOnly, options.csv ? 'csv' : 'geojson');
+      const { figures } = await tileForBench(tmp, log, options.tilingOnly, options.csv ? 'csv' : 'geojson', options.clumped);
       console.log(options.csv ? renderCsvTiling(figures) : renderTiling(figures));
       return 0;
     } finally {

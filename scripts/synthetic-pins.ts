@@ -69,6 +69,42 @@ export function* syntheticPins(count: number, seed = 1): Generator<Feature<Point
   }
 }
 
+/**
+ * The pins of `syntheticPins(count, seed)` (the same ids, titles and categories) placed as a
+ * country's addresses are instead of spread over the world: in 500 towns and cities (a few big,
+ * most small), each pin a few metres to a few kilometres from its town's centre (most near it),
+ * streets of houses 10 m apart, and one pin in ten in a block of flats (up to 20 at one address).
+ * Bubbles are left at every zoom up to the last the grouping has.
+ */
+export function* clumpedSyntheticPins(count: number, seed = 1): Generator<Feature<Point, SyntheticPinProperties>> {
+  const random = seededRandom(seed + 1000);
+  const towns = Array.from({ length: 500 }, () => ({ lng: -10 + random() * 40, lat: 36 + random() * 24, size: 0.002 + 0.1 * random() ** 4, weight: random() ** 6 }));
+  const total = towns.reduce((sum, town) => sum + town.weight, 0);
+  let lng = 0;
+  let lat = 0;
+  let flats = 0;
+  let street = 0;
+  for (const feature of syntheticPins(count, seed)) {
+    if (flats > 0) {
+      flats--;
+    } else if (street > 0) {
+      street--;
+      lng += 0.00013;
+    } else {
+      let pick = random() * total;
+      const town = towns.find((t) => (pick -= t.weight) <= 0) ?? towns[0]!;
+      const r = town.size * random() ** 2;
+      const angle = random() * 2 * Math.PI;
+      lng = town.lng + r * Math.cos(angle);
+      lat = town.lat + r * Math.sin(angle);
+      const kind = random();
+      if (kind < 0.1) flats = 1 + Math.floor(random() * 19);
+      else if (kind < 0.4) street = 2 + Math.floor(random() * 20);
+    }
+    yield { ...feature, geometry: { type: 'Point', coordinates: [round5(lng), round5(lat)] } };
+  }
+}
+
 /** The header of synthetic pins as CSV (`csvLine`). */
 export const CSV_HEADER = 'id,title,lat,lng,category,description,url';
 

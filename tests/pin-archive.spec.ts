@@ -581,10 +581,15 @@ test.describe('pre-tiled pins in the hybrid view', () => {
     await waitForMapState(page, 'idle');
     expect(new URL(page.url()).searchParams.get('pin')).toBe('rome-it');
     await expect(page.locator('.pinmap-pin[data-pin-id="rome-it"]')).toBeVisible();
+    // Ringed while its popup is open (the hybrid view's ring), and no longer once it closes.
+    await expect(page.locator('.pinmap-pin-highlight[data-pin-id="rome-it"]')).toBeVisible();
     const [, zoom, lat, lng] = /#map=([\d.]+)\/([-\d.]+)\/([-\d.]+)/.exec(new URL(page.url()).hash)!.map(Number);
     expect(Math.abs(lng! - 12.4964)).toBeLessThan(1);
     expect(Math.abs(lat! - 41.9028)).toBeLessThan(1);
     expect(zoom).toBeGreaterThan(1);
+    await page.keyboard.press('Escape');
+    await expect(popup).toHaveCount(0);
+    await expect(page.locator('.pinmap-pin-highlight')).toHaveCount(0);
   });
 
   test('a bubble zooms in to where it splits, as the same bubble of inline pins does', async ({ mapPage: page }) => {

@@ -180,14 +180,21 @@ test.describe('pins as DOM markers', () => {
     await bubble.click();
     await expect.poll(async () => (await cameraOf(page)).zoom).toBeGreaterThan(3);
     await waitForMapState(page, 'idle');
+    // It goes to the zoom where it splits: a whole zoom where it is more than one group, one zoom
+    // below which it is still the one bubble.
+    const split = (await cameraOf(page)).zoom;
+    expect(Number.isInteger(split)).toBe(true);
     expect(await page.locator('.pinmap-pin').count() + (await bubble.count())).toBeGreaterThan(1);
+    await page.evaluate((zoom) => (window.location.hash = `#map=${zoom - 1}/50.15/10.3`), split);
+    await waitForMapState(page, 'idle');
+    await expect(bubble).toHaveText(['6']);
 
     await page.evaluate(() => (window.location.hash = '#map=3/50/10'));
     await waitForMapState(page, 'idle');
     await expect(page.locator('.pinmap-cluster')).toHaveCount(1);
     await page.locator('.pinmap-cluster').focus();
     await page.keyboard.press('Enter');
-    await expect.poll(async () => (await cameraOf(page)).zoom).toBeGreaterThan(3);
+    await expect.poll(async () => (await cameraOf(page)).zoom).toBe(split);
   });
 
   test('each pin tip sits on its coordinate within 1 px, at several zooms and after panning', async ({ page }) => {
@@ -439,6 +446,8 @@ test.describe('large pin sets on the GPU', () => {
     const { zoom, center, pins, inViewOrder } = readingRows();
     const focusedId = () => page.evaluate(() => (document.activeElement as HTMLElement | null)?.dataset.pinId ?? null);
     await openMap(page, { style: PLAIN_STYLE, center, zoom, pins, domPinLimit: 0, controls: noControls });
+    // The pins' group is named with the pins drawn in view from the start, before any stand-in.
+    await expect(page.getByRole('group', { name: /^Pins, / })).toHaveAccessibleName(`Pins, ${inViewOrder.length} in view`);
     await page.keyboard.press('Tab');
     await page.keyboard.press('Tab');
     await expect(page.locator('.maplibregl-canvas')).toBeFocused();
@@ -592,7 +601,7 @@ test.describe('large pin sets: grouped in a worker, drawn around the view', () =
     await expect.poll(async () => (await cameraOf(page)).zoom, { message: 'the bubble at zoom 7 splits further in' }).toBeGreaterThan(7);
     await waitForMapState(page, 'idle');
 
-    // Zoom 16 (above the last range): every pin stands alone, 93 px from the next; grid-3550 is column 50, row 35.
+    // Zoom 16 (zooms 15–16): every pin stands alone, 93 px from the next; grid-3550 is column 50, row 35.
     await page.evaluate(() => (window.location.hash = '#map=16/46.035/3.05'));
     await waitForMapState(page, 'idle');
     const pin = await project(page, at(3550));
@@ -609,9 +618,17 @@ test.describe('large pin sets: grouped in a worker, drawn around the view', () =
     // The Paris crowd is one bubble at zoom 2; its pins, 0.05° apart, stand alone from zoom 10.
     const camera = await cameraOf(page);
     expect(camera.zoom).toBeGreaterThanOrEqual(10);
+    // Ringed round its head while its popup is open, and only then.
+    const ring = page.locator('.pinmap-pin-highlight[data-pin-id="paris-11"]');
+    await expect(ring).toBeVisible();
+    const tip = await project(page, [2.45, 48.85]);
+    const box = (await ring.boundingBox())!;
+    expect(Math.abs(box.x + box.width / 2 - tip.x)).toBeLessThan(2);
+    expect(box.y + box.height / 2).toBeLessThan(tip.y - 20);
     // The pin is drawn on its own under its popup: closed and clicked again, it opens again (a bubble would zoom in).
     await page.keyboard.press('Escape');
     await expect(title).toHaveCount(0);
+    await expect(page.locator('.pinmap-pin-highlight')).toHaveCount(0);
     const pin = await project(page, [2.45, 48.85]); // paris-11: column 3, row 1
     await page.mouse.click(pin.x, pin.y - 26);
     await expect(title).toHaveText('paris-11');

@@ -14,13 +14,16 @@ import { PLAIN_STYLE, serveJson, waitForMapState, watchForNothing } from './help
 
 const noControls = { navigation: false, geolocate: false, scale: false, fullscreen: false, attribution: false, view: false };
 const SPOT: [number, number] = [10, 50];
-/** Five flats of one house (one coordinate), and a house down the street. */
+/**
+ * Five flats of one house (one coordinate), and a house down the street: seen at zoom 19, above
+ * the last zoom with bubbles (18), where pins at one spot stand alone and fan out.
+ */
 const FLATS = ['Flat 1', 'Flat 2', 'Flat 3', 'Flat 4', 'Flat 5'];
 const pins = {
   type: 'FeatureCollection',
   features: [
     ...FLATS.map((title, i) => ({ type: 'Feature', id: `flat-${i + 1}`, geometry: { type: 'Point', coordinates: SPOT }, properties: { title, description: `Unit ${i + 1}` } })),
-    { type: 'Feature', id: 'house', geometry: { type: 'Point', coordinates: [SPOT[0] + 0.002, SPOT[1]] }, properties: { title: 'House' } },
+    { type: 'Feature', id: 'house', geometry: { type: 'Point', coordinates: [SPOT[0] + 0.00025, SPOT[1]] }, properties: { title: 'House' } },
   ],
 };
 
@@ -50,7 +53,7 @@ async function openMap(page: Page, config: Record<string, unknown>) {
     const last = Math.min(end, archive.length - 1);
     return route.fulfill({ status: 206, body: archive.subarray(start, last + 1), headers: { 'content-type': 'application/octet-stream', 'content-range': `bytes ${start}-${last}/${archive.length}` } });
   });
-  await serveJson(page, '/__fan/config.json', { fadeDuration: 0, style: PLAIN_STYLE, center: SPOT, zoom: 16, pins, controls: noControls, ...config });
+  await serveJson(page, '/__fan/config.json', { fadeDuration: 0, style: PLAIN_STYLE, center: SPOT, zoom: 19, pins, controls: noControls, ...config });
   await page.goto(`/?config=${encodeURIComponent('/__fan/config.json')}`);
   await waitForMapState(page, 'idle');
 }

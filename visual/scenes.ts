@@ -3,6 +3,7 @@ import type { Tolerance } from './compare.ts';
 import { readFileSync } from 'node:fs';
 import { DEFAULT_APP_CONFIG } from '../src/ui/default-config.ts';
 import { pinmapLocaleDe } from '../src/config/locales/de.ts';
+import { cityLngLats } from '../src/testing/pin-features.testing.ts';
 
 /** A step taken before the capture, as data. */
 export type SceneAction =
@@ -188,17 +189,17 @@ export const scenes: Scene[] = [
   },
   {
     name: 'pins-fan-out',
-    description: 'Six flats of one house (one coordinate) fanned out after a click on the stack: a leg from the spot to each pin on a circle, the other pins faded.',
+    description: 'Six flats of one house (one coordinate) fanned out after a click on the stack, at zoom 19 where no pin is in a bubble: a leg from the spot to each pin on a circle, the other pins faded.',
     config: {
       style: plainStyle,
       center: [10, 50],
-      zoom: 16,
+      zoom: 19,
       controls: noControls,
       pins: {
         type: 'FeatureCollection',
         features: [
           ...Array.from({ length: 6 }, (_, i) => ({ type: 'Feature' as const, id: `flat-${i + 1}`, geometry: { type: 'Point' as const, coordinates: [10, 50] }, properties: { title: `Flat ${i + 1}` } })),
-          { type: 'Feature' as const, id: 'house', geometry: { type: 'Point' as const, coordinates: [10.0008, 50.0002] }, properties: { title: 'House' } },
+          { type: 'Feature' as const, id: 'house', geometry: { type: 'Point' as const, coordinates: [10.0001, 50.000025] }, properties: { title: 'House' } },
         ],
       },
     },
@@ -366,6 +367,7 @@ export const scenes: Scene[] = [
   ...darkScenes(),
   ...rtlScenes(),
   ...keyboardScenes(),
+  ...cityBubbleScenes(),
   {
     name: 'webgl-failed',
     description: "The page on a machine where WebGL cannot start: the 'Failed to initialize WebGL' panel.",
@@ -827,4 +829,28 @@ function keyboardScenes(): Scene[] {
       capture: 'map',
     },
   ]);
+}
+
+/**
+ * A city's addresses at zoom 16 (streets of houses metres apart, blocks of flats; `cityLngLats`):
+ * bubbles with counts kept apart and lone pins between them, not a carpet of pins drawn over each
+ * other (light and dark theme, vector view).
+ */
+function cityBubbleScenes(): Scene[] {
+  const lngLats = cityLngLats([4.835, 45.76]);
+  const pins = {
+    type: 'FeatureCollection' as const,
+    features: lngLats.map((coordinates, i) => ({ type: 'Feature' as const, id: `address-${i}`, geometry: { type: 'Point' as const, coordinates }, properties: { title: `Address ${i + 1}` } })),
+  };
+  // Where the view holds the most addresses (a 480 × 360 view at zoom 16 is about 0.005° by 0.0026° there).
+  const around = ([lng, lat]: [number, number]) => lngLats.filter(([x, y]) => Math.abs(x - lng) < 0.0025 && Math.abs(y - lat) < 0.0013).length;
+  const center = lngLats.reduce((best, lngLat) => (around(lngLat) > around(best) ? lngLat : best));
+  return (['light', 'dark'] as const).map((theme): Scene => ({
+    name: `pins-city-z16-${theme}`,
+    description: `${lngLats.length} addresses of a city at zoom 16 (${theme} theme): bubbles with counts that never overlap each other or a pin's head, lone pins between them; no carpet of pins.`,
+    config: { theme, center, zoom: 16, controls: noControls, pins },
+    viewport: small,
+    deviceScaleFactor: 1,
+    capture: 'map',
+  }));
 }

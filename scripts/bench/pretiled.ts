@@ -6,7 +6,7 @@ import { basename, join, resolve } from 'node:path';
 import type { Browser, BrowserContext } from '@playwright/test';
 import { availableParallelism, loadavg } from 'node:os';
 import { PIN_CATEGORY_STYLES } from '../pin-categories.ts';
-import { CSV_HEADER, csvLine, syntheticPins } from '../synthetic-pins.ts';
+import { CSV_HEADER, clumpedSyntheticPins, csvLine, syntheticPins } from '../synthetic-pins.ts';
 import { measure, VIEWPORT } from './measure.ts';
 import { renderTargets, type Target } from './report.ts';
 import { archiveSearchTarget, renderSearch, type SearchFigures } from './search.ts';
@@ -37,6 +37,8 @@ export interface TilingFigures {
   count: number;
   /** The file tiled: GeoJSON, or the same pins as CSV. */
   format: 'geojson' | 'csv';
+  /** Placed in towns and streets (`clumpedSyntheticPins`), not spread over the world. */
+  clumped?: boolean;
   /** The machine's load average over the last minute when the tiling ended (others' work slows the wall time). */
   loadAverage: number;
 }
@@ -45,21 +47,21 @@ export interface TilingFigures {
 export function renderTiling(t: TilingFigures): string {
   const mb = (bytes: number) => `${(bytes / 2 ** 20).toFixed(1)} MB`;
   return (
-    `Tiling ${t.count.toLocaleString('en-US')} pins (${mb(t.inputBytes)} of ${t.format === 'csv' ? 'CSV' : 'GeoJSON'}, generatePins(${t.count}, 1)) with \`pinmap tile\`: ` +
+    `Tiling ${t.count.toLocaleString('en-US')} pins (${mb(t.inputBytes)} of ${t.format === 'csv' ? 'CSV' : 'GeoJSON'}, ${t.clumped ? 'clumpedSyntheticPins' : 'generatePins'}(${t.count}, 1)) with \`pinmap tile\`: ` +
     `${t.seconds.toFixed(1)} s wall${t.cpuSeconds === undefined ? '' : `, ${t.cpuSeconds.toFixed(1)} s of CPU`}` +
     `${t.peakBytes === undefined ? '' : `, peak resident memory ${mb(t.peakBytes)}`}, archive ${mb(t.archiveBytes)}; load average ${t.loadAverage.toFixed(1)} on ${availableParallelism()} cores at the end.`
   );
 }
 
-/** Writes `count` synthetic pins (generatePins, seed 1) as a GeoJSON or CSV file, a feature at a time (none held). */
-export async function writePins(path: string, count: number, format: 'geojson' | 'csv' = 'geojson'): Promise<void> {
+/** Writes `count` synthetic pins (generatePins, seed 1; `clumped`: clumpedSyntheticPins) as a GeoJSON or CSV file, a feature at a time (none held). */
+export async function writePins(path: string, count: number, format: 'geojson' | 'csv' = 'geojson', clumped = false): Promise<void> {
   const out = createWriteStream(path);
   const write = (text: string) => (out.write(text) ? Promise.resolve() : new Promise<void>((done) => out.once('drain', () => done())));
   const csv = format === 'csv';
   await write(csv ? `${CSV_HEADER}\n` : `{"type":"FeatureCollection","pinStyles":${JSON.stringify(PIN_CATEGORY_STYLES)},"features":[\n`);
   let chunk = '';
   let i = 0;
-  for (const feature of syntheticPins(count, 1)) {
+  for (const feature of (clumped ? clumpedSyntheticPins : syntheticPins)(count, 1)) {
     chunk += csv ? `${csvLine(feature)}\n` : `${i++ ? ',\n' : ''}${JSON.stringify(feature)}`;
     if (chunk.length > 1 << 20) {
       await write(chunk);
@@ -71,11 +73,11 @@ export async function writePins(path: string, count: number, format: 'geojson' |
 }
 
 /** Tiles the pins, as GeoJSON or as CSV, with the command (`pinmap tile`, run from source), under /usr/bin/time -v where there is one. */
-export async function tileForBench(tmp: string, log: (message: string) => void, count = PRETILED_COUNT, format: 'geojson' | 'csv' = 'geojson'): Promise<{ archive: string; figures: TilingFigures }> {
+export async function tileForBench(tmp: string, log: (message: string) => void, count = PRETILED_COUNT, format: 'geojson' | 'csv' = 'geojson', clumped = false): Promise<{ archive: string; figures: TilingFigures }> {
   const input = join(tmp, `pins-${count}.${format}`);
   const archive = join(tmp, format === 'csv' ? 'pins-1m-csv.pmtiles' : 'pins-1m.pmtiles');
-  log(`Writing ${count.toLocaleString('en-US')} pins as ${format === 'csv' ? 'CSV' : 'GeoJSON'} …`);
-  await writePins(input, count, format);
+  log(`Writing ${count.toLocaleString('en-US')} ${clumped ? 'clumped ' : ''}pins as ${format === 'csv' ? 'CSV' : 'GeoJSON'} …`);
+  await writePins(input, count, format, clumped);
   log('Tiling them with pinmap tile …');
   const command = [process.execPath, '--import', 'tsx', join(ROOT, 'src/cli/bin.ts'), 'tile', input, '-o', archive, '--quiet'];
   const timed = existsSync('/usr/bin/time');
@@ -83,7 +85,7 @@ export async function tileForBench(tmp: string, log: (message: string) => void, 
   const run = spawnSync(timed ? '/usr/bin/time' : command[0]!, timed ? ['-v', ...command] : command.slice(1), { cwd: ROOT, encoding: 'utf8', maxBuffer: 64 * 1024 * 1024 });
   const seconds = (Date.now() - started) / 1000;
   if (run.status !== 0) throw new Error(`pinmap tile failed: ${run.stderr.slice(-2000)}`);
-  const figures: TilingFigures = { seconds, archiveBytes: statSync(archive).size, inputBytes: statSync(input).size, count, format, loadAverage: loadavg()[0]! };
+  const figures: TilingFigures = { seconds, archiveBytes: statSync(archive).size, inputBytes: statSync(input).size, count, format, loadAverage: loadavg()[0]!, ...(clumped ? { clumped } : {}) };
   const rss = /Maximum resident set size \(kbytes\): (\d+)/.exec(run.stderr);
   if (rss) figures.peakBytes = Number(rss[1]) * 1024;
   const user = /User time \(seconds\): ([\d.]+)/.exec(run.stderr);

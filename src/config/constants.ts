@@ -102,16 +102,20 @@ export const EMBEDDED_DARK_STYLE_PATH = 'basemap/style-dark.json';
 export const EMBEDDED_BASEMAP_DETAIL_ZOOM = 11;
 
 /**
- * Pixels (at MapLibre's 512 px tiles) within which pins merge into a cluster, and the zoom above
- * which none do; the DOM and the GPU pins, in both views, group alike.
+ * Pixels (at MapLibre's 512 px tiles) within which pins merge into a cluster, and the last zoom
+ * at which any do (above it every pin stands alone); the DOM and the GPU pins, in both views, and
+ * the pin tiler group alike. The radius is where a bubble starts; the grouping then merges any two
+ * groups whose drawn discs would overlap (`groupDiscRadius` in src/pins/bubble.ts), so bubbles
+ * never hide each other. It must be at least two lone pins' discs (`CLUSTER_RADIUS` ≥ 2 ×
+ * `groupDiscRadius(1)`): two lone pins are always further apart than the radius.
  */
 export const CLUSTER_RADIUS = 40;
-export const CLUSTER_MAX_ZOOM = 14;
+export const CLUSTER_MAX_ZOOM = 18;
 
 /**
  * A large pin set is grouped a few zooms at a time, each range on its own and only when a view
  * needs it, so the first view's bubbles do not wait for every zoom's (100k pins: about 0.1 s for
- * zooms 0–4 against about 1 s for all 15 in one go). Within a range, a bubble splits into the
+ * zooms 0–4 against over 1 s for all 19 in one go). Within a range, a bubble splits into the
  * bubbles of the next zoom; across two ranges the pins are grouped afresh. Sets of up to
  * `fromPins` pins are grouped at every zoom at once.
  */
@@ -124,5 +128,7 @@ export const CLUSTER_TIERS = {
     [9, 10],
     [11, 12],
     [13, 14],
+    [15, 16],
+    [17, 18],
   ] as const satisfies readonly (readonly [number, number])[],
 };

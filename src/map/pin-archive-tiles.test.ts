@@ -1,11 +1,15 @@
 import { readFileSync } from 'node:fs';
-import { afterEach, describe, expect, it, vi } from 'vitest';
-import { PinArchiveTiles, tilesCovering } from './pin-archive-tiles.ts';
+import { afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
+import { PinArchiveTiles, tilesCovering, type Bbox } from './pin-archive-tiles.ts';
 import { openPinArchive } from './pin-archive.ts';
 import { parsePins } from '../pins/data.ts';
 import { PinClusters } from '../pins/grouping/clusters.ts';
 import { tokenTransform } from './request-transform.ts';
 import { PIN_ARCHIVE } from '../pins/archive-format.ts';
+import { CLUSTER_MAX_ZOOM } from '../config/constants.ts';
+import type { Pin } from '../pins/types.ts';
+import { openServedArchive, tileCollection } from '../testing/pin-archive.testing.ts';
+import { cityLngLats, feature } from '../testing/pin-features.testing.ts';
 
 /** The committed archive of the default pins, and the file it was made from. */
 const ARCHIVE = readFileSync('fixtures/pins/cities.pmtiles');
@@ -28,47 +32,69 @@ function serve(fail: () => boolean = () => false, bytes: Buffer = ARCHIVE) {
 
 afterEach(() => vi.unstubAllGlobals());
 
-const WORLD: [number, number, number, number] = [-180, -85.06, 180, 85.06];
+const WORLD: Bbox = [-180, -85.06, 180, 85.06];
+
+/** A box round `[lng, lat]`: `degrees` across at most, and no more than three tiles of `zoom` (the tiles read stay few at every zoom). */
+function around([lng, lat]: [number, number], zoom: number, degrees: number): Bbox {
+  const half = Math.min(degrees / 2, (1.5 * 360) / 2 ** zoom);
+  return [lng - half, lat - half / 1.5, lng + half, lat + half / 1.5];
+}
+
+/**
+ * Checks that the archive's tiles (`tiles`) give, at each whole zoom from 0 to two above the
+ * archive's last, the groups the page makes of `pins` inline in `boxAt(zoom)`: the same lone pins,
+ * the same bubbles (key, count, where they split) at the same places within the tile's grid.
+ * Returns the zooms at which there were bubbles, and the first with lone pins.
+ */
+async function expectSameGroups(tiles: PinArchiveTiles, pins: Pin[], boxAt: (zoom: number) => Bbox): Promise<{ bubbleZooms: number[]; loneFrom: number }> {
+  const clusters = new PinClusters(pins);
+  const places = new Map(pins.map((pin) => [pin.id, pin.lngLat]));
+  const inBox = ([w, s, e, n]: Bbox, [lng, lat]: [number, number]) => lng >= w && lng <= e && lat >= s && lat <= n;
+  const bubbleZooms: number[] = [];
+  let loneFrom = Infinity;
+  for (let zoom = 0; zoom <= PIN_ARCHIVE.maxZoom + 2; zoom++) {
+    const box = boxAt(zoom);
+    const inline = clusters.groupsAt(zoom, box).filter((g) => inBox(box, g.kind === 'cluster' ? g.lngLat : places.get(g.id)!));
+    const tiled = (await tiles.groupsAt(zoom, box)).filter((g) => inBox(box, g.kind === 'cluster' ? g.lngLat : g.pin.lngLat));
+    expect(tiled.length, `nothing at zoom ${zoom}`).toBeGreaterThan(0);
+    const lone = (list: { kind: string; key: string }[]) => list.filter((g) => g.kind === 'pin').map((g) => g.key).sort();
+    expect(lone(tiled), `lone pins at zoom ${zoom}`).toEqual(lone(inline));
+    if (lone(tiled).length > 0) loneFrom = Math.min(loneFrom, zoom);
+    const bubbles = <T extends { kind: string; key: string }>(list: T[]) => list.filter((g) => g.kind === 'cluster').sort((a, b) => a.key.localeCompare(b.key));
+    const inlineBubbles = bubbles(inline) as Extract<(typeof inline)[number], { kind: 'cluster' }>[];
+    const tiledBubbles = bubbles(tiled) as Extract<(typeof tiled)[number], { kind: 'cluster' }>[];
+    expect(tiledBubbles.map((b) => [b.key, b.count]), `bubbles at zoom ${zoom}`).toEqual(inlineBubbles.map((b) => [b.key, b.count]));
+    if (tiledBubbles.length > 0) bubbleZooms.push(zoom);
+    tiledBubbles.forEach((bubble, i) => {
+      // The tile's grid: 1/8192 of a tile, far less than a pixel.
+      const span = 360 / 2 ** zoom / PIN_ARCHIVE.extent;
+      expect(Math.abs(bubble.lngLat[0] - inlineBubbles[i]!.lngLat[0])).toBeLessThanOrEqual(span);
+      expect(Math.abs(bubble.lngLat[1] - inlineBubbles[i]!.lngLat[1])).toBeLessThanOrEqual(span);
+      expect(bubble.expansionZoom, `where a bubble at zoom ${zoom} splits`).toBe(clusters.expansionZoom(Number(bubble.key.slice('cluster:'.length))));
+    });
+    // Lone pins stand at their own places, within the tile's grid.
+    const span = 360 / 2 ** Math.min(zoom, PIN_ARCHIVE.maxZoom) / PIN_ARCHIVE.extent;
+    for (const group of tiled) {
+      if (group.kind !== 'pin') continue;
+      const [lng, lat] = places.get(group.pin.id)!;
+      expect(Math.abs(group.pin.lngLat[0] - lng), `${group.pin.id} at zoom ${zoom}`).toBeLessThanOrEqual(span);
+      expect(Math.abs(group.pin.lngLat[1] - lat), `${group.pin.id} at zoom ${zoom}`).toBeLessThanOrEqual(span);
+    }
+  }
+  return { bubbleZooms, loneFrom };
+}
 
 describe('PinArchiveTiles', () => {
-  it('gives at every zoom the same bubbles (counts, places) and lone pins as the page groups the same file', async () => {
+  it('gives at every zoom the same bubbles (counts, places, where they split) and lone pins as the page groups the same file', async () => {
     serve();
     const archive = await openPinArchive(`pmtiles://${HOST}/cities.pmtiles`, {}, `${HOST}/`);
-    const tiles = new PinArchiveTiles(archive, undefined);
     const { pins } = parsePins(GEOJSON);
-    const clusters = new PinClusters(pins);
-    const places = new Map(pins.map((pin) => [pin.id, pin.lngLat]));
-    // The world up to zoom 5, western Europe up to 10, Paris beyond (a box of a few hundred tiles at most).
-    const boxAt = (zoom: number): [number, number, number, number] => (zoom <= 5 ? WORLD : zoom <= 10 ? [0, 45, 10, 52] : [2.2, 48.7, 2.5, 49]);
-    const inBox = ([w, s, e, n]: [number, number, number, number], [lng, lat]: [number, number]) => lng >= w && lng <= e && lat >= s && lat <= n;
-    for (let zoom = 0; zoom <= PIN_ARCHIVE.maxZoom + 2; zoom++) {
-      const box = boxAt(zoom);
-      const inline = clusters.groupsAt(zoom, box).filter((g) => inBox(box, g.kind === 'cluster' ? g.lngLat : places.get(g.id)!));
-      const tiled = (await tiles.groupsAt(zoom, box)).filter((g) => inBox(box, g.kind === 'cluster' ? g.lngLat : g.pin.lngLat));
-      expect(tiled.length, `nothing at zoom ${zoom}`).toBeGreaterThan(0);
-      const lone = (list: { kind: string; key: string }[]) => list.filter((g) => g.kind === 'pin').map((g) => g.key).sort();
-      expect(lone(tiled), `lone pins at zoom ${zoom}`).toEqual(lone(inline));
-      const bubbles = <T extends { kind: string; key: string }>(list: T[]) => list.filter((g) => g.kind === 'cluster').sort((a, b) => a.key.localeCompare(b.key));
-      const inlineBubbles = bubbles(inline) as Extract<(typeof inline)[number], { kind: 'cluster' }>[];
-      const tiledBubbles = bubbles(tiled) as Extract<(typeof tiled)[number], { kind: 'cluster' }>[];
-      expect(tiledBubbles.map((b) => [b.key, b.count]), `bubbles at zoom ${zoom}`).toEqual(inlineBubbles.map((b) => [b.key, b.count]));
-      tiledBubbles.forEach((bubble, i) => {
-        // The tile's grid: 1/8192 of a tile, far less than a pixel.
-        const span = 360 / 2 ** zoom / PIN_ARCHIVE.extent;
-        expect(Math.abs(bubble.lngLat[0] - inlineBubbles[i]!.lngLat[0])).toBeLessThanOrEqual(span);
-        expect(Math.abs(bubble.lngLat[1] - inlineBubbles[i]!.lngLat[1])).toBeLessThanOrEqual(span);
-        expect(bubble.expansionZoom).toBe(clusters.expansionZoom(Number(bubble.key.slice('cluster:'.length))));
-      });
-      // Lone pins stand at their own places, within the tile's grid.
-      const span = 360 / 2 ** Math.min(zoom, PIN_ARCHIVE.maxZoom) / PIN_ARCHIVE.extent;
-      for (const group of tiled) {
-        if (group.kind !== 'pin') continue;
-        const [lng, lat] = places.get(group.pin.id)!;
-        expect(Math.abs(group.pin.lngLat[0] - lng), `${group.pin.id} at zoom ${zoom}`).toBeLessThanOrEqual(span);
-        expect(Math.abs(group.pin.lngLat[1] - lat), `${group.pin.id} at zoom ${zoom}`).toBeLessThanOrEqual(span);
-      }
-    }
+    // The world up to zoom 5, western Europe up to 10, then a few tiles round Paris.
+    const boxAt = (zoom: number): Bbox => (zoom <= 5 ? WORLD : zoom <= 10 ? [0, 45, 10, 52] : around([2.3488, 48.8534], zoom, 0.15));
+    await expectSameGroups(new PinArchiveTiles(archive, undefined), pins, boxAt);
     // A tile's pin has its name and its look's category; its popup fields are in the pin index.
+    const tiles = new PinArchiveTiles(archive, undefined);
+    const places = new Map(pins.map((pin) => [pin.id, pin.lngLat]));
     const paris = (await tiles.groupsAt(8, [2, 48, 3, 49])).find((g) => g.kind === 'pin' && g.pin.id === 'paris-fr');
     expect(paris).toMatchObject({ pin: { title: 'Paris', category: 'capital' } });
     expect(await archive.find('paris-fr')).toMatchObject({ pin: { title: 'Paris', url: 'https://www.geonames.org/2988507', category: 'capital', lngLat: places.get('paris-fr') } });
@@ -123,6 +149,27 @@ describe('PinArchiveTiles', () => {
       expect(unreadable.mock.calls).toEqual([[`${HOST}/${name}`, fault.reason]]);
     });
   }
+});
+
+describe('PinArchiveTiles over a city', () => {
+  const lngLats = cityLngLats([4.835, 45.76]);
+  const features = lngLats.map((coordinates, i) => feature(`c${i}`, {}, { geometry: { type: 'Point', coordinates } }));
+  let bytes: Buffer;
+  beforeAll(async () => {
+    bytes = await tileCollection({ type: 'FeatureCollection', features });
+  }, 60_000);
+
+  it('gives the same bubbles and lone pins as the page (streets, blocks of flats), at every zoom the grouping has and above', async () => {
+    const { archive } = await openServedArchive(bytes, HOST);
+    const { pins } = parsePins({ type: 'FeatureCollection', features });
+    // Round the biggest block of flats: a bubble at every zoom, streets and lone pins beside it.
+    const counts = new Map<string, number>();
+    for (const lngLat of lngLats) counts.set(lngLat.join(), (counts.get(lngLat.join()) ?? 0) + 1);
+    const block = [...counts].sort((a, b) => b[1] - a[1])[0]![0].split(',').map(Number) as [number, number];
+    const seen = await expectSameGroups(new PinArchiveTiles(archive, undefined), pins, (zoom) => around(block, zoom, 0.02));
+    expect(seen.bubbleZooms, 'zooms with bubbles').toEqual(Array.from({ length: CLUSTER_MAX_ZOOM + 1 }, (_, zoom) => zoom));
+    expect(seen.loneFrom, 'the first zoom with lone pins').toBeLessThanOrEqual(14);
+  });
 });
 
 describe('tilesCovering', () => {

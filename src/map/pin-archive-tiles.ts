@@ -41,9 +41,9 @@ export class PinArchiveTiles {
     private readonly onUnreadable?: (url: string, reason: string) => void,
   ) {}
 
-  /** The tile zoom that holds a map zoom's groups. */
-  static tileZoom(zoom: number): number {
-    return Math.min(PIN_ARCHIVE.maxZoom, Math.max(0, Math.floor(zoom)));
+  /** The tile zoom that holds a map zoom's groups: up to the archive's last zoom (`PIN_ARCHIVE.maxZoom` when it was made; older archives stop lower). */
+  tileZoom(zoom: number): number {
+    return Math.min(this.archive.source.maxzoom, Math.max(0, Math.floor(zoom)));
   }
 
   /**
@@ -51,7 +51,7 @@ export class PinArchiveTiles {
    * the features near its edges), in the tiles' order. Longitudes are the archive's (-180..180).
    */
   async groupsAt(zoom: number, bbox: Bbox): Promise<TiledGroup[]> {
-    const z = PinArchiveTiles.tileZoom(zoom);
+    const z = this.tileZoom(zoom);
     const tiles = await Promise.all(tilesCovering(z, bbox).map(([x, y]) => this.tile(z, x, y)));
     const seen = new Set<string>();
     const groups: TiledGroup[] = [];

@@ -14,7 +14,8 @@ import { moveOfKey, nearestTo, nextFocus, readingOrderOf, splitInto, type FocusP
  *   leaves the view hands the focus to the nearest item in view, or with none to the map; a
  *   bubble activated from the keyboard puts it, once the camera rests, on the first item of what
  *   it split into, announced politely ("Zoomed in: 12 pins").
- * - The group is named with the number of pins in view ("Pins, 12 in view").
+ * - The group is named with the number of pins in view ("Pins, 12 in view"), from the start:
+ *   for the GPU pins, what their layers draw (`countInView`), before any stand-in is made.
  */
 
 /** What the pins' group is given. */
@@ -31,6 +32,12 @@ export interface PinGroupOptions {
    * pan (to bring a pin at the edge into view) does not change which pin comes first.
    */
   topInWorld: () => number;
+  /**
+   * How many pins the map draws in view, when its pins are not all buttons in the group (the GPU
+   * pins: their keyboard stand-ins come only once the keyboard reaches the map); undefined: count
+   * the buttons.
+   */
+  countInView?: () => number | undefined;
 }
 
 /** The pins' group of one map (see `createPinGroup`). */
@@ -125,8 +132,11 @@ export function createPinGroup(container: HTMLElement, group: HTMLElement, optio
     const keep = last && shown.some((item) => item.element === last) ? last : undefined;
     const first = readingOrderOf(shown.map((item) => item.at))[0];
     setCurrent(keep ?? (first === undefined ? undefined : shown[first]!.element));
-    let pins = 0;
-    for (const { element } of shown) pins += element.classList.contains('pinmap-cluster') ? Number(element.dataset.count) || 1 : 1;
+    let pins = options.countInView?.();
+    if (pins === undefined) {
+      pins = 0;
+      for (const { element } of shown) pins += element.classList.contains('pinmap-cluster') ? Number(element.dataset.count) || 1 : 1;
+    }
     const next = options.label.replace('{count}', countFormat.format(pins));
     if (next !== label) group.setAttribute('aria-label', (label = next));
   }

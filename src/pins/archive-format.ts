@@ -28,7 +28,11 @@ export const PIN_ARCHIVE = {
   oldestVersion: 2,
   /** Tile extent: MapLibre's own (GeoJSON sources are tiled at it), so positions round alike. */
   extent: 8192,
-  /** Tiles go up to the first zoom at which no pin is in a bubble; MapLibre zooms in on it above. */
+  /**
+   * Tiles go up to the first zoom at which no pin is in a bubble; MapLibre zooms in on it above.
+   * The page reads an archive's last zoom from its header: archives made when the grouping
+   * stopped at zoom 14 end at 15, and their pins stand alone from there.
+   */
   maxZoom: CLUSTER_MAX_ZOOM + 1,
   /** About this many pins share one bucket of the pin index (one range request of a few KB). */
   pinsPerBucket: 64,
@@ -60,7 +64,7 @@ export interface PinLook {
 
 /**
  * Where one pin is and what its popup shows: id, longitude, latitude, the zooms at which it
- * stands alone (bit z for zoom z, up to `CLUSTER_MAX_ZOOM`), title, description, url (or null),
+ * stands alone (bit z for zoom z, up to the archive's last zoom), title, description, url (or null),
  * category (or null), look.
  */
 export type PinIndexEntry = [string, number, number, number, string, string, string | null, string | null, number];
@@ -204,8 +208,11 @@ export interface PinTileProperties {
   look: number;
 }
 
-/** The lowest whole zoom from `fromZoom` up at which a pin with these alone-zoom bits stands alone. */
-export function revealZoomOf(aloneMask: number, fromZoom: number): number {
-  for (let zoom = Math.max(0, Math.floor(fromZoom)); zoom <= CLUSTER_MAX_ZOOM; zoom++) if (aloneMask & (1 << zoom)) return zoom;
-  return CLUSTER_MAX_ZOOM + 1;
+/**
+ * The lowest whole zoom from `fromZoom` up at which a pin with these alone-zoom bits stands alone,
+ * in an archive whose tiles end at `maxZoom` (its header's; every pin stands alone there).
+ */
+export function revealZoomOf(aloneMask: number, fromZoom: number, maxZoom: number = PIN_ARCHIVE.maxZoom): number {
+  for (let zoom = Math.max(0, Math.floor(fromZoom)); zoom < maxZoom; zoom++) if (aloneMask & (1 << zoom)) return zoom;
+  return Math.max(Math.floor(fromZoom), maxZoom);
 }

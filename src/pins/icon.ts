@@ -503,3 +503,12 @@ export class SharedStyles {
     return styles;
   }
 }
+
+/**
+ * The ring that marks the pin whose popup is open (both views): its diameter and its centre from
+ * the pin's tip, CSS px (y up is negative), round the pin's head.
+ */
+export function highlightRing(style: PinStyle): { size: number; offset: [number, number] } {
+  const { width, height } = pinDrawing(style);
+  return { size: Math.round(width + 14), offset: [0, -(height - width / 2)] };
+}

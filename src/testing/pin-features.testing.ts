@@ -29,3 +29,33 @@ export function clumpedLngLats(count: number, seed = 7): [number, number][] {
     return [lng + (random() - 0.5) * spread, lat + (random() - 0.5) * spread];
   });
 }
+
+/**
+ * A city's addresses around `[lng, lat]`, from a seeded generator (the same each time): streets of
+ * houses 5 to 25 m apart, blocks of flats (up to 30 pins at one address), and pins scattered
+ * within about a kilometre. Bubbles are left at every zoom the grouping has (the flats never
+ * split), lone pins from about zoom 12.
+ */
+export function cityLngLats([lng, lat]: [number, number], seed = 5): [number, number][] {
+  let state = seed;
+  const random = () => (state = (Math.imul(state, 1103515245) + 12345) >>> 0) / 2 ** 32;
+  const near = (spread: number): [number, number] => [lng + (random() - 0.5) * spread, lat + (random() - 0.5) * spread];
+  const pins: [number, number][] = [];
+  for (let street = 0; street < 12; street++) {
+    let [x, y] = near(0.02);
+    let angle = random() * Math.PI;
+    const step = 0.00005 + random() * 0.0002;
+    for (let house = 0, houses = 5 + Math.floor(random() * 30); house < houses; house++) {
+      pins.push([x, y]);
+      x += Math.cos(angle) * step;
+      y += Math.sin(angle) * step;
+      angle += (random() - 0.5) * 0.1;
+    }
+  }
+  for (let block = 0; block < 8; block++) {
+    const at = near(0.02);
+    for (let flat = 0, flats = 2 + Math.floor(random() * 29); flat < flats; flat++) pins.push(at);
+  }
+  for (let k = 0; k < 60; k++) pins.push(near(0.03));
+  return pins;
+}

@@ -29,7 +29,7 @@ describe("the tiler's order of each range's pins", () => {
       bubbles += count;
     }
     // Several ranges of zooms (more than 10,000 pins), bubbles at each of their zooms.
-    expect(ranges).toEqual([[0, 4], [5, 6], [7, 8], [9, 10], [11, 12], [13, 14]]);
+    expect(ranges).toEqual([[0, 4], [5, 6], [7, 8], [9, 10], [11, 12], [13, 14], [15, 16], [17, 18]]);
     expect(bubbles).toBeGreaterThan(1000);
   });
 });

@@ -138,7 +138,7 @@ export interface PinIndexInput {
   coordinates: Float64Array;
   ids: { id(pin: number): string };
   looks: Uint16Array;
-  alone: Uint16Array;
+  alone: Uint32Array;
   records: SpilledRecords;
 }
 

@@ -53,11 +53,11 @@ describe('the grouping in a worker thread', () => {
     const job = work(count, join(folder, 'records.jsonl'));
     writeFileSync(job.index.records.path, '[]'.repeat(count));
     expect(zoomsOfWorkers(count, PIN_ARCHIVE.maxZoom, 2)).toEqual([
-      [0, 1, 2, 3, 4, 7, 8, 11, 12],
-      [5, 6, 9, 10, 13, 14, 15],
+      [0, 1, 2, 3, 4, 7, 8, 11, 12, 15, 16],
+      [5, 6, 9, 10, 13, 14, 17, 18, 19],
     ]);
     const here = new Grouper(job.coordinates);
-    const alone = new Uint16Array(count);
+    const alone = new Uint32Array(count);
     const there = new GroupsInWorker(job);
     try {
       for (let zoom = 0; zoom <= PIN_ARCHIVE.maxZoom; zoom++) {

@@ -246,7 +246,7 @@ export interface WorkerData extends GroupingWork {
 export type GroupingMessage = { zoom: number; groups: ZoomGroups } | { indexLength: number };
 
 /** A message to a worker: a zoom to group, or the zooms each pin stands alone at (bit z: zoom z), to write the pin index with. */
-export type GroupingRequest = number | { alone: Uint16Array };
+export type GroupingRequest = number | { alone: Uint32Array };
 
 /** Where a promise waits for the worker. */
 interface Waiting<T> {
@@ -277,7 +277,7 @@ export class GroupsInWorker {
   private readonly waiting = new Map<number | 'index', Waiting<ZoomGroups> | Waiting<number>>();
   private readonly ready = new Map<number | 'index', ZoomGroups | number>();
   /** Bit z: the pin stands alone at zoom z (of the zooms arrived so far). */
-  private readonly alone: Uint16Array;
+  private readonly alone: Uint32Array;
   private zoomsArrived = 0;
   /** The first zoom of the finest range, and how many zooms below it have arrived. */
   private readonly finestFrom: number;
@@ -290,7 +290,7 @@ export class GroupsInWorker {
     }
     this.lastZoom = work.lastZoom;
     const count = work.coordinates.length / 2;
-    this.alone = new Uint16Array(count);
+    this.alone = new Uint32Array(count);
     const fail = (error: Error) => {
       this.failed ??= error;
       for (const { reject } of this.waiting.values()) reject(this.failed);

@@ -19,6 +19,11 @@ import { NOT_ALONE, tileOf, type Bubbles } from './zoom-groups.ts';
 export const firstTileId = (zoom: number): number => zxyToTileId(zoom, 0, 0);
 /** The zoom pins are sorted at, along its Hilbert curve: the tiles of every lower zoom are runs of it. */
 const SORT_ZOOM = PIN_ARCHIVE.maxZoom;
+/**
+ * Bits of a pin's number in its sort key, below its place along the curve (2 × `SORT_ZOOM` bits):
+ * the two fill the 64 bits of the key.
+ */
+const PIN_BITS = 64 - 2 * SORT_ZOOM;
 
 /** The longitude a tile places a point at: 180 and -180 are one meridian, drawn at -180 (see `tileOf`). */
 export const tileLng = (lng: number): number => (lng === 180 ? -180 : lng);
@@ -27,11 +32,11 @@ export const tileLng = (lng: number): number => (lng === 180 ? -180 : lng);
 export interface PinsAlongTiles {
   /** The pin at each place. */
   order: Uint32Array;
-  /** Each place's tile at the highest zoom, as its place along that zoom's curve. */
-  curve: Uint32Array;
+  /** Each place's tile at the highest zoom, as its place along that zoom's curve (up to 2 × `SORT_ZOOM` bits, so not a 32-bit integer). */
+  curve: Float64Array;
   /** Each place's tile column and row at the highest zoom (at zoom z: shifted right by the difference). */
-  tileX: Uint16Array;
-  tileY: Uint16Array;
+  tileX: Uint32Array;
+  tileY: Uint32Array;
   /** Each place's pin across and down the world, 0 to 1 (as `tilePoint` projects it). */
   worldX: Float64Array;
   worldY: Float64Array;
@@ -47,18 +52,21 @@ export interface PinsAlongTiles {
  */
 export function sortAlongTiles(coordinates: Float64Array, ids: IdStore, titles: ByteStore, looks: Uint16Array): PinsAlongTiles {
   const count = coordinates.length / 2;
+  if (count > 2 ** PIN_BITS) throw new Error(`the tiler tiles at most ${2 ** PIN_BITS} pins at once, not ${count}`);
   const sortBase = firstTileId(SORT_ZOOM);
   const keyed = new BigUint64Array(count);
+  const pinBits = BigInt(PIN_BITS);
+  const pinMask = (1n << pinBits) - 1n;
   for (let i = 0; i < count; i++) {
     const [x, y] = tileOf(coordinates[2 * i]!, coordinates[2 * i + 1]!, SORT_ZOOM);
-    keyed[i] = (BigInt(zxyToTileId(SORT_ZOOM, x, y) - sortBase) << 32n) | BigInt(i);
+    keyed[i] = (BigInt(zxyToTileId(SORT_ZOOM, x, y) - sortBase) << pinBits) | BigInt(i);
   }
   keyed.sort();
   const pins: PinsAlongTiles = {
     order: new Uint32Array(count),
-    curve: new Uint32Array(count),
-    tileX: new Uint16Array(count),
-    tileY: new Uint16Array(count),
+    curve: new Float64Array(count),
+    tileX: new Uint32Array(count),
+    tileY: new Uint32Array(count),
     worldX: new Float64Array(count),
     worldY: new Float64Array(count),
     look: new Uint16Array(count),
@@ -66,12 +74,12 @@ export function sortAlongTiles(coordinates: Float64Array, ids: IdStore, titles: 
   };
   let scratch = new Uint8Array(256);
   for (let k = 0; k < count; k++) {
-    const i = Number(keyed[k]! & 0xffffffffn);
+    const i = Number(keyed[k]! & pinMask);
     const lng = coordinates[2 * i]!;
     const lat = coordinates[2 * i + 1]!;
     const [x, y] = tileOf(lng, lat, SORT_ZOOM);
     pins.order[k] = i;
-    pins.curve[k] = Number(keyed[k]! >> 32n);
+    pins.curve[k] = Number(keyed[k]! >> pinBits);
     pins.tileX[k] = x;
     pins.tileY[k] = y;
     pins.worldX[k] = tileLng(lng) / 360 + 0.5;
@@ -103,7 +111,7 @@ const keysWith = (categories: number): string[] => [...KEYS, ...Array.from({ len
  */
 export function writeZoom(writer: PmtilesWriter, zoom: number, bubbles: Bubbles, pins: PinsAlongTiles, rank: Uint32Array, categories: number): void {
   const base = firstTileId(zoom);
-  const curveShift = 2 * (SORT_ZOOM - zoom);
+  const curveScale = 4 ** (SORT_ZOOM - zoom);
   const tileShift = SORT_ZOOM - zoom;
   const scale = 2 ** zoom;
   const extent = PIN_ARCHIVE.extent;
@@ -130,7 +138,7 @@ export function writeZoom(writer: PmtilesWriter, zoom: number, bubbles: Bubbles,
   let b = 0; // next bubble in `bubbleOrder`
   const nextPin = () => {
     if (!everyPin) while (p < count && rank[order[p]!] === NOT_ALONE) p++;
-    return p < count ? curve[p]! >>> curveShift : Infinity;
+    return p < count ? Math.floor(curve[p]! / curveScale) : Infinity;
   };
   for (;;) {
     const pinTile = nextPin();

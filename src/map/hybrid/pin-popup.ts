@@ -1,7 +1,7 @@
 import L from 'leaflet';
 import { DEFAULTS } from '../../config/constants.ts';
 import { nearestCopy } from '../../pins/filter.ts';
-import { pinDrawing, type PinStyle } from '../../pins/icon.ts';
+import { highlightRing, pinDrawing, type PinStyle } from '../../pins/icon.ts';
 import { createPopupContent } from '../../pins/popup-content.ts';
 import type { Pin } from '../../pins/types.ts';
 
@@ -85,7 +85,17 @@ export function createLeafletPopup(map: L.Map, options: LeafletPopupOptions): Le
       .setLatLng([pin.lngLat[1], nearestCopy(pin.lngLat[0], map.getCenter().lng)])
       .setContent(content);
     const entry = { popup, pinId: pin.id };
+    // The pin is ringed while its popup is open.
+    const { size, offset } = highlightRing(style);
+    const ring = L.marker(popup.getLatLng()!, {
+      icon: L.divIcon({ className: 'pinmap-pin-highlight', iconSize: [size, size], iconAnchor: [size / 2 - offset[0], size / 2 - offset[1]] }),
+      interactive: false,
+      keyboard: false,
+      zIndexOffset: 1_000_000,
+    }).addTo(map);
+    ring.getElement()?.setAttribute('data-pin-id', pin.id);
     popup.on('remove', () => {
+      ring.remove();
       if (current !== entry) return;
       current = undefined;
       returnFocus?.();

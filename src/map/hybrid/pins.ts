@@ -415,7 +415,7 @@ export function createHybridPins(map: L.Map, options: HybridPinOptions): PinLaye
       if (archive) {
         // The archive's pin index knows the pin and the zooms where it stands alone.
         const entry = await found?.lookUp(id);
-        return entry && { center: entry.pin.lngLat, zoom: Math.max(zoom, revealZoomOf(entry.aloneMask, zoom)) };
+        return entry && { center: entry.pin.lngLat, zoom: Math.max(zoom, revealZoomOf(entry.aloneMask, zoom, archive.source.maxzoom)) };
       }
       const pin = state.byId.get(id);
       if (!pin || !clusters) return undefined;

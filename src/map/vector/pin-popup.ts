@@ -1,6 +1,6 @@
-import { Popup, type Map as MapLibreMap } from 'maplibre-gl';
+import { Marker, Popup, type Map as MapLibreMap } from 'maplibre-gl';
 import { DEFAULTS } from '../../config/constants.ts';
-import { pinDrawing, type PinStyle } from '../../pins/icon.ts';
+import { highlightRing, pinDrawing, type PinStyle } from '../../pins/icon.ts';
 import { createPopupContent } from '../../pins/popup-content.ts';
 import type { Pin } from '../../pins/types.ts';
 
@@ -73,11 +73,13 @@ export function createPinPopup(map: MapLibreMap, onClosed: () => void): PinPopup
       .setDOMContent(createPopupContent(pin))
       .addTo(map);
     popup = next;
+    const ring = ringMarker(pin, style).addTo(map);
     const element = next.getElement();
     element.setAttribute('role', 'dialog');
     element.setAttribute('aria-label', pin.title);
     element.dataset.pinId = pin.id;
     next.on('close', () => {
+      ring.remove();
       if (popup !== next) return;
       popup = undefined;
       // Back to where the user was, without scrolling the page.
@@ -102,6 +104,16 @@ export function createPinPopup(map: MapLibreMap, onClosed: () => void): PinPopup
       close();
     },
   };
+}
+
+/** The ring round the pin whose popup is open: drawn over the pins, not taking clicks or the focus. */
+function ringMarker(pin: Pin, style: PinStyle): Marker {
+  const { size, offset } = highlightRing(style);
+  const element = document.createElement('div');
+  element.className = 'pinmap-pin-highlight';
+  element.dataset.pinId = pin.id;
+  element.style.width = element.style.height = `${size}px`;
+  return new Marker({ element, anchor: 'center', offset }).setLngLat(pin.lngLat);
 }
 
 /** Pans the map just enough that the popup is wholly inside it, with a small margin. */

@@ -57,6 +57,18 @@ export interface PinSymbolDrawing {
  * click on a bubble zooms to where it splits; a click on a pin calls `onPin`. Returns what
  * removes them, and the source, again.
  */
+/** Each map's count of the pins its symbol layers draw in view (`drawnPinCount`), while they are on it. */
+const drawnCounters = new WeakMap<MapLibreMap, () => number>();
+
+/**
+ * How many pins the GPU pins' layers draw in view: lone pins one each, bubbles their count (less
+ * hidden categories', `bubbleCount`); undefined when the map has no such layers (DOM pins). The
+ * pins' group is named with it before the keyboard's stand-ins are made.
+ */
+export function drawnPinCount(map: MapLibreMap): number | undefined {
+  return drawnCounters.get(map)?.();
+}
+
 export function addPinLayers(map: MapLibreMap, { images, image, font, sourceLayer, expansionZoom, leaves, listBubble, onPin, pinOf, styleOf, clusterLabel, bubbleCount }: PinSymbolDrawing): () => void {
   const fromSource = sourceLayer === undefined ? { source: PIN_SOURCE } : { source: PIN_SOURCE, 'source-layer': sourceLayer };
   map.addLayer({
@@ -123,6 +135,29 @@ export function addPinLayers(map: MapLibreMap, { images, image, font, sourceLaye
     if (feature) onPin(feature);
   };
   const releaseKeyboard = keyboardStandIns(map, { layers: PIN_LAYERS, pinOf, styleOf, clusterLabel, onPin, zoomInto, ...(bubbleCount ? { bubbleCount } : {}) });
+  drawnCounters.set(map, () => {
+    if (!map.getLayer(PIN_LAYERS.pins)) return 0;
+    // A tile also holds the features near its edges: each bubble and pin is counted once. As the
+    // pins' group counts its items: those whose point (a pin's tip, a bubble's middle) is in view,
+    // not those only partly drawn at its edges.
+    const seen = new Set<string>();
+    const { clientWidth: width, clientHeight: height } = map.getContainer();
+    const centre = map.getCenter().lng;
+    let count = 0;
+    for (const feature of map.queryRenderedFeatures({ layers: [PIN_LAYERS.clusters, PIN_LAYERS.pins] })) {
+      if (feature.geometry.type !== 'Point') continue;
+      const [lng, lat] = feature.geometry.coordinates as [number, number];
+      const at = map.project([lng + 360 * Math.round((centre - lng) / 360), lat]);
+      if (at.x < 0 || at.x > width || at.y < 0 || at.y > height) continue;
+      const { properties } = feature;
+      const bubble = typeof properties.point_count === 'number';
+      const key = bubble ? `bubble ${String(properties.cluster_id)}` : `pin ${String(properties.id ?? feature.id)}`;
+      if (seen.has(key)) continue;
+      seen.add(key);
+      count += bubble ? (bubbleCount?.(properties) ?? (properties.point_count as number)) : 1;
+    }
+    return count;
+  });
   const pointer = () => (map.getCanvas().style.cursor = 'pointer');
   const noPointer = () => (map.getCanvas().style.cursor = '');
   map.on('click', PIN_LAYERS.clusters, onClusterClick);
@@ -133,6 +168,7 @@ export function addPinLayers(map: MapLibreMap, { images, image, font, sourceLaye
   }
   return () => {
     releaseKeyboard();
+    drawnCounters.delete(map);
     map.off('click', PIN_LAYERS.clusters, onClusterClick);
     map.off('click', PIN_LAYERS.pins, onPinClick);
     for (const layer of [PIN_LAYERS.clusters, PIN_LAYERS.pins]) {

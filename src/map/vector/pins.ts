@@ -11,6 +11,7 @@ import { gatherPinMarkers, pinGroupElement } from './markers.ts';
 import { createPinImages } from './pin-images.ts';
 import { createVectorFan } from './pin-fan-out.ts';
 import { createPinPopup } from './pin-popup.ts';
+import { drawnPinCount } from './pin-symbol-layers.ts';
 import type { PinStrategy, PinStrategyInput } from './pin-strategy.ts';
 import { createPretiledPins } from './pretiled-pins-layer.ts';
 import '../../pins/icon-font.ts';
@@ -58,6 +59,7 @@ export function createVectorPins(map: MapLibreMap, options: VectorPinLayerOption
     zoomedInLabel: options.zoomedInLabel,
     mapElement: () => map.getCanvas(),
     topInWorld: () => MercatorCoordinate.fromLngLat(map.unproject([0, 0])).y * 512 * 2 ** map.getZoom(),
+    countInView: () => drawnPinCount(map),
   });
   // Once every 'idle' listener has run (the stand-ins follow what is drawn on 'idle' too).
   const onIdle = () => queueMicrotask(() => pinGroup.rested());

@@ -107,7 +107,7 @@ export function createPretiledPins(map: MapLibreMap, input: PretiledPinsInput): 
     },
     async revealZoom(id) {
       const entry = await found.lookUp(id);
-      return entry ? revealZoomOf(entry.aloneMask, map.getZoom()) : map.getZoom();
+      return entry ? revealZoomOf(entry.aloneMask, map.getZoom(), archive.source.maxzoom) : map.getZoom();
     },
     lookup: found,
     shownPins: () => tiledPinsDrawn(map, archive),

@@ -13,6 +13,12 @@ import KDBush from 'kdbush';
  * if it took any, they become one bubble at their centre weighted by their counts, else each
  * stays as it was. Positions are kept in Web Mercator units (0..1), and the spatial index
  * (kdbush, as supercluster uses it) in single precision.
+ *
+ * With `apart` (the product's grouping; without it the groups are supercluster's), the groups of
+ * each zoom are then kept apart: any two whose drawn discs (`apart.radius` of their counts, in
+ * pixels at that zoom) come nearer than their radii and `apart.gap` merge into one bubble at
+ * their weighted centre, and again, until no two do. A bubble so made splits at the zoom above,
+ * as any other, and its pins are still the union of groups of the zoom above.
  */
 
 /** `Infinity` in the zoom marks: not looked at yet at any zoom. */
@@ -32,6 +38,11 @@ export interface GroupIndexOptions {
    * that a bubble's pins can be listed (`leaves`); kept anyway with `GroupInput.categoryOf`.
    */
   keepParents?: boolean;
+  /**
+   * Keep groups' discs apart (see above): a group's radius in pixels by its count, how far above
+   * its point its disc is centred (a pin's head), and the pixels kept between two.
+   */
+  apart?: { radius: (count: number) => number; lift: (count: number) => number; gap: number };
 }
 
 /**
@@ -199,29 +210,24 @@ export class GroupIndex {
 
   /**
    * A bubble's pins (their indexes in the input), in the input's order: from the bubble, where it
-   * was made, down through each zoom's groups to the pins. A group's members lie within twice the
-   * radius of its centre (within the radius of the one that took them, which is within the radius
-   * of their weighted centre), so each zoom's members are looked for there and told by where they
+   * was made, down through each zoom's groups to the pins, each zoom's members told by where they
    * went (`parents`: the index must keep them, `keepParents`).
    */
   leaves(bubbleId: number): Uint32Array<ArrayBuffer> {
     if (!this.keepsParents) throw new Error('the grouping does not keep where its pins went');
     const { zoom: below, origin } = this.madeAt(bubbleId);
-    let entries = [this.parents[below]![origin]!];
-    for (let zoom = below - 1; zoom <= this.options.maxZoom; zoom++) {
-      const level = this.levels[zoom]!;
-      const next = this.levels[zoom + 1]!;
-      const parent = this.parents[zoom + 1]!;
-      // Twice the radius, and some room for the index's single precision.
-      const reach = (2.2 * this.options.radius) / (this.options.extent * 2 ** zoom);
-      const members: number[] = [];
-      for (const entry of entries) {
-        for (const k of next.tree.within(level.x[entry]!, level.y[entry]!, reach)) if (parent[k] === entry) members.push(k);
-      }
-      entries = members;
+    let marked = new Uint8Array(this.levels[below - 1]!.count);
+    marked[this.parents[below]![origin]!] = 1;
+    for (let zoom = below; zoom <= this.options.maxZoom + 1; zoom++) {
+      const parent = this.parents[zoom]!;
+      const next = new Uint8Array(this.levels[zoom]!.count);
+      for (let k = 0; k < next.length; k++) next[k] = marked[parent[k]!]!;
+      marked = next;
     }
-    const pins = Uint32Array.from(entries, (k) => (this.input.members ? this.input.members[k]! : k));
-    return pins.sort();
+    const members = this.input.members;
+    const pins: number[] = [];
+    for (let k = 0; k < marked.length; k++) if (marked[k]) pins.push(members ? members[k]! : k);
+    return Uint32Array.from(pins).sort();
   }
 
   /**
@@ -327,11 +333,14 @@ export class GroupIndex {
     const ny = new Float64Array(above.count);
     const nid = this.total < 2 ** 26 ? new Uint32Array(above.count) : new Float64Array(above.count);
     const npoints = new Uint32Array(above.count);
+    // The place above of the one that took the others (or of the one kept): a bubble's id is made from it.
+    const norigin = new Uint32Array(above.count);
     // Which group each of those above goes into, when bubbles count their pins per category.
     const parent = this.keepsParents ? (this.parents[zoom + 1] = new Uint32Array(above.count)) : undefined;
     let n = 0;
     const keep = (k: number) => {
       if (parent) parent[k] = n;
+      norigin[n] = k;
       nx[n] = x[k]!;
       ny[n] = y[k]!;
       nid[n] = id ? id[k]! : k;
@@ -365,6 +374,7 @@ export class GroupIndex {
         ny[n] = wy / total;
         // Where and at which zoom it was made, after the pins' numbers (as supercluster's ids).
         nid[n] = (i << 5) + (zoom + 1) + this.total;
+        norigin[n] = i;
         npoints[n] = total;
         n++;
       } else {
@@ -379,6 +389,89 @@ export class GroupIndex {
         }
       }
     }
+    if (this.options.apart) n = this.keepApart(zoom, n, { x: nx, y: ny, id: nid, points: npoints, origin: norigin }, above.count, parent);
     return indexed({ count: n, x: first(nx, n), y: first(ny, n), id: first(nid, n), points: first(npoints, n), seen: new Uint8Array(n).fill(NOT_SEEN) }, this.options.nodeSize);
+  }
+
+  /**
+   * Merges the groups of `zoom` (the first `n` of `groups`) whose discs overlap (see `apart`),
+   * until none do; the groups left are moved to the front, in their order, and `parent` (of the
+   * `aboveCount` groups above) follows them. Returns how many are left.
+   *
+   * Two lone pins never overlap (the radius is at least two pins' discs, and a pin left alone had
+   * no other within it), so only bubbles are looked around: each, and again each time it grows,
+   * for every group whose disc reaches its own. The spatial index holds where the groups were
+   * first; a group that grows moves, so the reach is widened by the most any has moved.
+   */
+  private keepApart(
+    zoom: number,
+    n: number,
+    groups: { x: Float64Array; y: Float64Array; id: Uint32Array | Float64Array; points: Uint32Array; origin: Uint32Array },
+    aboveCount: number,
+    parent: Uint32Array | undefined,
+  ): number {
+    const { radius, lift, gap } = this.options.apart!;
+    const { x, y, id, points, origin } = groups;
+    const scale = this.options.extent * 2 ** zoom;
+    const widest = radius(Math.max(2, this.total));
+    const highest = Math.max(lift(1), lift(Math.max(2, this.total)));
+    const tree = new KDBush(Math.max(1, n), this.options.nodeSize, Float32Array);
+    for (let k = 0; k < n; k++) tree.add(x[k]!, y[k]!);
+    if (n === 0) tree.add(0, 0);
+    tree.finish();
+    const x0 = x.slice(0, n);
+    const y0 = y.slice(0, n);
+    /** The group each merged one went into (its own place while it stands). */
+    const into = new Uint32Array(n);
+    for (let k = 0; k < n; k++) into[k] = k;
+    let drift = 0;
+    let merged = false;
+    const queue: number[] = [];
+    for (let k = 0; k < n; k++) if (points[k]! > 1) queue.push(k);
+    while (queue.length > 0) {
+      const b = queue.pop()!;
+      if (into[b] !== b) continue;
+      let grew = false;
+      const reach = (radius(points[b]!) + widest + 2 * highest + gap) / scale + drift;
+      for (const k of tree.within(x[b]!, y[b]!, reach)) {
+        if (k === b || into[k] !== k) continue;
+        const dx = (x[k]! - x[b]!) * scale;
+        const dy = (y[k]! - y[b]!) * scale - lift(points[k]!) + lift(points[b]!);
+        const clear = radius(points[b]!) + radius(points[k]!) + gap;
+        if (dx * dx + dy * dy >= clear * clear) continue;
+        const total = points[b]! + points[k]!;
+        x[b] = (x[b]! * points[b]! + x[k]! * points[k]!) / total;
+        y[b] = (y[b]! * points[b]! + y[k]! * points[k]!) / total;
+        points[b] = total;
+        into[k] = b;
+        grew = true;
+      }
+      if (!grew) continue;
+      merged = true;
+      // A bubble made at this zoom, known by the one of the zoom above that it started from.
+      id[b] = (origin[b]! << 5) + (zoom + 1) + this.total;
+      drift = Math.max(drift, Math.hypot(x[b]! - x0[b]!, y[b]! - y0[b]!));
+      queue.push(b);
+    }
+    if (!merged) return n;
+    // Where each group goes: the one it merged into (after all its merges), at its place among those left.
+    const place = new Uint32Array(n);
+    let left = 0;
+    for (let k = 0; k < n; k++) {
+      if (into[k] !== k) continue;
+      place[k] = left;
+      x[left] = x[k]!;
+      y[left] = y[k]!;
+      id[left] = id[k]!;
+      points[left] = points[k]!;
+      origin[left] = origin[k]!;
+      left++;
+    }
+    const standing = (k: number): number => {
+      while (into[k] !== k) k = into[k]!;
+      return k;
+    };
+    if (parent) for (let k = 0; k < aboveCount; k++) parent[k] = place[standing(parent[k]!)]!;
+    return left;
   }
 }

@@ -1,6 +1,8 @@
+import fc from 'fast-check';
 import Supercluster from 'supercluster';
 import { describe, expect, it } from 'vitest';
 import { CLUSTER_MAX_ZOOM, CLUSTER_RADIUS, CLUSTER_TIERS } from '../../config/constants.ts';
+import { GROUP_GAP, groupDiscLift, groupDiscRadius } from '../bubble.ts';
 import { PinGrouping, clusterTiers } from './grouping.ts';
 
 const WORLD: [number, number, number, number] = [-180, -90, 180, 90];
@@ -127,7 +129,7 @@ describe('PinGrouping of a large set', () => {
   });
 });
 
-describe('PinGrouping makes the groups supercluster makes', () => {
+describe('PinGrouping without keeping discs apart makes the groups supercluster makes', () => {
   /** Pins that test the edges: the same spot many times, both sides of 180°, near the poles, and a crowd. */
   function edges(): Float64Array {
     const pairs: number[] = [];
@@ -147,7 +149,7 @@ describe('PinGrouping makes the groups supercluster makes', () => {
     it(`${name}: the same pins and bubbles (count, id, centre), in the same order, in every zoom and box, and the same splits`, () => {
       const all = Array.from({ length: lngLats.length / 2 }, (_, i) => i);
       const members = keep ? all.filter(keep) : all;
-      const grouping = new PinGrouping(keep ? { lngLats, members: Uint32Array.from(members) } : { lngLats });
+      const grouping = new PinGrouping(keep ? { lngLats, members: Uint32Array.from(members) } : { lngLats }, { keepApart: false });
       const reference = superclusterGroups(lngLats, members);
       const boxes: [number, number, number, number][] = [WORLD, [-10, 35, 30, 60], [170, -40, -170, 10], [100, -50, 200, 0], [-200, 20, -100, 70]];
       let bubbles = 0;
@@ -175,10 +177,10 @@ describe('PinGrouping.leaves', () => {
     ['the same crowd with a category hidden (every third pin)', points(CLUSTER_TIERS.fromPins + 2500), (i) => i % 3 !== 0],
   ];
   for (const [name, lngLats, keep] of sets) {
-    it(`${name}: each bubble's pins are those supercluster lists, in the set's order, and every pin is in one group`, () => {
+    it(`${name}: without keeping discs apart, each bubble's pins are those supercluster lists, in the set's order, and every pin is in one group`, () => {
       const all = Array.from({ length: lngLats.length / 2 }, (_, i) => i);
       const members = keep ? all.filter(keep) : all;
-      const grouping = new PinGrouping(keep ? { lngLats, members: Uint32Array.from(members) } : { lngLats });
+      const grouping = new PinGrouping(keep ? { lngLats, members: Uint32Array.from(members) } : { lngLats }, { keepApart: false });
       const reference = superclusterGroups(lngLats, members);
       for (const zoom of [0, 3, 8, 11, CLUSTER_MAX_ZOOM]) {
         const seen: number[] = [];
@@ -218,3 +220,95 @@ describe('PinGrouping.leaves', () => {
 
 /** Zooms compared: every grouped one and two above. */
 const PIN_ZOOMS = CLUSTER_MAX_ZOOM + 2;
+
+describe('PinGrouping keeps groups apart', () => {
+  /** Mercator pixels at `zoom` (512 px tiles, as the map draws). */
+  const toPixels = (lng: number, lat: number, zoom: number): [number, number] => {
+    const size = 512 * 2 ** zoom;
+    const sin = Math.sin((lat * Math.PI) / 180);
+    return [(lng / 360 + 0.5) * size, (0.5 - (0.25 * Math.log((1 + sin) / (1 - sin))) / Math.PI) * size];
+  };
+
+  /**
+   * A city's addresses: streets of houses a few metres apart (some straight, some bent), clumps of
+   * flats at one address, and pins scattered between; all within a few kilometres of one centre.
+   */
+  const city = fc
+    .record({
+      centre: fc.record({ lng: fc.double({ min: -170, max: 170, noNaN: true }), lat: fc.double({ min: -60, max: 60, noNaN: true }) }),
+      streets: fc.array(
+        fc.record({ from: fc.tuple(fc.double({ min: -0.03, max: 0.03, noNaN: true }), fc.double({ min: -0.03, max: 0.03, noNaN: true })), angle: fc.double({ min: 0, max: Math.PI, noNaN: true }), bend: fc.double({ min: -0.05, max: 0.05, noNaN: true }), houses: fc.integer({ min: 2, max: 120 }), step: fc.double({ min: 0.00003, max: 0.0003, noNaN: true }) }),
+        { minLength: 1, maxLength: 8 },
+      ),
+      clumps: fc.array(fc.record({ at: fc.tuple(fc.double({ min: -0.03, max: 0.03, noNaN: true }), fc.double({ min: -0.03, max: 0.03, noNaN: true })), flats: fc.integer({ min: 2, max: 60 }) }), { maxLength: 6 }),
+      scattered: fc.array(fc.tuple(fc.double({ min: -0.05, max: 0.05, noNaN: true }), fc.double({ min: -0.05, max: 0.05, noNaN: true })), { maxLength: 80 }),
+    })
+    .map(({ centre, streets, clumps, scattered }) => {
+      const pairs: number[] = [];
+      for (const street of streets) {
+        let angle = street.angle;
+        let [lng, lat] = street.from;
+        for (let h = 0; h < street.houses; h++) {
+          pairs.push(centre.lng + lng, centre.lat + lat);
+          lng += Math.cos(angle) * street.step;
+          lat += Math.sin(angle) * street.step;
+          angle += street.bend;
+        }
+      }
+      for (const clump of clumps) for (let f = 0; f < clump.flats; f++) pairs.push(centre.lng + clump.at[0], centre.lat + clump.at[1]);
+      for (const [lng, lat] of scattered) pairs.push(centre.lng + lng, centre.lat + lat);
+      return Float64Array.from(pairs);
+    });
+
+  it('at every zoom it groups, no two bubbles or lone pins shown have drawn discs (a bubble’s circle, a pin’s head) that overlap, and every pin shows once', () => {
+    fc.assert(
+      fc.property(city, (lngLats) => {
+        const grouping = new PinGrouping({ lngLats });
+        for (let zoom = 0; zoom <= CLUSTER_MAX_ZOOM; zoom++) {
+          const discs: { x: number; y: number; r: number; count: number }[] = [];
+          grouping.visit(WORLD, zoom, {
+            // A pin's disc is its head, above its tip.
+            pin: (i) => discs.push({ ...xy(toPixels(lngLats[2 * i]!, lngLats[2 * i + 1]!, zoom), groupDiscLift(1)), r: groupDiscRadius(1), count: 1 }),
+            bubble: (lng, lat, count) => discs.push({ ...xy(toPixels(lng, lat, zoom), groupDiscLift(count)), r: groupDiscRadius(count), count }),
+          });
+          expect(discs.reduce((sum, disc) => sum + disc.count, 0), `zoom ${zoom}`).toBe(grouping.count);
+          discs.sort((a, b) => a.x - b.x);
+          for (let a = 0; a < discs.length; a++) {
+            for (let b = a + 1; b < discs.length && discs[b]!.x - discs[a]!.x < 2 * MAX_DISC; b++) {
+              const [p, q] = [discs[a]!, discs[b]!];
+              // Both discs' radii; a pixel allowed for the spatial index's single precision.
+              expect(Math.hypot(p.x - q.x, p.y - q.y), `zoom ${zoom}: a group of ${p.count} and one of ${q.count}`).toBeGreaterThanOrEqual(p.r + q.r - 1);
+            }
+          }
+        }
+      }),
+      { numRuns: 25 },
+    );
+  });
+
+  it('two lone pins are always further apart than the radius, so the radius is at least two pins’ discs', () => {
+    expect(CLUSTER_RADIUS).toBeGreaterThanOrEqual(2 * groupDiscRadius(1) + GROUP_GAP);
+  });
+
+  it('merges the overlapping groups supercluster would leave, and each bubble still splits at the zoom above it into the pins it holds', () => {
+    const lngLats = points(3000);
+    const grouping = new PinGrouping({ lngLats });
+    const loose = new PinGrouping({ lngLats }, { keepApart: false });
+    let fewer = 0;
+    for (let zoom = 0; zoom <= CLUSTER_MAX_ZOOM; zoom++) {
+      const groups = groupsOf(grouping, WORLD, zoom);
+      if (groups.length < groupsOf(loose, WORLD, zoom).length) fewer++;
+      for (const group of groups) {
+        if (group.kind !== 'bubble') continue;
+        expect(grouping.expansionZoom(group.id), `a bubble at zoom ${zoom}`).toBeGreaterThan(zoom);
+        const { pins } = grouping.leaves(group.id);
+        expect(pins.length, `a bubble at zoom ${zoom}`).toBe(group.count);
+      }
+    }
+    expect(fewer).toBeGreaterThan(3); // the rule did merge something, at several zooms
+  });
+});
+
+const xy = ([x, y]: [number, number], lift: number) => ({ x, y: y - lift });
+/** The widest disc a group is drawn in. */
+const MAX_DISC = groupDiscRadius(1_000_000);

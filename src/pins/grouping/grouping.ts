@@ -1,4 +1,5 @@
 import { CLUSTER_MAX_ZOOM, CLUSTER_RADIUS, CLUSTER_TIERS } from '../../config/constants.ts';
+import { GROUP_GAP, groupDiscLift, groupDiscRadius } from '../bubble.ts';
 import { GroupIndex, pinLevel, type BubbleCategories, type GroupInput, type GroupVisitor, type LeafRuns } from './group-index.ts';
 
 /** Pixels of a tile the radius is measured in, and items in a leaf of the spatial index. */
@@ -19,7 +20,7 @@ export function clusterTiers(count: number): (readonly [number, number])[] {
 
 /**
  * The grouping of a pin set at each whole zoom (`GroupIndex`, with the product's radius and
- * maximum zoom), made a range of zooms at a time when first asked for; the ranges share the
+ * maximum zoom, its groups' discs kept apart), made a range of zooms at a time when first asked for; the ranges share the
  * pins' own spatial index. The DOM pins (`PinClusters`), the GPU pins' index
  * (`index-core.ts`) and the pin tiler all group through it, so they show the same bubbles.
  * Pins are known by their index in `input.lngLats`.
@@ -30,10 +31,15 @@ export class PinGrouping {
   /** How many pins are grouped. */
   readonly count: number;
 
-  /** `keepParents`: group every range keeping where each pin went (`leafRuns`, `leaves`), not only when first asked. */
+  /**
+   * `keepParents`: group every range keeping where each pin went (`leafRuns`, `leaves`), not only
+   * when first asked. `keepApart: false`: leave groups whose discs overlap as they are, as
+   * supercluster does (the tests' reference); by default no two groups' discs overlap
+   * (`groupDiscRadius`).
+   */
   constructor(
     private readonly input: GroupInput,
-    private readonly options: { keepParents?: boolean } = {},
+    private readonly options: { keepParents?: boolean; keepApart?: boolean } = {},
   ) {
     this.count = input.members ? input.members.length : input.lngLats.length / 2;
     this.tiers = clusterTiers(this.count).map(([minZoom, maxZoom]) => ({ minZoom, maxZoom }));
@@ -141,6 +147,7 @@ export class PinGrouping {
   /** Groups a range of zooms; `keepParents`: so that its bubbles' pins can be listed. */
   private groupIndex(tier: Tier, keepParents: boolean): GroupIndex {
     this.pins ??= pinLevel(this.input, NODE_SIZE);
-    return new GroupIndex(this.input, { radius: CLUSTER_RADIUS, extent: EXTENT, minZoom: tier.minZoom, maxZoom: tier.maxZoom, nodeSize: NODE_SIZE, keepParents }, this.pins);
+    const apart = this.options.keepApart === false ? {} : { apart: { radius: groupDiscRadius, lift: groupDiscLift, gap: GROUP_GAP } };
+    return new GroupIndex(this.input, { radius: CLUSTER_RADIUS, extent: EXTENT, minZoom: tier.minZoom, maxZoom: tier.maxZoom, nodeSize: NODE_SIZE, keepParents, ...apart }, this.pins);
   }
 }
