@@ -19,9 +19,9 @@ const PINS = {
 
 type Props = Record<string, unknown>;
 
-async function open(page: Page, props: Props): Promise<void> {
+async function open(page: Page, props: Props, query = ''): Promise<void> {
   await countWebGLContexts(page);
-  await page.goto(`/tests/pages/react-api.html?props=${encodeURIComponent(JSON.stringify(props))}`);
+  await page.goto(`/tests/pages/react-api.html?props=${encodeURIComponent(JSON.stringify(props))}${query}`);
   await waitForMapState(page, 'idle', 60_000);
 }
 
@@ -340,4 +340,15 @@ test('controlled selection: the app\'s own list selects a store (the map flies t
   await list.getByRole('button', { name: 'paris' }).click();
   await expect(popup.locator('.store-card h3')).toHaveText('Paris');
   expect(console.errors).toEqual([]);
+});
+
+test('hydration: the server\'s markup of <Pinmap/> is hydrated without a mismatch, and the map, its pins and its popups start then', async ({ page }) => {
+  const console = watchConsole(page);
+  await page.setViewportSize({ width: 480, height: 400 });
+  await open(page, storeProps('vector'), '&hydrate');
+  await expect(page.locator('.pinmap-map canvas.maplibregl-canvas')).toHaveCount(1);
+  await page.getByRole('list', { name: 'Stores' }).getByRole('button', { name: 'lyon' }).click();
+  await expect(page.locator('.pinmap-popup .store-card h3')).toHaveText('Lyon');
+  expect(console.errors).toEqual([]);
+  expect(console.warnings.filter((warning) => /hydrat/i.test(warning))).toEqual([]);
 });

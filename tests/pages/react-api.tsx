@@ -1,5 +1,6 @@
 import { StrictMode, createContext, useContext, useRef, useState } from 'react';
-import { createRoot } from 'react-dom/client';
+import { createRoot, hydrateRoot } from 'react-dom/client';
+import { renderToString } from 'react-dom/server';
 import { Pinmap, type PinmapPin, type PinmapProps, type PinmapRef, type ViewState } from '../../src/index.ts';
 
 /**
@@ -116,8 +117,17 @@ function App() {
 }
 
 window.harness = { setProps: () => {}, events, ref, viewState: undefined };
-createRoot(document.getElementById('root')!).render(
+const app = (
   <StrictMode>
     <App />
-  </StrictMode>,
+  </StrictMode>
 );
+const root = document.getElementById('root')!;
+// With `?hydrate`, the page starts as a server would send it (the markup of `renderToString`), and
+// React hydrates it.
+if (new URLSearchParams(window.location.search).has('hydrate')) {
+  root.innerHTML = renderToString(app);
+  hydrateRoot(root, app);
+} else {
+  createRoot(root).render(app);
+}
