@@ -6,7 +6,7 @@ import { CONTENT_SECURITY_POLICY } from './src/config/csp.ts';
  * One config, three builds:
  * - default: the app (index.html) into dist/, with the embedded basemap and other fixtures from
  *   fixtures/ served and copied as static files;
- * - `--mode lib`: dist/lib/pinmap.js, the library for React apps (React stays the host's);
+ * - `--mode lib`: dist/lib/pinmap.js, the library for React apps (React and MapLibre stay the host's);
  * - `--mode embed`: dist/lib/pinmap-embed.js, self-contained for any page (`createPinmap`);
  * - `--mode cli`: dist/cli/pinmap.js (`pinmap serve`, `pinmap tile`) and dist/cli/pinmap-tile-pins.js
  *   (the tiler alone), the package's bins for Node, with the grouping's worker thread and their
@@ -83,8 +83,10 @@ export default defineConfig(({ mode }): UserConfig => {
   }
   if (mode !== 'lib' && mode !== 'embed') return base;
   const embed = mode === 'embed';
-  // React stays the host app's in the React library (not in the self-contained embed).
-  const external = ['react', 'react-dom', 'react-dom/client', 'react/jsx-runtime'];
+  // React and MapLibre stay the host app's in the React library (not in the self-contained
+  // embed): an app that imports `maplibre-gl` itself ships one copy, and its global settings
+  // (`addProtocol`…) reach Pinmap's maps. MapLibre's style sheet and worker file stay the library's.
+  const external = ['react', 'react-dom', 'react-dom/client', 'react/jsx-runtime', 'maplibre-gl'];
   return {
     ...base,
     // React is external through this plugin rather than `rollupOptions.external`: CommonJS code

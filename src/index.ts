@@ -4,10 +4,10 @@
  */
 export type { PinCollectionInput } from './config/schema.ts';
 export { Pinmap } from './ui/Pinmap.tsx';
-export type { PinmapProps, PinmapRef, PinmapDataProps, PinEvent, StatusListener } from './ui/pinmap-api.ts';
+export type { PinmapProps, PinmapRef, PinmapDataProps, PinEvent, PinmapPin, StatusListener } from './ui/pinmap-api.ts';
 export type { ViewState } from './ui/view-state.ts';
 export type { LngLatBounds } from './map/adapter.ts';
-export { createPinmap, PinmapDestroyedError, type PinmapHandle } from './ui/create-pinmap.tsx';
+export { createPinmap, PinmapDestroyedError, type PinmapHandle, type PinmapEmbedConfig } from './ui/create-pinmap.tsx';
 export {
   parseConfig,
   safeParseConfig,

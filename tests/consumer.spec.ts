@@ -1,6 +1,6 @@
 import { expect, test, type Page } from './test.ts';
 import { execFile, spawn } from 'node:child_process';
-import { createReadStream, existsSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { createReadStream, existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -173,6 +173,12 @@ test.describe('the published package, in an app that installs it', () => {
     expect(zoomHover).toContain('Default `1`');
     expect(hover(main, 'pinStyles', 'markerColor')).toContain("Default `'#3FB1CE'`");
     expect(existsSync(path.join(CONSUMER, 'dist/basemap/style.json')), 'pinmap/vite copied the basemap beside the build').toBe(true);
+    // The app imports `maplibre-gl` itself (src/main.tsx) and Pinmap's React entry takes it from
+    // the peer dependency: the build holds one MapLibre (a string of its attribution control's,
+    // once per copy of its code).
+    const chunks = readdirSync(path.join(CONSUMER, 'dist/assets')).filter((file) => file.endsWith('.js'));
+    const copies = chunks.reduce((sum, file) => sum + readFileSync(path.join(CONSUMER, 'dist/assets', file), 'utf8').split('maplibregl-ctrl-attrib-button').length - 1, 0);
+    expect(copies, 'copies of MapLibre in the app build').toBe(1);
     console.log(`consumer: packed and installed in ${((started - packStarted) / 1000).toFixed(1)} s, type-checked, built and hovered in ${((Date.now() - started) / 1000).toFixed(1)} s`);
     ({ server, origin } = await serve());
   });
@@ -187,6 +193,7 @@ test.describe('the published package, in an app that installs it', () => {
     await expect(page.locator('body')).toHaveAttribute('data-loaded-zoom', '3');
     await expect(page.locator('body')).toHaveAttribute('data-map-canvas', 'true');
     await expect(page.locator('body')).toHaveAttribute('data-same-maplibre', 'true');
+    await expect(page.locator('body')).toHaveAttribute('data-app-maplibre', 'true');
     await expect(page.locator('body')).toHaveAttribute('data-clicked-pin', 'paris');
     const loaded = [...responses].filter(([, status]) => status === 200).map(([file]) => file);
     expect(loaded.some((file) => /^\/assets\/maplibre-gl-worker-.+\.mjs$/.test(file)), "MapLibre's worker, emitted by the app's build").toBe(true);

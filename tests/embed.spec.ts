@@ -1,6 +1,6 @@
 import { expect, test } from './test.ts';
 import { PNG } from 'pngjs';
-import { openEmbedPage, watchConsole, type EmbedWindow } from './helpers.ts';
+import { openEmbedPage, PLAIN_STYLE, watchConsole, type EmbedWindow } from './helpers.ts';
 import { countWebGLContexts, liveWebGLContexts } from './webgl-contexts.ts';
 
 /**
@@ -75,6 +75,43 @@ test.describe('createPinmap', () => {
     });
     expect(byElement).toBe('idle');
     await expect(page.locator('#map canvas')).toHaveCount(0);
+  });
+
+  test("renderPopup's element is the popup's content, with its listeners, in the popup's frame", async ({ mapPage: page }) => {
+    const console = watchConsole(page);
+    await openEmbedPage(page, { width: 480, height: 360 });
+    await page.evaluate(async (styleJson) => {
+      const w = window as unknown as EmbedWindow;
+      const style = JSON.parse(styleJson) as { version: 8; sources: Record<string, never>; layers: [] };
+      const pins = { type: 'FeatureCollection' as const, features: [{ type: 'Feature' as const, id: 'lyon', geometry: { type: 'Point' as const, coordinates: [4.84, 45.76] }, properties: { title: 'Lyon', hours: '9–18' } }] };
+      w.handle = w.Pinmap.createPinmap('map', {
+        style,
+        center: [4.84, 45],
+        zoom: 5,
+        pins,
+        popupFields: ['hours'],
+        renderPopup(pin) {
+          const card = document.createElement('div');
+          card.className = 'card';
+          const button = document.createElement('button');
+          button.textContent = `${pin.title}, open ${pin.properties.hours}`;
+          button.addEventListener('click', () => (button.textContent = 'Clicked'));
+          card.append(button);
+          return card;
+        },
+      });
+      await w.handle.ready;
+    }, JSON.stringify(PLAIN_STYLE));
+    await page.locator('.pinmap-pin[data-pin-id="lyon"]').click();
+    const popup = page.locator('.pinmap-popup');
+    await expect(popup.locator('.card button')).toHaveText('Lyon, open 9–18');
+    await expect(popup.locator('.maplibregl-popup-close-button')).toHaveCount(1);
+    await popup.locator('.card button').click();
+    await expect(popup.locator('.card button')).toHaveText('Clicked');
+    await page.keyboard.press('Escape');
+    await expect(popup).toHaveCount(0);
+    await expect(page.locator('.pinmap-pin[data-pin-id="lyon"]')).toBeFocused();
+    expect(console.errors).toEqual([]);
   });
 
   test('destroy() while the map loads settles ready, rejected with a named error, and the status says "destroyed"', async ({ mapPage: page }) => {

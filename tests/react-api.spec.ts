@@ -1,5 +1,5 @@
 import { expect, test, type Page } from './test.ts';
-import { waitForMapState, watchConsole, watchForNothing } from './helpers.ts';
+import { PLAIN_STYLE, waitForMapState, watchConsole, watchForNothing } from './helpers.ts';
 import { countWebGLContexts, liveWebGLContexts } from './webgl-contexts.ts';
 
 /**
@@ -19,9 +19,9 @@ const PINS = {
 
 type Props = Record<string, unknown>;
 
-async function open(page: Page, props: Props): Promise<void> {
+async function open(page: Page, props: Props, query = ''): Promise<void> {
   await countWebGLContexts(page);
-  await page.goto(`/tests/pages/react-api.html?props=${encodeURIComponent(JSON.stringify(props))}`);
+  await page.goto(`/tests/pages/react-api.html?props=${encodeURIComponent(JSON.stringify(props))}${query}`);
   await waitForMapState(page, 'idle', 60_000);
 }
 
@@ -228,4 +228,127 @@ test('the ref opens a pre-tiled pin by id: looked up in the archive\'s pin index
   await expect.poll(() => console.warnings.some((w) => w.includes('there is no pin with the id "no-such-pin" in the pin archive'))).toBe(true);
   await expect(page.locator('.pinmap-popup')).toHaveCount(0);
   expect(console.errors).toEqual([]);
+});
+
+/** Three stores with their hours, which the config has each pin keep (`popupFields`). */
+const STORES = {
+  type: 'FeatureCollection',
+  features: PINS.features.map((feature, index) => ({ ...feature, properties: { ...feature.properties, hours: ['9:00–19:00', '10:00–18:00', '8:30–20:00'][index] } })),
+};
+
+/** The store locator of tests/pages/react-api.tsx (`store`) on a plain style, Lyon low in a small map. */
+function storeProps(view: 'vector' | 'hybrid'): Props {
+  return { store: true, initialViewState: { longitude: 4, latitude: 47, zoom: 4.5 }, config: { style: PLAIN_STYLE, view, popupFields: ['hours'] }, pins: STORES };
+}
+
+const CLOSE_BUTTON = '.maplibregl-popup-close-button, .pinmap-popup-close';
+
+for (const view of ['vector', 'hybrid'] as const) {
+  test(`${view} view: renderPopup's content has the app's context and handlers, inside the popup's frame, focus and Escape`, async ({ page }) => {
+    const console = watchConsole(page);
+    await page.setViewportSize({ width: 480, height: 400 });
+    await open(page, storeProps(view));
+    const popup = page.locator('.pinmap-popup');
+    const lyon = page.locator('.pinmap-pin[data-pin-id="lyon"]');
+
+    // Opened by pointer: the app's card, with the pin's hours, and the focus in the popup.
+    await lyon.click();
+    await expect(popup.locator('.store-card h3')).toHaveText('Lyon');
+    await expect(popup).toContainText('Open 10:00–18:00');
+    await expect(popup).toHaveAttribute('role', 'dialog');
+    await expect(popup.locator(CLOSE_BUTTON)).toHaveCount(1);
+    await expect.poll(() => page.evaluate(() => document.activeElement?.closest('.pinmap-popup') != null)).toBe(true);
+
+    // The button changes the app's state through its context: the card and the page show it.
+    await popup.getByRole('button', { name: 'Add to basket' }).click();
+    await expect(popup.locator('.basket-count')).toHaveText('1 in basket');
+    await expect(page.locator('.app-basket')).toHaveText('1 in basket');
+
+    // Content that grows: the popup is placed again, its tip still on the pin, the focus kept.
+    const more = popup.getByRole('button', { name: 'More' });
+    const narrow = (await popup.boundingBox())!;
+    await more.click();
+    await expect(popup.locator('.store-more')).toBeVisible();
+    await expect.poll(async () => (await popup.boundingBox())!.height).toBeGreaterThan(narrow.height + 20);
+    await expect.poll(() => tipOffset(page)).toBeLessThan(2);
+    await expect(more).toBeFocused();
+    await page.screenshot({ path: test.info().outputPath(`react-popup-${view}.png`) });
+
+    // Escape closes it and the focus goes back to the pin.
+    await page.keyboard.press('Escape');
+    await expect(popup).toHaveCount(0);
+    await expect(lyon).toBeFocused();
+
+    // Opened from the keyboard: the focus goes to the close button; its click closes the popup.
+    await page.locator('.pinmap-pin[data-pin-id="paris"]').focus();
+    await page.keyboard.press('Enter');
+    await expect(popup.locator('.store-card h3')).toHaveText('Paris');
+    await expect(popup.locator(CLOSE_BUTTON)).toBeFocused();
+    await page.keyboard.press('Enter');
+    await expect(popup).toHaveCount(0);
+    await expect(page.locator('.pinmap-pin[data-pin-id="paris"]')).toBeFocused();
+    expect(await events(page, 'select')).toEqual([
+      { type: 'select', detail: 'lyon' },
+      { type: 'select', detail: null },
+      { type: 'select', detail: 'paris' },
+      { type: 'select', detail: null },
+    ]);
+    expect(console.errors).toEqual([]);
+  });
+}
+
+/** How far (px) the open popup's tip is from its pin's middle, across. */
+function tipOffset(page: Page): Promise<number> {
+  return page.evaluate(() => {
+    const popup = document.querySelector<HTMLElement>('.pinmap-popup')!;
+    const tip = popup.querySelector('.maplibregl-popup-tip, .leaflet-popup-tip')!.getBoundingClientRect();
+    const pin = document.querySelector(`.pinmap-pin[data-pin-id="${popup.dataset.pinId}"]`)!.getBoundingClientRect();
+    return Math.abs(tip.left + tip.width / 2 - (pin.left + pin.width / 2));
+  });
+}
+
+test('controlled selection: the app\'s own list selects a store (the map flies to it and opens it), the map\'s picks come back through onSelect', async ({ page }) => {
+  const console = watchConsole(page);
+  await page.setViewportSize({ width: 480, height: 400 });
+  await open(page, { ...storeProps('vector'), initialViewState: { longitude: -40, latitude: 20, zoom: 3 } });
+  const popup = page.locator('.pinmap-popup');
+  const list = page.getByRole('list', { name: 'Stores' });
+
+  await list.getByRole('button', { name: 'nice' }).click();
+  await expect(popup.locator('.store-card h3')).toHaveText('Nice');
+  await expect(list.getByRole('button', { name: 'nice' })).toHaveAttribute('aria-pressed', 'true');
+  await expect(page.locator('.pinmap-pin[data-open]')).toHaveAttribute('data-pin-id', 'nice');
+  expect(await page.locator('.pinmap-pin[data-pin-id="nice"]').evaluate((pin) => getComputedStyle(pin).filter)).toContain('drop-shadow');
+  const inView = await page.evaluate(() => {
+    const map = document.querySelector('.pinmap-map')!.getBoundingClientRect();
+    const pin = document.querySelector('.pinmap-pin[data-pin-id="nice"]')!.getBoundingClientRect();
+    return pin.left >= map.left && pin.right <= map.right && pin.top >= map.top && pin.bottom <= map.bottom;
+  });
+  expect(inView).toBe(true);
+
+  // A pick on the map is the app's selection too; another pick in the list moves it.
+  await page.locator('.pinmap-pin[data-pin-id="lyon"]').click();
+  await expect(popup.locator('.store-card h3')).toHaveText('Lyon');
+  await expect(list.getByRole('button', { name: 'lyon' })).toHaveAttribute('aria-pressed', 'true');
+  await list.getByRole('button', { name: 'paris' }).click();
+  await expect(popup.locator('.store-card h3')).toHaveText('Paris');
+  await popup.locator(CLOSE_BUTTON).click();
+  await expect(popup).toHaveCount(0);
+  await expect(list.getByRole('button', { name: 'paris' })).toHaveAttribute('aria-pressed', 'false');
+  await expect(page.locator('.pinmap-pin[data-open]')).toHaveCount(0);
+  // The same store again, once its popup closed, opens it again.
+  await list.getByRole('button', { name: 'paris' }).click();
+  await expect(popup.locator('.store-card h3')).toHaveText('Paris');
+  expect(console.errors).toEqual([]);
+});
+
+test('hydration: the server\'s markup of <Pinmap/> is hydrated without a mismatch, and the map, its pins and its popups start then', async ({ page }) => {
+  const console = watchConsole(page);
+  await page.setViewportSize({ width: 480, height: 400 });
+  await open(page, storeProps('vector'), '&hydrate');
+  await expect(page.locator('.pinmap-map canvas.maplibregl-canvas')).toHaveCount(1);
+  await page.getByRole('list', { name: 'Stores' }).getByRole('button', { name: 'lyon' }).click();
+  await expect(page.locator('.pinmap-popup .store-card h3')).toHaveText('Lyon');
+  expect(console.errors).toEqual([]);
+  expect(console.warnings.filter((warning) => /hydrat/i.test(warning))).toEqual([]);
 });

@@ -1,7 +1,8 @@
 import type { PinOptions } from '../config/pin-options.ts';
 import { boxContains } from '../pins/filter.ts';
 import type { Pin, PinArchive } from '../pins/types.ts';
-import type { BubblePins, EngineEvents, MapAdapter } from './adapter.ts';
+import { createPopupContent } from '../pins/popup-content.ts';
+import type { BubblePins, EngineEvents, MapAdapter, PopupContent } from './adapter.ts';
 import type { PinLayer, PinLayerOptions } from './pin-layer.ts';
 import { distanceBetween } from './scale.ts';
 
@@ -38,11 +39,11 @@ export class Listeners<Args extends unknown[] = []> {
 /** The part of `MapAdapter` that the pin layer answers. */
 export type PinAdapter = Pick<
   MapAdapter,
-  'setPins' | 'openPin' | 'pinView' | 'closePin' | 'onOpenPinChange' | 'onPinClick' | 'onPinsChange' | 'onBubblePins' | 'getPins' | 'getPinStyles' | 'getCategoryCounts' | 'getShownPins' | 'getShownBubbles' | 'getArchive' | 'setHiddenCategories'
+  'setPins' | 'setPopupContent' | 'openPin' | 'pinView' | 'closePin' | 'onOpenPinChange' | 'onPinClick' | 'onPinsChange' | 'onBubblePins' | 'getPins' | 'getPinStyles' | 'getCategoryCounts' | 'getShownPins' | 'getShownBubbles' | 'getArchive' | 'setHiddenCategories'
 >;
 
 /** What a pin layer is told to call by the adapter that holds it. */
-export type PinLayerEvents = Pick<PinLayerOptions, 'onOpenPinChange' | 'onPinClick' | 'onBubblePins'>;
+export type PinLayerEvents = Pick<PinLayerOptions, 'onOpenPinChange' | 'onPinClick' | 'onBubblePins' | 'popupContent'>;
 
 /** An engine's pin layer wired to its adapter (see `wirePins`). */
 export interface PinWiring {
@@ -80,6 +81,8 @@ export function wirePins(events: EngineEvents, make: (told: PinLayerEvents) => P
   let current: PinLayer | undefined;
   let loading: Promise<PinLayer> | undefined;
   let hidden: readonly string[] = [];
+  /** What the next popups hold (`setPopupContent`); the default content when undefined. */
+  let popupContent: PopupContent | undefined;
   /** The archive of the pin set last given, when its pins are pre-tiled. */
   let archive: PinArchive | undefined;
   let pendingSets = 0;
@@ -93,7 +96,9 @@ export function wirePins(events: EngineEvents, make: (told: PinLayerEvents) => P
   };
   const load = (): Promise<PinLayer> => {
     if (loading) return loading;
-    const made = make({ onOpenPinChange: (id) => openPinListeners.tell(id), onPinClick: (id) => pinClickListeners.tell(id), onBubblePins: (bubble) => bubblePinsListeners.tell(bubble) });
+    const made = make({ onOpenPinChange: (id) => openPinListeners.tell(id), onPinClick: (id) => pinClickListeners.tell(id), onBubblePins: (bubble) => bubblePinsListeners.tell(bubble),
+      popupContent: (pin) => (popupContent ?? createPopupContent)(pin),
+    });
     loading = made instanceof Promise ? made.then(adopt) : Promise.resolve(adopt(made));
     return loading;
   };
@@ -122,6 +127,9 @@ export function wirePins(events: EngineEvents, make: (told: PinLayerEvents) => P
             attributionListeners.tell();
           })
       );
+    },
+    setPopupContent(content) {
+      popupContent = content;
     },
     openPin: (id, options) => current?.open(id, options) ?? false,
     pinView(id) {

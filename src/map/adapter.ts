@@ -100,6 +100,12 @@ export interface MapAdapter {
   pinView(id: string): Promise<{ center: [number, number]; zoom: number } | undefined>;
   /** Closes the open popup, if any. */
   closePin(): void;
+  /**
+   * What popups opened from now on hold: what `content` makes for their pin, inside the popup's
+   * own frame (close button, size cap, focus and Escape stay the popup's); the default content
+   * (title, description, popup fields, link) when undefined.
+   */
+  setPopupContent(content: PopupContent | undefined): void;
   /** Called with the pin's id when a popup opens and null when it closes. Returns an unsubscribe. */
   onOpenPinChange(listener: (id: string | null) => void): () => void;
   /** Called with the pin's id when the user clicks, taps or presses Enter or Space on a pin. Returns an unsubscribe. */
@@ -195,6 +201,12 @@ export interface BubblePins {
   /** The bubble's button (a GPU bubble's keyboard stand-in), where focus goes back to when the list closes; none for a GPU bubble clicked. */
   trigger: HTMLElement | undefined;
 }
+
+/**
+ * Makes the content of a pin's popup: an element the popup holds as it is (a React app renders
+ * into it through a portal). A popup re-anchors when its content changes size.
+ */
+export type PopupContent = (pin: Pin) => HTMLElement;
 
 /** How `openPin` opens a popup. */
 export interface OpenPinOptions {

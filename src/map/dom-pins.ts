@@ -44,6 +44,21 @@ export function makePinButton(element: HTMLElement, pin: Pin, onOpen: (element: 
 }
 
 /**
+ * Marks the pin whose popup is open (`data-open` on its `.pinmap-pin` elements in `container`:
+ * its marker, its keyboard stand-in) and unmarks any other; `undefined` unmarks every pin. A GPU
+ * symbol has no element to mark.
+ */
+export function markOpenPin(container: HTMLElement, id: string | undefined): void {
+  for (const element of container.querySelectorAll<HTMLElement>('.pinmap-pin[data-open]')) {
+    if (element.dataset.pinId !== id) delete element.dataset.open;
+  }
+  if (id === undefined) return;
+  for (const element of container.querySelectorAll<HTMLElement>('.pinmap-pin')) {
+    if (element.dataset.pinId === id) element.dataset.open = '';
+  }
+}
+
+/**
  * Calls `action` on a click that is not the end of a drag: a drag that starts on a pin or a
  * bubble pans the map (the element moves with it, so the browser still fires a click on it),
  * and must not open or zoom anything. Either way the click stops here.

@@ -1,4 +1,4 @@
-import { GPUInitializationError, setWorkerUrl, type Map as MapLibreMap, type MapOptions, type StyleSpecification } from 'maplibre-gl';
+import { GPUInitializationError, getWorkerUrl, setWorkerUrl, type Map as MapLibreMap, type MapOptions, type StyleSpecification } from 'maplibre-gl';
 import workerUrl from 'maplibre-gl/dist/maplibre-gl-worker.mjs?url&no-inline';
 import 'maplibre-gl/dist/maplibre-gl.css';
 import type { MapFailure } from '../machines/map-status.machine.ts';
@@ -18,7 +18,9 @@ import { carryPinmapParts } from './style-carry.ts';
  * container; the hybrid view's map is a layer of Leaflet's.
  */
 
-setWorkerUrl(workerUrl);
+// The worker beside Pinmap's files, unless the app set one on the MapLibre it shares with Pinmap's
+// React entry (the app's own `setWorkerUrl`, before or after, wins).
+if (!getWorkerUrl()) setWorkerUrl(workerUrl);
 
 /**
  * The theme a map starts in: the config's, where `auto` (resolved by the React layer, which

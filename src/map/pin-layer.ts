@@ -80,6 +80,8 @@ export interface PinLayerOptions {
   onPinClick: (id: string) => void;
   /** Told when the user activates a bubble that splits beyond the map's maximum zoom (see `listsPins`). */
   onBubblePins: (bubble: BubblePins) => void;
+  /** Makes the content of a pin's popup, each time one opens (`MapAdapter.setPopupContent`). */
+  popupContent: (pin: Pin) => HTMLElement;
 }
 
 /**

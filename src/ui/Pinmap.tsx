@@ -1,11 +1,12 @@
 import { useActorRef, useSelector } from '@xstate/react';
-import { useCallback, useContext, useEffect, useImperativeHandle, useMemo, useRef, useState, type MouseEvent, type Ref } from 'react';
+import { useCallback, useContext, useEffect, useImperativeHandle, useMemo, useRef, useState, type CSSProperties, type MouseEvent, type Ref } from 'react';
+import { createPortal } from 'react-dom';
 import { mapStatusMachine, type MapStatus } from '../machines/map-status.machine.ts';
 import type { Camera, ViewName } from '../config/address.ts';
-import type { MapAdapter } from '../map/adapter.ts';
+import type { MapAdapter, PopupContent } from '../map/adapter.ts';
 import { configKey, safeParseConfig, type ConfigError, type PinmapConfig, type PinmapConfigInput } from '../config/schema.ts';
 import { createEngine } from '../map/engines.ts';
-import type { PinSet } from '../pins/types.ts';
+import type { Pin, PinSet } from '../pins/types.ts';
 import { accessTokenOf, redactToken } from '../map/request-transform.ts';
 import { reasonOf } from '../config/errors.ts';
 import { DEFAULT_LOCALE, localeWith } from '../config/locale.ts';
@@ -20,6 +21,7 @@ import { useAddressSync, useHiddenAddressSync, useOpenPinAddressSync } from './h
 import { useTheme } from './hooks/use-theme.ts';
 import { configCameraOf, type ViewState } from './view-state.ts';
 import type { EventsRef, PinmapProps, PinmapRef, PinmapDataProps } from './pinmap-api.ts';
+import { pinmapPinOf } from './popup-pin.ts';
 import { loadPinCode, progressLabel, usePinSource, type PinSource } from './hooks/use-pin-source.ts';
 import { useControlledCamera } from './hooks/use-controlled-camera.ts';
 import { useLatest } from './hooks/use-latest.ts';
@@ -32,7 +34,7 @@ import './pinmap.css';
  * `data-map-state`, and whatever error stops it. One map per mounted component: props that can be
  * set on a live map are, and only a change that needs a new map makes one.
  */
-export function Pinmap({ config, pins, pinStyles, controls, theme, initialViewState, viewState, className, ref, ...events }: PinmapProps) {
+export function Pinmap({ config, pins, pinStyles, controls, theme, initialViewState, viewState, className, style, ref, renderPopup, selectedPinId, ...events }: PinmapProps) {
   // Site owners write config inline; parsing keys on its content, not on object identity.
   const input = withProps(config, { pins, pinStyles, controls, theme }, viewState ?? initialViewState);
   const key = configKey(input);
@@ -40,13 +42,13 @@ export function Pinmap({ config, pins, pinStyles, controls, theme, initialViewSt
   const parsed = useMemo(() => safeParseConfig(input), [key]);
   const latestEvents = useLatest(events);
 
-  if (!parsed.ok) return <ConfigErrorView error={parsed.error} theme={requestedTheme(input)} events={latestEvents} className={className} />;
+  if (!parsed.ok) return <ConfigErrorView error={parsed.error} theme={requestedTheme(input)} events={latestEvents} className={className} style={style} />;
   // The camera opens on the pins only where nothing else says where it opens.
   const fitPins = parsed.config.fitPins && !givesCamera(input);
-  return <PinmapView config={parsed.config} fitPins={fitPins} viewState={viewState} events={latestEvents} className={className} handleRef={ref} />;
+  return <PinmapView config={parsed.config} fitPins={fitPins} viewState={viewState} events={latestEvents} className={className} style={style} handleRef={ref} renderPopup={renderPopup} selectedPinId={selectedPinId} />;
 }
 
-function ConfigErrorView({ error, theme: requested, events, className }: { error: ConfigError; theme: PinmapConfig['theme']; events: EventsRef; className?: string | undefined }) {
+function ConfigErrorView({ error, theme: requested, events, className, style }: { error: ConfigError; theme: PinmapConfig['theme']; events: EventsRef; className?: string | undefined; style?: CSSProperties | undefined }) {
   const theme = useTheme(requested);
   // StrictMode runs this effect twice for one mount: the error is told once.
   const told = useRef<ConfigError>(undefined);
@@ -57,7 +59,7 @@ function ConfigErrorView({ error, theme: requested, events, className }: { error
     events.current.onError?.({ error });
   }, [error, events]);
   return (
-    <div className={rootClass(className)} data-map-state="error" data-theme={theme}>
+    <div className={rootClass(className)} style={style} data-map-state="error" data-theme={theme}>
       <ErrorPanel title="This map's configuration has errors" problems={error.problems} />
     </div>
   );
@@ -70,10 +72,13 @@ interface ViewProps {
   viewState: ViewState | undefined;
   events: EventsRef;
   className: string | undefined;
+  style: CSSProperties | undefined;
   handleRef: Ref<PinmapRef> | undefined;
+  renderPopup: PinmapProps['renderPopup'];
+  selectedPinId: PinmapProps['selectedPinId'];
 }
 
-function PinmapView({ config, fitPins, viewState, events, className, handleRef }: ViewProps) {
+function PinmapView({ config, fitPins, viewState, events, className, style, handleRef, renderPopup, selectedPinId }: ViewProps) {
   const rootRef = useRef<HTMLDivElement>(null);
   const containerRef = useRef<HTMLDivElement>(null);
   const [adapter, setAdapter] = useState<MapAdapter>();
@@ -83,6 +88,14 @@ function PinmapView({ config, fitPins, viewState, events, className, handleRef }
   const [dismissedPageNotice, setDismissedPageNotice] = useState<string>();
   const shownPageNotice = pageNotice !== dismissedPageNotice ? pageNotice : undefined;
   const [pinToOpen, setPinToOpen] = useState<PinToOpen>();
+  // The selection: the pin whose popup is open, as the map tells it (`onOpenPinChange`). What
+  // renders the popup's content, the controlled `selectedPinId` and `onSelect` read it.
+  const [selected, setSelected] = useState<string | null>(null);
+  // An app's popup content: the element the open popup holds, and its pin, which the portal below renders into.
+  const [popupTarget, setPopupTarget] = useState<{ pin: Pin; element: HTMLElement }>();
+  const customPopup = renderPopup !== undefined;
+  const popupContent = useMemo(() => (customPopup ? appPopupContent(setPopupTarget) : undefined), [customPopup]);
+  const latestPopupContent = useLatest(popupContent);
   const statusActor = useActorRef(mapStatusMachine, inspectOptions());
   const status = useSelector(statusActor, (s) => s.value as MapStatus);
   const failure = useSelector(statusActor, (s) => s.context.failure);
@@ -171,7 +184,8 @@ function PinmapView({ config, fitPins, viewState, events, className, handleRef }
         if (!live) return made.destroy();
         engine = made;
         retry = statusActor.on('map.retryRequested', () => made.retry());
-        const stopPinEvents = watchPins(made, openPin, events);
+        made.setPopupContent(latestPopupContent.current);
+        const stopPinEvents = watchPins(made, openPin, events, setSelected);
         // A gesture before the pins come: the user has chosen where to look.
         const stopFitWatch = made.onMotion((event) => {
           if (event.type === 'user.gesture') fitOnPlace.current = false;
@@ -195,11 +209,13 @@ function PinmapView({ config, fitPins, viewState, events, className, handleRef }
       retry?.unsubscribe();
       stopWatching?.();
       openPin.current = null;
+      setSelected(null);
+      setPopupTarget(undefined);
       setAdapter(undefined);
       setPinToOpen(undefined);
       engine?.destroy();
     };
-  }, [mapConfig, view, statusActor, latestConfig, events, hiddenNow, shownTheme]);
+  }, [mapConfig, view, statusActor, latestConfig, events, hiddenNow, shownTheme, latestPopupContent]);
 
   // The pins: fetched and checked as soon as they are known, beside the map's own start, and
   // placed on each map made. New pins or pin styles replace them on the live map. A large file
@@ -212,6 +228,10 @@ function PinmapView({ config, fitPins, viewState, events, className, handleRef }
   const token = accessTokenOf(config);
   const redact = (text: string) => redactToken(text, token);
   const pinsPlacedOn = useRef<MapAdapter | undefined>(undefined);
+  /** When the latest pins are on the map, for a pin asked for later (`selectedPinId`). */
+  const pinsPlaced = useRef<Promise<void>>(Promise.resolve());
+  /** The last pin asked to open on a map, so that one pin is not asked for twice (`?pin=` and `selectedPinId`). */
+  const requested = useRef<{ adapter: MapAdapter; id: string } | undefined>(undefined);
   // What is said about pins that are no longer the map's is no longer said.
   const notice = pinNotice?.for === pinSource ? pinNotice : undefined;
   useEffect(() => {
@@ -272,10 +292,12 @@ function PinmapView({ config, fitPins, viewState, events, className, handleRef }
       );
     };
     const placed = place(pinSource.latest());
+    pinsPlaced.current = placed;
     // A popup open in the other view opens again here, where the camera is; else `?pin=`'s.
     const next = pinForNextMap.current;
     pinForNextMap.current = undefined;
     if (next) {
+      requested.current = { adapter, id: next.id };
       setPinToOpen({
         id: next.id,
         placed,
@@ -301,6 +323,33 @@ function PinmapView({ config, fitPins, viewState, events, className, handleRef }
   useEffect(() => {
     adapter?.setTheme(theme);
   }, [adapter, theme]);
+
+  useEffect(() => adapter?.setPopupContent(popupContent), [adapter, popupContent]);
+
+  // Controlled selection: a new `selectedPinId` flies to its pin and opens it (null closes it),
+  // the path `?pin=` and the panels take; what the user picks on the map is told by `onSelect`.
+  useEffect(() => {
+    if (!adapter || selectedPinId === undefined || selectedPinId === openPin.current) return;
+    if (selectedPinId === null) {
+      requested.current = undefined;
+      adapter.closePin();
+      return;
+    }
+    if (requested.current?.adapter === adapter && requested.current.id === selectedPinId) return;
+    requested.current = { adapter, id: selectedPinId };
+    const id = selectedPinId;
+    setPinToOpen({
+      id,
+      placed: pinsPlaced.current,
+      onMissing: () => console.warn(`Pinmap: there is no pin with the id "${id}" to select.`),
+      onUnreadable: (error) => console.error(`Pinmap: pin "${id}" cannot be selected: ${reasonOf(error)}`),
+    });
+  }, [adapter, selectedPinId]);
+  // Once the map has closed the popup or opened another, the pin asked for may be asked for again.
+  useEffect(() => {
+    if (selected !== requested.current?.id) requested.current = undefined;
+  }, [selected]);
+  const popupPin = useMemo(() => (popupTarget ? pinmapPinOf(popupTarget.pin) : undefined), [popupTarget]);
 
   useAddressSync(adapter, config.hash);
   useOpenPinAddressSync(adapter, config.hash);
@@ -329,7 +378,7 @@ function PinmapView({ config, fitPins, viewState, events, className, handleRef }
   const dismissLabel = locale['PinLayer.Dismiss'];
   return (
     // A landmark of its own, so the controls around the map's canvas are inside one for screen readers.
-    <div className={rootClass(className)} ref={rootRef} role="region" aria-label={regionLabel(config)} data-map-state={shownStatus} data-view={view} data-theme={theme}>
+    <div className={rootClass(className)} style={style} ref={rootRef} role="region" aria-label={regionLabel(config)} data-selection={selectedPinId === undefined ? undefined : ''} data-map-state={shownStatus} data-view={view} data-theme={theme}>
       {adapter && status !== 'error' && (
         <a className="pinmap-skip-link" href="#" onClick={(event) => skipToControls(event, rootRef.current)}>
           {locale['Pinmap.SkipToControls']}
@@ -375,6 +424,7 @@ function PinmapView({ config, fitPins, viewState, events, className, handleRef }
           pinProgress={progressText}
         />
       )}
+      {renderPopup && popupTarget && popupPin && selected === popupTarget.pin.id && createPortal(renderPopup(popupPin), popupTarget.element, popupTarget.pin.id)}
       {failure && (
         <ErrorPanel
           title={failure.retryable ? 'The map could not be loaded' : redact(failure.message)}
@@ -417,18 +467,44 @@ function omitKeys(config: PinmapConfig, keys: readonly string[]): Record<string,
   return out;
 }
 
-/** Keeps `openPin` as the open popup's id, and tells the pin events. Returns the unsubscribe. */
-function watchPins(adapter: MapAdapter, openPin: { current: string | null }, events: EventsRef): () => void {
+/**
+ * Keeps `openPin` as the open popup's id and `select` told of it, and tells the pin events.
+ * `onSelect` is told once the map is done: a popup that closes as another opens tells only the
+ * new one. Returns the unsubscribe.
+ */
+function watchPins(adapter: MapAdapter, openPin: { current: string | null }, events: EventsRef, select: (id: string | null) => void): () => void {
+  let told: string | null = null;
+  let live = true;
   const stopOpen = adapter.onOpenPinChange((id) => {
     const previous = openPin.current;
     openPin.current = id;
+    select(id);
     if (previous !== null && previous !== id) events.current.onPopupClose?.({ id: previous });
     if (id !== null && id !== previous) events.current.onPopupOpen?.({ id });
+    queueMicrotask(() => {
+      if (!live || openPin.current === told) return;
+      told = openPin.current;
+      events.current.onSelect?.(told);
+    });
   });
   const stopClick = adapter.onPinClick((id) => events.current.onPinClick?.({ id }));
   return () => {
+    live = false;
     stopOpen();
     stopClick();
+  };
+}
+
+/**
+ * The popup content of an app's `renderPopup`: an element for each popup, which the Pinmap's
+ * portal renders into once `target` has it.
+ */
+function appPopupContent(target: (popup: { pin: Pin; element: HTMLElement }) => void): PopupContent {
+  return (pin) => {
+    const element = document.createElement('div');
+    element.className = 'pinmap-popup-content pinmap-popup-app';
+    target({ pin, element });
+    return element;
   };
 }
 

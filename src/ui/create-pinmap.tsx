@@ -1,8 +1,20 @@
+import { useLayoutEffect, useMemo, useRef } from 'react';
 import { createRoot } from 'react-dom/client';
 import type { MapStatus } from '../machines/map-status.machine.ts';
 import type { PinmapConfigInput } from '../config/schema.ts';
 import { resolveContainer } from '../config/container.ts';
 import { Pinmap } from './Pinmap.tsx';
+import type { PinmapPin } from './pinmap-api.ts';
+
+/** What `createPinmap` and `update` take: the config, and what a page adds that is not config. */
+export type PinmapEmbedConfig = PinmapConfigInput & {
+  /**
+   * The content of a pin's popup, in place of the default: an element (with its own listeners)
+   * that the popup holds inside its frame, close button and keyboard behaviour. Called once each
+   * time a pin's popup opens.
+   */
+  renderPopup?: (pin: PinmapPin) => HTMLElement;
+};
 
 /** `ready`'s error when the map is destroyed before it was ready. */
 export class PinmapDestroyedError extends Error {
@@ -28,7 +40,7 @@ export interface PinmapHandle {
    * `units`, …: see `PinmapProps.config`) is set on it, with its camera, popup and WebGL context
    * kept; any other change makes a new map. A config with errors shows them. Ignored once destroyed.
    */
-  update(config: PinmapConfigInput): void;
+  update(config: PinmapEmbedConfig): void;
   /** Removes the map, its WebGL context, its listeners and its DOM. Safe to call twice. */
   destroy(): void;
 }
@@ -38,7 +50,7 @@ export interface PinmapHandle {
  * 'Invalid type: container must be a String or HTMLElement' for a container it cannot use;
  * a config with errors shows them in the container.
  */
-export function createPinmap(container: string | HTMLElement, config: PinmapConfigInput = {}): PinmapHandle {
+export function createPinmap(container: string | HTMLElement, config: PinmapEmbedConfig = {}): PinmapHandle {
   const element = resolveContainer(container);
   const root = createRoot(element);
   let status: MapStatus | 'destroyed' = 'loading';
@@ -55,7 +67,9 @@ export function createPinmap(container: string | HTMLElement, config: PinmapConf
     if (next === 'idle') settle?.resolve();
     if (next === 'error') settle?.reject(new Error(error ?? 'Pinmap failed'));
   };
-  root.render(<Pinmap config={config} onStatusChange={onStatusChange} />);
+  const render = ({ renderPopup, ...rest }: PinmapEmbedConfig) =>
+    root.render(<Pinmap config={rest} onStatusChange={onStatusChange} renderPopup={renderPopup && ((pin) => <ElementContent pin={pin} render={renderPopup} />)} />);
+  render(config);
 
   return {
     container: element,
@@ -64,7 +78,7 @@ export function createPinmap(container: string | HTMLElement, config: PinmapConf
     },
     ready,
     update(next) {
-      if (!destroyed) root.render(<Pinmap config={next} onStatusChange={onStatusChange} />);
+      if (!destroyed) render(next);
     },
     destroy() {
       if (destroyed) return;
@@ -74,4 +88,15 @@ export function createPinmap(container: string | HTMLElement, config: PinmapConf
       settle?.reject(new PinmapDestroyedError());
     },
   };
+}
+
+/** The element a page's `renderPopup` makes for a pin, put in the popup (made once per pin shown). */
+function ElementContent({ pin, render }: { pin: PinmapPin; render: (pin: PinmapPin) => HTMLElement }) {
+  const host = useRef<HTMLDivElement>(null);
+  const element = useMemo(() => render(pin), [pin, render]);
+  useLayoutEffect(() => {
+    host.current?.replaceChildren(element);
+    return () => element.remove();
+  }, [element]);
+  return <div ref={host} />;
 }

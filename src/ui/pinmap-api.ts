@@ -1,5 +1,5 @@
 /** The public face of `<Pinmap/>`: its props, its events and what its `ref` holds. */
-import type { Ref, RefObject } from 'react';
+import type { CSSProperties, ReactNode, Ref, RefObject } from 'react';
 import type { MapStatus } from '../machines/map-status.machine.ts';
 import type { LngLatBounds, MapLibreMap } from '../map/adapter.ts';
 import type { PinmapConfigInput } from '../config/schema.ts';
@@ -48,6 +48,26 @@ export interface PinEvent {
   id: string;
 }
 
+/** A pin as `renderPopup` and the embed's `renderPopup` are given it. */
+export interface PinmapPin {
+  /** The pin's id (its feature id or `properties.id`). */
+  id: string;
+  title: string;
+  /** '' when the pin has none. */
+  description: string;
+  /** An absolute http(s) URL, when the pin has one. */
+  url?: string;
+  category?: string;
+  /** `[longitude, latitude]` in degrees. */
+  coordinates: [number, number];
+  /**
+   * The pin's other properties that the config names in `popupFields`, `searchFields` or
+   * `listDetailField`, as text (numbers too); only those are kept, so that a large set costs no
+   * more than it shows.
+   */
+  properties: Record<string, string>;
+}
+
 /** The config keys that `<Pinmap/>` also takes as props of their own (a prop wins over the config's key). */
 export type PinmapDataProps = Pick<PinmapConfigInput, 'pins' | 'pinStyles' | 'controls' | 'theme'>;
 
@@ -86,13 +106,32 @@ export interface PinmapProps extends PinmapDataProps {
   onPopupClose?: (event: PinEvent) => void;
   /** Told every time the map's status changes; with the error's text when it fails. */
   onStatusChange?: StatusListener;
+  /**
+   * The content of a pin's popup, in place of the default (title, description, popup fields,
+   * link): rendered through a portal into the popup, so it has your app's context, state and
+   * handlers. The popup keeps its frame, close button, size cap, scrolling and keyboard
+   * behaviour, and places itself again when the content changes size.
+   */
+  renderPopup?: (pin: PinmapPin) => ReactNode;
+  /**
+   * Controlled selection: the pin whose popup is open (null: none). A change flies to the pin and
+   * opens its popup (null closes it). Leave it undefined for an uncontrolled map.
+   */
+  selectedPinId?: string | null;
+  /**
+   * The selection changed on the map (a pin clicked, the list, the search, Escape, the close
+   * button): the pin's id, or null when its popup closed. Keep it in your state for `selectedPinId`.
+   */
+  onSelect?: (id: string | null) => void;
   /** Classes added to the map's root element (beside `pinmap`). */
   className?: string;
+  /** Inline style of the map's root element, such as its size (`{ width: '100%', height: 480 }`); rendered on a server too. */
+  style?: CSSProperties;
   /** The imperative handle (see `PinmapRef`). */
   ref?: Ref<PinmapRef>;
 }
 
-export type PinmapEvents = Pick<PinmapProps, 'onMove' | 'onLoad' | 'onError' | 'onPinClick' | 'onPopupOpen' | 'onPopupClose' | 'onStatusChange'>;
+export type PinmapEvents = Pick<PinmapProps, 'onMove' | 'onLoad' | 'onError' | 'onPinClick' | 'onPopupOpen' | 'onPopupClose' | 'onStatusChange' | 'onSelect'>;
 
 /** The events of one `<Pinmap/>`, always the latest props (listeners registered once never go stale). */
 export type EventsRef = RefObject<PinmapEvents>;

@@ -2,8 +2,9 @@ import L from 'leaflet';
 import { DEFAULTS } from '../../config/constants.ts';
 import { nearestCopy } from '../../pins/filter.ts';
 import { highlightRing, pinDrawing, type PinStyle } from '../../pins/icon.ts';
-import { createPopupContent } from '../../pins/popup-content.ts';
 import type { Pin } from '../../pins/types.ts';
+import { markOpenPin } from '../dom-pins.ts';
+import { watchResize } from '../popup-resize.ts';
 
 /**
  * Leaflet's `maxWidth` for a popup: the content's, without the left and right padding around it
@@ -18,6 +19,8 @@ export interface LeafletPopupOptions {
   closeLabel: string;
   /** Told whenever the open popup changes: the pin's id, or null when it closed. */
   onOpenPinChange: (id: string | null) => void;
+  /** Makes the content of a pin's popup. */
+  popupContent: (pin: Pin) => HTMLElement;
 }
 
 /** The hybrid view's pin popup (see `createLeafletPopup`). */
@@ -40,10 +43,10 @@ export interface LeafletPinPopup {
  * The pins' one popup in Leaflet: the same content as in the vector view, at most 240 px wide,
  * its tip at the pin's popupAnchor, with a real close button. It closes on that button, Esc and
  * a click on the map; focus moves into it and goes back to the pin when it closes. Leaflet pans
- * the map to keep it in view.
+ * the map to keep it in view, again when its content changes size.
  */
 export function createLeafletPopup(map: L.Map, options: LeafletPopupOptions): LeafletPinPopup {
-  let current: { popup: L.Popup; pinId: string } | undefined;
+  let current: { popup: L.Popup; pinId: string; stopResizeWatch: () => void } | undefined;
   let returnFocus: (() => void) | undefined;
   const container = map.getContainer();
 
@@ -62,7 +65,7 @@ export function createLeafletPopup(map: L.Map, options: LeafletPopupOptions): Le
     close();
     returnFocus = refocus;
     const [ax, ay] = pinDrawing(style).popupAnchor;
-    const content = createPopupContent(pin);
+    const content = options.popupContent(pin);
     const closeButton = document.createElement('button');
     closeButton.type = 'button';
     closeButton.className = 'pinmap-popup-close';
@@ -84,7 +87,7 @@ export function createLeafletPopup(map: L.Map, options: LeafletPopupOptions): Le
     })
       .setLatLng([pin.lngLat[1], nearestCopy(pin.lngLat[0], map.getCenter().lng)])
       .setContent(content);
-    const entry = { popup, pinId: pin.id };
+    const entry = { popup, pinId: pin.id, stopResizeWatch: () => {} };
     // The pin is ringed while its popup is open.
     const { size, offset } = highlightRing(style);
     const ring = L.marker(popup.getLatLng()!, {
@@ -96,8 +99,10 @@ export function createLeafletPopup(map: L.Map, options: LeafletPopupOptions): Le
     ring.getElement()?.setAttribute('data-pin-id', pin.id);
     popup.on('remove', () => {
       ring.remove();
+      entry.stopResizeWatch();
       if (current !== entry) return;
       current = undefined;
+      markOpenPin(container, undefined);
       returnFocus?.();
       options.onOpenPinChange(null);
     });
@@ -107,7 +112,9 @@ export function createLeafletPopup(map: L.Map, options: LeafletPopupOptions): Le
     element.setAttribute('role', 'dialog');
     element.setAttribute('aria-label', pin.title);
     element.dataset.pinId = pin.id;
+    markOpenPin(container, pin.id);
     element.querySelector('.leaflet-popup-content-wrapper')?.prepend(closeButton);
+    entry.stopResizeWatch = watchResize(content, () => relayout(popup));
     options.onOpenPinChange(pin.id);
     const body = element.querySelector<HTMLElement>('.leaflet-popup-content');
     body?.setAttribute('tabindex', '-1');
@@ -123,4 +130,23 @@ export function createLeafletPopup(map: L.Map, options: LeafletPopupOptions): Le
       close();
     },
   };
+}
+
+/** What Leaflet 1.9's popup does in `update()` without putting its content in again (which would take the focus out of it). */
+interface PopupLayout {
+  _updateLayout(): void;
+  _updatePosition(): void;
+  _adjustPan(): void;
+}
+
+/**
+ * Measures and places an open popup again for its content's new size, panning the map to keep it
+ * in view; the content stays where it is, so what has the focus in it keeps it.
+ */
+function relayout(popup: L.Popup): void {
+  if (!popup.isOpen()) return;
+  const layout = popup as unknown as PopupLayout;
+  layout._updateLayout();
+  layout._updatePosition();
+  layout._adjustPan();
 }

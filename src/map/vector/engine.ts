@@ -197,6 +197,7 @@ function failedAdapter(config: PinmapConfig): MapAdapter {
     stopAnimation: () => {},
     onCameraChange: () => () => {},
     setPins: () => Promise.resolve(),
+    setPopupContent: () => {},
     openPin: () => false,
     pinView: () => Promise.resolve(undefined),
     closePin: () => {},

@@ -1,8 +1,9 @@
 import { Marker, Popup, type Map as MapLibreMap } from 'maplibre-gl';
 import { DEFAULTS } from '../../config/constants.ts';
 import { highlightRing, pinDrawing, type PinStyle } from '../../pins/icon.ts';
-import { createPopupContent } from '../../pins/popup-content.ts';
 import type { Pin } from '../../pins/types.ts';
+import { markOpenPin } from '../dom-pins.ts';
+import { watchResize } from '../popup-resize.ts';
 
 /** The vector view's pin popup (see `createPinPopup`). */
 export interface PinPopup {
@@ -23,11 +24,13 @@ export interface PinPopup {
 /**
  * The one popup of the pins. It attaches at the pin's popupAnchor above the pin, or beside or
  * below it when MapLibre flips it to stay inside the map; if it still does not fit (a pin at the
- * very edge), the map pans by the overflow. It closes on its close button and on Esc anywhere in
- * the map; closing returns focus to the pin it came from, then calls `onClosed`.
+ * very edge), the map pans by the overflow. Content that changes size (an app's own, rendered
+ * after the popup opened) places it again the same way. It closes on its close button and on Esc
+ * anywhere in the map; closing returns focus to the pin it came from, then calls `onClosed`.
  */
-export function createPinPopup(map: MapLibreMap, onClosed: () => void): PinPopup {
+export function createPinPopup(map: MapLibreMap, content: (pin: Pin) => HTMLElement, onClosed: () => void): PinPopup {
   let popup: Popup | undefined;
+  let stopResizeWatch: (() => void) | undefined;
   let returnFocus: (() => void) | undefined;
   const container = map.getContainer();
 
@@ -49,6 +52,7 @@ export function createPinPopup(map: MapLibreMap, onClosed: () => void): PinPopup
     const [ax, ay] = drawing.popupAnchor;
     const halfWidth = drawing.width / 2;
     const headY = -drawing.height / 2;
+    const body = content(pin);
     const next = new Popup({
       maxWidth: DEFAULTS.popupMaxWidth,
       closeButton: true,
@@ -70,7 +74,7 @@ export function createPinPopup(map: MapLibreMap, onClosed: () => void): PinPopup
       },
     })
       .setLngLat(pin.lngLat)
-      .setDOMContent(createPopupContent(pin))
+      .setDOMContent(body)
       .addTo(map);
     popup = next;
     const ring = ringMarker(pin, style).addTo(map);
@@ -78,20 +82,29 @@ export function createPinPopup(map: MapLibreMap, onClosed: () => void): PinPopup
     element.setAttribute('role', 'dialog');
     element.setAttribute('aria-label', pin.title);
     element.dataset.pinId = pin.id;
+    markOpenPin(container, pin.id);
     next.on('close', () => {
       ring.remove();
       if (popup !== next) return;
       popup = undefined;
+      stopResizeWatch?.();
+      stopResizeWatch = undefined;
+      markOpenPin(container, undefined);
       // Back to where the user was, without scrolling the page.
       returnFocus?.();
       onClosed();
     });
     if (pan) keepInView(map, element);
+    // `setLngLat` places the popup again: MapLibre picks its side afresh for its new size.
+    stopResizeWatch = watchResize(body, () => {
+      next.setLngLat(pin.lngLat);
+      keepInView(map, element);
+    });
     // Focus moves into the popup, so Tab reaches its link and Esc closes it: onto the close
     // button when opened by keyboard, onto the content (no ring) when opened by pointer.
-    const content = element.querySelector<HTMLElement>('.maplibregl-popup-content');
-    content?.setAttribute('tabindex', '-1');
-    const target = byKeyboard ? element.querySelector<HTMLElement>('.maplibregl-popup-close-button') : content;
+    const frame = element.querySelector<HTMLElement>('.maplibregl-popup-content');
+    frame?.setAttribute('tabindex', '-1');
+    const target = byKeyboard ? element.querySelector<HTMLElement>('.maplibregl-popup-close-button') : frame;
     target?.focus({ preventScroll: true });
   }
 

@@ -42,7 +42,7 @@ export function createVectorPins(map: MapLibreMap, options: VectorPinLayerOption
   let strategy: PinStrategy | undefined;
   /** Counts `setPins` calls (and `destroy`): what comes back for an earlier set is dropped. */
   let generation = 0;
-  const popup = createPinPopup(map, () => {
+  const popup = createPinPopup(map, options.popupContent, () => {
     openId = undefined;
     options.onOpenPinChange(null);
   });

@@ -106,45 +106,18 @@ export function Controls({ adapter, config, root, pinToOpen, onSwitchView, hidde
   const bubble = listed && listed.pinsVersion === pinsVersion && listed.hidden === hidden ? listed.bubble : undefined;
   const listCorner = placement.list || (bubble ? DEFAULT_CONTROL_CORNERS.list : false);
 
-  // The flight to a pin is the camera machine's like every timed move (reduced motion makes it
-  // a jump; a gesture cuts it short); the popup opens when it is over, however it ended.
+  // A pin asked for from outside the panels (`?pin=`, the other view's popup, `selectedPinId`)
+  // takes the panels' path once the pins are placed.
   useEffect(() => {
     if (!pinToOpen) return;
     let live = true;
-    let watching: { unsubscribe: () => void } | undefined;
-    void pinToOpen.placed.then(async () => {
-      if (!live) return;
-      let view: Awaited<ReturnType<MapAdapter['pinView']>>;
-      try {
-        view = await adapter.pinView(pinToOpen.id);
-      } catch (error) {
-        // The pins cannot say whether they have it (a pre-tiled archive's damaged pin index).
-        if (live) pinToOpen.onUnreadable(error);
-        return;
-      }
-      if (!live) return;
-      if (!view) return pinToOpen.onMissing();
-      if (pinToOpen.fly === false) {
-        adapter.openPin(pinToOpen.id, { pan: false });
-        return;
-      }
-      camera.send({ type: 'camera.flyTo', center: view.center, zoom: view.zoom });
-      // With reduced motion the flight is a jump, over before `send` returns.
-      if (camera.getSnapshot().value === 'idle') {
-        adapter.openPin(pinToOpen.id);
-        return;
-      }
-      watching = camera.subscribe((snapshot) => {
-        if (snapshot.value !== 'idle') return;
-        watching?.unsubscribe();
-        if (live) adapter.openPin(pinToOpen.id);
-      });
+    void pinToOpen.placed.then(() => {
+      if (live) showPin(pinToOpen.id, { fly: pinToOpen.fly !== false, onMissing: pinToOpen.onMissing, onUnreadable: pinToOpen.onUnreadable });
     });
     return () => {
       live = false;
-      watching?.unsubscribe();
     };
-  }, [adapter, camera, pinToOpen]);
+  }, [showPin, pinToOpen]);
 
   const render = (name: ControlName): ReactNode => {
     // Each panel waits for the panels' chunk on its own; the corner's other controls show meanwhile.

@@ -23,7 +23,7 @@ export const loadPinCode = () => import('../../map/pin-source.ts');
 export function usePinSource(config: PinmapConfig, onProgress: (progress: { for: PinSource; text: string } | undefined) => void): PinSource | undefined {
   const key = useMemo(
     () =>
-      configKey([config.pins, config.pinStyles, config.searchFields, config.popupFields, config.listDetailField, config.csv, config.pinsTimeout, config.maxPinBytes, tokenRuleOf(config, document.baseURI)]),
+      configKey([config.pins, config.pinStyles, config.searchFields, config.popupFields, config.listDetailField, config.csv, config.pinsTimeout, config.maxPinBytes, tokenRuleOf(config, pageBase())]),
     [config],
   );
   const tellProgress = useLatest(onProgress);
@@ -35,6 +35,11 @@ export function usePinSource(config: PinmapConfig, onProgress: (progress: { for:
     return () => source.stop();
   }, [source]);
   return source;
+}
+
+/** The page's base URL; a placeholder on a server, where nothing is fetched (the pins are read once the page has hydrated). */
+function pageBase(): string {
+  return typeof document === 'undefined' ? 'http://localhost/' : document.baseURI;
 }
 
 /** Pins being read: the latest reading, and a new one (a Retry after a failure). */

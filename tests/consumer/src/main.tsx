@@ -1,3 +1,4 @@
+import { Map as AppMap } from 'maplibre-gl';
 import { maplibre, Pinmap, type PinmapConfigInput, type PinmapRef } from 'pinmap';
 import 'pinmap/style.css';
 import { StrictMode, useRef } from 'react';
@@ -32,6 +33,8 @@ function App() {
         document.body.dataset.mapCanvas = String(target.getMap()?.getCanvas() instanceof HTMLCanvasElement);
         // The package's `maplibre` is the MapLibre its maps run on.
         document.body.dataset.sameMaplibre = String(target.getMap() instanceof maplibre.Map);
+        // The app's own `maplibre-gl` is that MapLibre too: one copy, whose settings reach Pinmap's maps.
+        document.body.dataset.appMaplibre = String(target.getMap() instanceof AppMap);
       }}
       onPinClick={({ id }) => {
         document.body.dataset.clickedPin = id;
