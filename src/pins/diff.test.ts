@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { parsePins } from './data.ts';
-import { applyPinChanges, diffPins, isEmptyDiff } from './diff.ts';
+import { applyPinChanges, diffPins, isEmptyDiff, updateNotice } from './diff.ts';
 
 /** Pins as a file gives them: `[id, lng, lat, extra properties]`. */
 function pinsOf(...rows: [string, number, number, Record<string, unknown>?][]) {
@@ -23,7 +23,7 @@ describe('diffPins', () => {
     expect(diff.added.map((pin) => pin.id)).toEqual(['e']);
     expect(diff.removed).toEqual(['c']);
     expect(diff.changed.map((pin) => pin.id)).toEqual(['b', 'd', 'a']);
-    expect([...diff.moved]).toEqual(['b']);
+    expect([...diff.moved]).toEqual([['b', [3, 4]]]);
     expect([...diff.redrawn]).toEqual(['a']);
     expect(isEmptyDiff(diff)).toBe(false);
   });
@@ -71,5 +71,20 @@ describe('applyPinChanges', () => {
     const { list: next, problems } = applyPinChanges(list, { add: [a2!], update: [z!], remove: ['nope'] });
     expect(next).toEqual(list);
     expect(problems).toEqual(['remove: there is no pin "nope" to remove', 'update: there is no pin "z" to update (add it instead)', 'add: there is a pin "a" already (update it instead)']);
+  });
+});
+
+describe('updateNotice', () => {
+  it('says that pins without an id cannot be updated', () => {
+    const set = parsePins({
+      type: 'FeatureCollection',
+      features: [
+        { type: 'Feature', geometry: { type: 'Point', coordinates: [1, 2] }, properties: { title: 'no id' } },
+        { type: 'Feature', id: 'x', geometry: { type: 'Point', coordinates: [1, 99] }, properties: { title: 'too far north' } },
+        { type: 'Feature', id: 'ok', geometry: { type: 'Point', coordinates: [1, 2] }, properties: { title: 'fine' } },
+      ],
+    });
+    expect(updateNotice('2 pins could not be shown', set.skipped)).toBe('2 pins could not be shown: 1 has no id, and a pin needs an id to be updated');
+    expect(updateNotice('1 pin could not be shown', set.skipped.slice(1))).toBeUndefined();
   });
 });

@@ -1,4 +1,4 @@
-import type { Pin } from './types.ts';
+import type { Pin, SkippedFeature } from './types.ts';
 
 /**
  * Pins that move (README, "Pins that move"): a new pin set compared with the one on the map by
@@ -15,8 +15,8 @@ export interface PinDiff {
   removed: string[];
   /** Pins of the new set whose id the old one had with other content (place, text, looks), in the new set's order. */
   changed: Pin[];
-  /** The ids of `changed` whose place changed (and perhaps more): they glide to it. */
-  moved: Set<string>;
+  /** The ids of `changed` whose place changed (and perhaps more), each with its old place: they glide from there. */
+  moved: Map<string, [number, number]>;
   /** The ids of `changed` whose looks, title or category changed: their markers are drawn afresh. */
   redrawn: Set<string>;
 }
@@ -30,7 +30,7 @@ export function isEmptyDiff(diff: PinDiff): boolean {
 export function diffPins(previous: readonly Pin[], next: readonly Pin[]): PinDiff {
   const before = new Map<string, Pin>();
   for (const pin of previous) before.set(pin.id, pin);
-  const diff: PinDiff = { added: [], removed: [], changed: [], moved: new Set(), redrawn: new Set() };
+  const diff: PinDiff = { added: [], removed: [], changed: [], moved: new Map(), redrawn: new Set() };
   const kept = new Set<string>();
   for (const pin of next) {
     const old = before.get(pin.id);
@@ -44,7 +44,7 @@ export function diffPins(previous: readonly Pin[], next: readonly Pin[]): PinDif
     const redrawn = !sameLooks(old, pin);
     if (!moved && !redrawn && sameContent(old, pin)) continue;
     diff.changed.push(pin);
-    if (moved) diff.moved.add(pin.id);
+    if (moved) diff.moved.set(pin.id, old.lngLat);
     if (redrawn) diff.redrawn.add(pin.id);
   }
   for (const pin of previous) if (!kept.has(pin.id)) diff.removed.push(pin.id);
@@ -121,4 +121,15 @@ function sameValue(a: unknown, b: unknown): boolean {
   const keysB = Object.keys(b);
   if (keysA.length !== keysB.length) return false;
   return keysA.every((key) => Object.prototype.hasOwnProperty.call(b, key) && sameValue((a as Record<string, unknown>)[key], (b as Record<string, unknown>)[key]));
+}
+
+/**
+ * The notice for a set that updates the one on the map while some of its features have no id
+ * (they are skipped, as in any set): the set's own notice (`pinNotice`), saying that a pin needs
+ * an id to be updated. Undefined when every feature had an id: the set's notice stands.
+ */
+export function updateNotice(notice: string | undefined, skipped: readonly SkippedFeature[]): string | undefined {
+  const withoutId = skipped.filter((feature) => feature.id === undefined).length;
+  if (notice === undefined || withoutId === 0) return undefined;
+  return `${notice}: ${withoutId.toLocaleString('en-US')} ${withoutId === 1 ? 'has' : 'have'} no id, and a pin needs an id to be updated`;
 }

@@ -3,6 +3,8 @@ import type { MapStatus } from '../machines/map-status.machine.ts';
 import type { PinmapConfigInput } from '../config/schema.ts';
 import { resolveContainer } from '../config/container.ts';
 import { Pinmap } from './Pinmap.tsx';
+import type { PinmapRef } from './pinmap-api.ts';
+import { checkPinChanges, type PinChangesInput } from '../config/pin-changes.ts';
 
 /** `ready`'s error when the map is destroyed before it was ready. */
 export class PinmapDestroyedError extends Error {
@@ -29,6 +31,13 @@ export interface PinmapHandle {
    * kept; any other change makes a new map. A config with errors shows them. Ignored once destroyed.
    */
   update(config: PinmapConfigInput): void;
+  /**
+   * Changes some of the map's pins by id (see `PinmapRef.updatePins` and the README's "Pins that
+   * move"): `add` and `update` are GeoJSON Point features, `remove` pin ids. Throws a
+   * `PinChangesError` for an argument of the wrong shape; the promise rejects while the map is
+   * not made yet or destroyed, and settles once the pins are on the map.
+   */
+  updatePins(changes: PinChangesInput): Promise<void>;
   /** Removes the map, its WebGL context, its listeners and its DOM. Safe to call twice. */
   destroy(): void;
 }
@@ -55,7 +64,8 @@ export function createPinmap(container: string | HTMLElement, config: PinmapConf
     if (next === 'idle') settle?.resolve();
     if (next === 'error') settle?.reject(new Error(error ?? 'Pinmap failed'));
   };
-  root.render(<Pinmap config={config} onStatusChange={onStatusChange} />);
+  const handle: { current: PinmapRef | null } = { current: null };
+  root.render(<Pinmap config={config} onStatusChange={onStatusChange} ref={handle} />);
 
   return {
     container: element,
@@ -64,7 +74,13 @@ export function createPinmap(container: string | HTMLElement, config: PinmapConf
     },
     ready,
     update(next) {
-      if (!destroyed) root.render(<Pinmap config={next} onStatusChange={onStatusChange} />);
+      if (!destroyed) root.render(<Pinmap config={next} onStatusChange={onStatusChange} ref={handle} />);
+    },
+    updatePins(changes) {
+      const checked = checkPinChanges(changes);
+      const map = destroyed ? null : handle.current;
+      if (!map) return Promise.reject(new Error(destroyed ? 'updatePins: the map was destroyed' : 'updatePins: the map is not made yet (await ready first)'));
+      return map.updatePins(checked);
     },
     destroy() {
       if (destroyed) return;

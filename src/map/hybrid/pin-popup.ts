@@ -32,6 +32,10 @@ export interface LeafletPinPopup {
   close(): void;
   /** The id of the pin whose popup is open, if any. */
   openId(): string | undefined;
+  /** Moves the open popup's tip to `lngLat` (its pin glides there), on the world copy in view. */
+  moveTo(lngLat: [number, number]): void;
+  /** Shows the pin's new text in the open popup (an update changed it); the focus stays in it. */
+  refresh(pin: Pin): void;
   /** Closes it and removes its key listener. */
   destroy(): void;
 }
@@ -104,10 +108,27 @@ export function createLeafletPopup(map: L.Map, options: LeafletPopupOptions): Le
     (byKeyboard ? closeButton : body)?.focus({ preventScroll: true });
   }
 
+  function moveTo(lngLat: [number, number]) {
+    current?.popup.setLatLng([lngLat[1], nearestCopy(lngLat[0], map.getCenter().lng)]);
+  }
+
+  function refresh(pin: Pin) {
+    const element = current?.popup.getElement();
+    const body = element?.querySelector<HTMLElement>('.leaflet-popup-content');
+    const old = body?.querySelector('.pinmap-popup-content');
+    if (!element || !body || !old) return;
+    const hadFocus = body.contains(document.activeElement);
+    old.replaceWith(createPopupContent(pin));
+    element.setAttribute('aria-label', pin.title);
+    if (hadFocus && !body.contains(document.activeElement)) body.focus({ preventScroll: true });
+  }
+
   return {
     open,
     close,
     openId: () => current?.pinId,
+    moveTo,
+    refresh,
     destroy() {
       container.removeEventListener('keydown', onKeyDown);
       close();

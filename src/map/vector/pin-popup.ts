@@ -16,6 +16,10 @@ export interface PinPopup {
   close(): void;
   /** Whether a popup is open. */
   isOpen(): boolean;
+  /** Moves the open popup's tip to `lngLat` (its pin glides there). */
+  moveTo(lngLat: [number, number]): void;
+  /** Shows the pin's new text in the open popup (an update changed it); the focus stays on what it was on, if that is still there. */
+  refresh(pin: Pin): void;
   /** Closes it and removes its key listener. */
   destroy(): void;
 }
@@ -97,6 +101,21 @@ export function createPinPopup(map: MapLibreMap, onClosed: () => void): PinPopup
     open,
     close,
     isOpen: () => popup !== undefined,
+    moveTo(lngLat) {
+      popup?.setLngLat(lngLat);
+    },
+    refresh(pin) {
+      if (!popup) return;
+      const element = popup.getElement();
+      const content = element.querySelector<HTMLElement>('.maplibregl-popup-content');
+      const hadFocus = content?.contains(document.activeElement) ?? false;
+      // The pin's text is replaced; the close button stays as it is.
+      const fresh = createPopupContent(pin);
+      const old = content?.querySelector('.pinmap-popup-content');
+      if (old) old.replaceWith(fresh);
+      element.setAttribute('aria-label', pin.title);
+      if (hadFocus && !content?.contains(document.activeElement)) content?.focus({ preventScroll: true });
+    },
     destroy() {
       container.removeEventListener('keydown', onKeyDown);
       close();
