@@ -25,6 +25,7 @@ describe('diffPins', () => {
     expect(diff.changed.map((pin) => pin.id)).toEqual(['b', 'd', 'a']);
     expect([...diff.moved]).toEqual([['b', [3, 4]]]);
     expect([...diff.redrawn]).toEqual(['a']);
+    expect([...diff.retold]).toEqual(['d']);
     expect(isEmptyDiff(diff)).toBe(false);
   });
 
@@ -36,6 +37,7 @@ describe('diffPins', () => {
   it('redraws a pin whose title or category changed', () => {
     const diff = diffPins(pinsOf(['a', 1, 2], ['b', 3, 4]), pinsOf(['a', 1, 2, { title: 'A' }], ['b', 3, 4, { category: 'bus' }]));
     expect([...diff.redrawn]).toEqual(['a', 'b']);
+    expect([...diff.retold]).toEqual(['a']);
     expect(diff.moved.size).toBe(0);
   });
 

@@ -19,6 +19,8 @@ export interface PinDiff {
   moved: Map<string, [number, number]>;
   /** The ids of `changed` whose looks, title or category changed: their markers are drawn afresh. */
   redrawn: Set<string>;
+  /** The ids of `changed` whose popup text (title, description, link, fields) changed: an open popup shows the new one. */
+  retold: Set<string>;
 }
 
 /** Whether a diff has nothing in it: the same pins, in the same places, with the same content. */
@@ -30,7 +32,7 @@ export function isEmptyDiff(diff: PinDiff): boolean {
 export function diffPins(previous: readonly Pin[], next: readonly Pin[]): PinDiff {
   const before = new Map<string, Pin>();
   for (const pin of previous) before.set(pin.id, pin);
-  const diff: PinDiff = { added: [], removed: [], changed: [], moved: new Map(), redrawn: new Set() };
+  const diff: PinDiff = { added: [], removed: [], changed: [], moved: new Map(), redrawn: new Set(), retold: new Set() };
   const kept = new Set<string>();
   for (const pin of next) {
     const old = before.get(pin.id);
@@ -42,10 +44,12 @@ export function diffPins(previous: readonly Pin[], next: readonly Pin[]): PinDif
     if (old === pin) continue;
     const moved = !sameLngLat(old.lngLat, pin.lngLat);
     const redrawn = !sameLooks(old, pin);
-    if (!moved && !redrawn && sameContent(old, pin)) continue;
+    const retold = old.title !== pin.title || !sameContent(old, pin);
+    if (!moved && !redrawn && !retold) continue;
     diff.changed.push(pin);
     if (moved) diff.moved.set(pin.id, old.lngLat);
     if (redrawn) diff.redrawn.add(pin.id);
+    if (retold) diff.retold.add(pin.id);
   }
   for (const pin of previous) if (!kept.has(pin.id)) diff.removed.push(pin.id);
   return diff;

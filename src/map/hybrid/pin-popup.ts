@@ -97,6 +97,8 @@ export function createLeafletPopup(map: L.Map, options: LeafletPopupOptions): Le
     });
     current = entry;
     popup.openOn(map);
+    // Opened, it pans the map once (`pan`); a popup that follows its moving pin leaves the camera be.
+    popup.options.autoPan = false;
     const element = popup.getElement()!;
     element.setAttribute('role', 'dialog');
     element.setAttribute('aria-label', pin.title);

@@ -426,7 +426,7 @@ export function createHybridPins(map: L.Map, options: HybridPinOptions): PinLaye
       const openId = popup.openId();
       const open = openId === undefined ? undefined : state.byId.get(openId);
       if (openId !== undefined && (!open || !isShown(open, state.hidden))) popup.close();
-      else if (open && diff.changed.includes(open)) popup.refresh(open);
+      else if (open && diff.retold.has(open.id)) popup.refresh(open);
       for (const [id, from] of diff.moved) {
         const to = state.byId.get(id)!.lngLat;
         glides.move(id, from, to, duration, (at) => {

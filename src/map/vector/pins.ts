@@ -181,7 +181,7 @@ export function createVectorPins(map: MapLibreMap, options: VectorPinLayerOption
       for (const id of diff.removed) glides.stop(id);
       const open = openId === undefined ? undefined : findPin(openId);
       if (openId !== undefined && (!open || !isShown(open, state.hidden))) popup.close();
-      else if (open && diff.changed.includes(open)) popup.refresh(open);
+      else if (open && diff.retold.has(open.id)) popup.refresh(open);
       for (const pin of diff.changed) {
         if (!diff.moved.has(pin.id)) continue;
         const from = diff.moved.get(pin.id) ?? pin.lngLat;
