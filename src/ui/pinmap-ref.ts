@@ -2,7 +2,7 @@ import type { MapAdapter } from '../map/adapter.ts';
 import type { PinmapConfig } from '../config/schema.ts';
 import { cameraOf, viewStateOf } from './view-state.ts';
 import type { PinmapRef } from './pinmap-api.ts';
-import { checkPinChanges, type PinChangesChecked } from '../config/pin-changes.ts';
+import { checkPinChanges, PinChangesError, type PinChangesChecked } from '../config/pin-changes.ts';
 import type { PinSet } from '../pins/types.ts';
 import { loadPinCode } from './hooks/use-pin-source.ts';
 
@@ -31,6 +31,7 @@ const updates = new WeakMap<MapAdapter, Promise<unknown>>();
  * map by id (`applyPinChanges`), and the result is shown as any new `pins` value is (`updatePins`).
  */
 function updatePins(adapter: MapAdapter, config: PinmapConfig, changes: PinChangesChecked): Promise<void> {
+  if (adapter.getArchive()) return Promise.reject(new PinChangesError('updatePins: pre-tiled pins (a pmtiles:// archive) stay as they were tiled; give new pins instead'));
   const before = updates.get(adapter) ?? Promise.resolve();
   const set = before.then(async (): Promise<PinSet> => {
     const { parsePins, applyPinChanges } = await loadPinCode();
