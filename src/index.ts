@@ -8,6 +8,7 @@ export type { PinmapProps, PinmapRef, PinmapDataProps, PinEvent, PinmapPin, Stat
 export type { ViewState } from './ui/view-state.ts';
 export type { LngLatBounds } from './map/adapter.ts';
 export { createPinmap, PinmapDestroyedError, type PinmapHandle, type PinmapEmbedConfig } from './ui/create-pinmap.tsx';
+export { PinChangesError, type PinChangesInput } from './config/pin-changes.ts';
 export {
   parseConfig,
   safeParseConfig,

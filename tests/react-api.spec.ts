@@ -181,6 +181,31 @@ test('pins, pin styles and controls change on the live map: same WebGL context, 
   expect(console.errors).toEqual([]);
 });
 
+test('the ref updates pins by id: the open popup stays on its moved pin, the camera and the WebGL context stay', async ({ page }) => {
+  const console = watchConsole(page);
+  await open(page, { initialViewState: { longitude: 4, latitude: 46, zoom: 4.5 }, pins: PINS, config: { style: PLAIN_STYLE } });
+  const contexts = await liveWebGLContexts(page);
+  await page.evaluate(() => window.harness.ref.current!.openPin('lyon'));
+  await expect(page.locator('.pinmap-popup')).toHaveAttribute('data-pin-id', 'lyon');
+  const camera = await viewState(page);
+  await page.evaluate(() =>
+    window.harness.ref.current!.updatePins({
+      update: [{ type: 'Feature', id: 'lyon', geometry: { type: 'Point', coordinates: [5.5, 45.5] }, properties: { title: 'Lyon', category: 'city' } }],
+      add: [{ type: 'Feature', id: 'dijon', geometry: { type: 'Point', coordinates: [5.04, 47.32] }, properties: { title: 'Dijon' } }],
+      remove: ['nice'],
+    }),
+  );
+  await expect(page.locator('.pinmap-pin[data-pin-id="nice"]')).toHaveCount(0);
+  await expect(page.locator('.pinmap-pin[data-pin-id="dijon"]')).toHaveCount(1);
+  await expect(page.locator('.pinmap-popup')).toHaveAttribute('data-pin-id', 'lyon');
+  const pin = (await page.locator('.pinmap-pin[data-pin-id="lyon"]').boundingBox())!;
+  const popup = (await page.locator('.pinmap-popup').boundingBox())!;
+  expect(Math.abs(popup.x + popup.width / 2 - (pin.x + pin.width / 2))).toBeLessThan(2);
+  expect(await viewState(page)).toEqual(camera);
+  expect(await liveWebGLContexts(page)).toEqual(contexts);
+  expect(console.errors).toEqual([]);
+});
+
 test('events as props: pin click, popup open and close, and errors', async ({ mapPage: page }) => {
   await open(page, { initialViewState: { longitude: 4, latitude: 46, zoom: 4.5 }, pins: PINS });
   await page.locator('.pinmap-pin[data-pin-id="lyon"]').click();

@@ -34,6 +34,10 @@ export const DEFAULTS = {
   domPinLimit: 500,
   /** Above this, DOM markers make panning stutter; config may not ask for more. */
   domPinLimitMax: 2000,
+  /** How long, in ms, a moved pin glides to its new place (config `pinTransition`). */
+  pinTransition: 300,
+  /** The longest glide config may ask for, in ms. */
+  pinTransitionMax: 5000,
   /** Popups are at most this wide (CSS). */
   popupMaxWidth: '240px',
   /** Hybrid view: how often, in ms, the vector layer follows the Leaflet map while panning. */

@@ -242,6 +242,11 @@ const schema = z
       listDetailField: z.optional(searchField),
       csv: z.optional(csvColumns),
       fitPins: z._default(z.boolean({ error: 'must be true or false' }), true),
+      /** How long, in ms, a moved pin glides to its new place (0: it jumps); shorter when updates come faster. */
+      pinTransition: z._default(
+        finite('ms').check(z.gte(0, { error: 'must be 0 or more (ms)' }), z.lte(DEFAULTS.pinTransitionMax, { error: `must be at most ${DEFAULTS.pinTransitionMax} (ms)` })),
+        DEFAULTS.pinTransition,
+      ),
       controls: z._default(
         z
           .partialRecord(z.enum(CONTROLS, { error: `must name a control: ${CONTROLS.join(', ')}` }), controlPlacement, { error: 'must be an object of control → corner or false' })

@@ -234,6 +234,12 @@ export interface PinmapConfigInput {
   csv?: CsvColumns | undefined;
   /** Open the map on the pins (their bounds, or a pin archive's) when neither the config nor the page address gives a camera (`center` or `zoom`). Default `true`. */
   fitPins?: boolean | undefined;
+  /**
+   * How long, in ms (0 to 5000), a pin moved by an update glides to its new place; an update that
+   * comes sooner than that after the last one shortens the glide to the time between them, and
+   * under `prefers-reduced-motion` pins jump. 0 makes them jump always. Default `300`.
+   */
+  pinTransition?: number | undefined;
   /** `'light'`, `'dark'`, or `'auto'` to follow the system's `prefers-color-scheme` live. Default `'auto'`. */
   theme?: 'light' | 'dark' | 'auto' | undefined;
   /** The basemap in the dark theme when `style` is the site's own (the embedded basemap has its dark look): a style URL or object. Default: none (the site's style keeps its look). */

@@ -1,6 +1,6 @@
 import type { PinOptions } from '../config/pin-options.ts';
 import { boxContains } from '../pins/filter.ts';
-import type { Pin, PinArchive } from '../pins/types.ts';
+import type { Pin, PinArchive, PinSet } from '../pins/types.ts';
 import { createPopupContent } from '../pins/popup-content.ts';
 import type { BubblePins, EngineEvents, MapAdapter, PopupContent } from './adapter.ts';
 import type { PinLayer, PinLayerOptions } from './pin-layer.ts';
@@ -39,7 +39,7 @@ export class Listeners<Args extends unknown[] = []> {
 /** The part of `MapAdapter` that the pin layer answers. */
 export type PinAdapter = Pick<
   MapAdapter,
-  'setPins' | 'setPopupContent' | 'openPin' | 'pinView' | 'closePin' | 'onOpenPinChange' | 'onPinClick' | 'onPinsChange' | 'onBubblePins' | 'getPins' | 'getPinStyles' | 'getCategoryCounts' | 'getShownPins' | 'getShownBubbles' | 'getArchive' | 'setHiddenCategories'
+  'setPins' | 'updatePins' | 'setPopupContent' | 'openPin' | 'pinView' | 'closePin' | 'onOpenPinChange' | 'onPinClick' | 'onPinsChange' | 'onBubblePins' | 'getPins' | 'getPinStyles' | 'getCategoryCounts' | 'getShownPins' | 'getShownBubbles' | 'getArchive' | 'setHiddenCategories'
 >;
 
 /** What a pin layer is told to call by the adapter that holds it. */
@@ -103,8 +103,8 @@ export function wirePins(events: EngineEvents, make: (told: PinLayerEvents) => P
     return loading;
   };
 
-  const adapter: PinAdapter = {
-    setPins(pins) {
+  /** Shows a pin set once it comes: afresh (`setPins`), or by id over the set shown (`updatePins`). */
+  const place = (pins: Promise<PinSet>, inPlace: boolean): Promise<void> => {
       pendingSets++;
       const layer = load();
       const letGo = layer.then((made) => made.expectPins());
@@ -117,7 +117,7 @@ export function wirePins(events: EngineEvents, make: (told: PinLayerEvents) => P
             // A set that arrives after the map was removed is not shown (nor grouped in a worker of its own).
             if (destroyed) return;
             archive = set.archive;
-            return made.setPins(set).then(() => pinSetListeners.tell());
+            return (inPlace ? made.updatePins(set) : made.setPins(set)).then(() => pinSetListeners.tell());
           })
           // The caller shows why (the pins, or the pins' code, could not be loaded); the map goes on without these pins.
           .catch(() => letGo.then((release) => release()).catch(() => {}))
@@ -127,7 +127,11 @@ export function wirePins(events: EngineEvents, make: (told: PinLayerEvents) => P
             attributionListeners.tell();
           })
       );
-    },
+  };
+
+  const adapter: PinAdapter = {
+    setPins: (pins) => place(pins, false),
+    updatePins: (pins) => place(pins, true),
     setPopupContent(content) {
       popupContent = content;
     },

@@ -90,6 +90,13 @@ export interface MapAdapter {
    */
   setPins(pins: Promise<PinSet>): Promise<void>;
   /**
+   * Shows a newer set of the pins shown, by pin id, once `pins` resolves (README, "Pins that
+   * move"): only added, removed and changed pins are drawn and grouped again, moved ones glide,
+   * and the camera, the open popup (following its pin), the focus and the WebGL context stay. A
+   * set that cannot be taken so (pre-tiled pins) is shown as `setPins` shows it.
+   */
+  updatePins(pins: Promise<PinSet>): Promise<void>;
+  /**
    * Opens a pin's popup (closing any other); false for an unknown id. The map pans to show the
    * whole popup unless `pan` is false (a popup carried over from the other view keeps the camera).
    * Pre-tiled pins not looked up yet: true, and the popup opens when the archive's pin index

@@ -39,6 +39,15 @@ export interface PinLayer {
    */
   setPins(set: PinSet): Promise<void>;
   /**
+   * Takes a new set of the same kind by pin id (`diffPins`): removed pins leave, added ones
+   * appear, moved ones glide to their new place (config `pinTransition`), and only they are
+   * regrouped; the open popup stays (following its pin, closing if its pin left), and so do the
+   * focus and every marker of a pin that did not change. A set that cannot be taken so (a pin
+   * archive on either side, or one drawn another way: DOM markers and GPU pins across
+   * `domPinLimit`) is set afresh as `setPins` does, its popup opened again if its pin is still there.
+   */
+  updatePins(set: PinSet): Promise<void>;
+  /**
    * Opens the pin's popup (closing any other); false for an unknown id. Pre-tiled pins not looked
    * up yet: true, and the popup opens when the archive's pin index answers.
    */
@@ -117,6 +126,14 @@ export class PinSetState {
     this.styles = new SharedStyles();
     this.pinStyles = set.pinStyles;
     this.categories = set.archive?.categories;
+    this.attribution = set.attribution;
+  }
+
+  /** Takes a newer set of the same pins by id (`PinLayer.updatePins`): the styles resolved so far stay. */
+  update(set: PinSet): void {
+    this.list = set.pins;
+    this.byId = new PinsById(set.pins);
+    this.pinStyles = set.pinStyles;
     this.attribution = set.attribution;
   }
 

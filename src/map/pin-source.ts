@@ -93,3 +93,7 @@ async function loadPinArchive(pins: string, pinStyles: Record<string, PinOptions
   if (archive.metadata.attribution !== undefined) set.attribution = archive.metadata.attribution;
   return set;
 }
+
+/** What an update by id (`updatePins`, a new `pins` value) needs beside: see `src/pins/diff.ts`. */
+export { parsePins } from '../pins/data.ts';
+export { applyPinChanges, updateNotice } from '../pins/diff.ts';

@@ -109,6 +109,7 @@ export const BAD_CONFIGS: Record<string, readonly BadConfig[]> = {
     [{ listDetailField: '' }, 'listDetailField', 'must be the name of a pin property, not empty'],
     [{ csv: 'lat;lng' }, 'csv', 'must be an object of pin field → CSV column name'],
     [{ fitPins: 'no' }, 'fitPins', 'must be true or false'],
+    [{ pinTransition: '300ms' }, 'pinTransition', 'must be a finite number (ms)'],
     [{ controls: 'all' }, 'controls', 'must be an object of control → corner or false'],
     [{ controls: ['scale'] }, 'controls', 'must be an object of control → corner or false'],
     [{ units: 1 }, 'units', UNITS],

@@ -7,6 +7,7 @@ import type { MapAdapter, PopupContent } from '../map/adapter.ts';
 import { configKey, safeParseConfig, type ConfigError, type PinmapConfig, type PinmapConfigInput } from '../config/schema.ts';
 import { createEngine } from '../map/engines.ts';
 import type { Pin, PinSet } from '../pins/types.ts';
+import type { PinSetReport } from '../pins/data.ts';
 import { accessTokenOf, redactToken } from '../map/request-transform.ts';
 import { reasonOf } from '../config/errors.ts';
 import { DEFAULT_LOCALE, localeWith } from '../config/locale.ts';
@@ -243,9 +244,12 @@ function PinmapView({ config, fitPins, viewState, events, className, style, hand
       pinsPlacedOn.current = undefined;
       return;
     }
+    // New pins for a map that shows pins already: an update by id (README, "Pins that move"),
+    // which keeps the camera, the open popup, the focus and the WebGL context.
+    const inPlace = pinsPlacedOn.current === adapter;
     pinsPlacedOn.current = adapter;
     let stopDamage = () => {};
-    const place = (pins: Promise<PinSet>) => {
+    const place = (pins: Promise<PinSet>, byId = false) => {
       setNotice(undefined);
       stopDamage();
       // A pre-tiled archive's section found damaged when read (a pin, the search, a bubble's
@@ -255,7 +259,14 @@ function PinmapView({ config, fitPins, viewState, events, className, style, hand
       }, () => {});
       // What was skipped is said before the map is given the pins, so that what it says after
       // (a `?pin=` it does not have) is not replaced.
-      const described = pins.then(async (set) => ({ set, report: (await loadPinCode()).describePinSet(set) }));
+      const described = pins.then(async (set) => {
+        const code = await loadPinCode();
+        const report = code.describePinSet(set);
+        // Features without an id were skipped: an update says that such pins cannot be updated.
+        const notice = byId ? (code.updateNotice(report.notice, set.skipped) ?? report.notice) : report.notice;
+        const told: PinSetReport = notice === undefined ? { console: report.console } : { console: report.console, notice };
+        return { set, report: told };
+      });
       described.then(
         ({ report }) => {
           setProgress(undefined);
@@ -277,8 +288,7 @@ function PinmapView({ config, fitPins, viewState, events, className, style, hand
           });
         },
       );
-      return adapter.setPins(
-        described.then(({ set }) => {
+      const shown = described.then(({ set }) => {
           if (!live) return set;
           setPlacedSet(set);
           const box = fitOnPlace.current ? pinSetBounds(set, hiddenNow.current) : undefined;
@@ -288,10 +298,10 @@ function PinmapView({ config, fitPins, viewState, events, className, style, hand
             jumpToPins(adapter, box, latestConfig.current.maxZoom, containerRef.current);
           }
           return set;
-        }),
-      );
+        });
+      return byId ? adapter.updatePins(shown) : adapter.setPins(shown);
     };
-    const placed = place(pinSource.latest());
+    const placed = place(pinSource.latest(), inPlace);
     pinsPlaced.current = placed;
     // A popup open in the other view opens again here, where the camera is; else `?pin=`'s.
     const next = pinForNextMap.current;

@@ -4,7 +4,8 @@ import type { MapStatus } from '../machines/map-status.machine.ts';
 import type { PinmapConfigInput } from '../config/schema.ts';
 import { resolveContainer } from '../config/container.ts';
 import { Pinmap } from './Pinmap.tsx';
-import type { PinmapPin } from './pinmap-api.ts';
+import type { PinmapPin, PinmapRef } from './pinmap-api.ts';
+import { checkPinChanges, type PinChangesInput } from '../config/pin-changes.ts';
 
 /** What `createPinmap` and `update` take: the config, and what a page adds that is not config. */
 export type PinmapEmbedConfig = PinmapConfigInput & {
@@ -41,6 +42,13 @@ export interface PinmapHandle {
    * kept; any other change makes a new map. A config with errors shows them. Ignored once destroyed.
    */
   update(config: PinmapEmbedConfig): void;
+  /**
+   * Changes some of the map's pins by id (see `PinmapRef.updatePins` and the README's "Pins that
+   * move"): `add` and `update` are GeoJSON Point features, `remove` pin ids. Throws a
+   * `PinChangesError` for an argument of the wrong shape; the promise rejects while the map is
+   * not made yet or destroyed, and settles once the pins are on the map.
+   */
+  updatePins(changes: PinChangesInput): Promise<void>;
   /** Removes the map, its WebGL context, its listeners and its DOM. Safe to call twice. */
   destroy(): void;
 }
@@ -67,8 +75,9 @@ export function createPinmap(container: string | HTMLElement, config: PinmapEmbe
     if (next === 'idle') settle?.resolve();
     if (next === 'error') settle?.reject(new Error(error ?? 'Pinmap failed'));
   };
+  const handle: { current: PinmapRef | null } = { current: null };
   const render = ({ renderPopup, ...rest }: PinmapEmbedConfig) =>
-    root.render(<Pinmap config={rest} onStatusChange={onStatusChange} renderPopup={renderPopup && ((pin) => <ElementContent pin={pin} render={renderPopup} />)} />);
+    root.render(<Pinmap config={rest} onStatusChange={onStatusChange} ref={handle} renderPopup={renderPopup && ((pin) => <ElementContent pin={pin} render={renderPopup} />)} />);
   render(config);
 
   return {
@@ -79,6 +88,12 @@ export function createPinmap(container: string | HTMLElement, config: PinmapEmbe
     ready,
     update(next) {
       if (!destroyed) render(next);
+    },
+    updatePins(changes) {
+      const checked = checkPinChanges(changes);
+      const map = destroyed ? null : handle.current;
+      if (!map) return Promise.reject(new Error(destroyed ? 'updatePins: the map was destroyed' : 'updatePins: the map is not made yet (await ready first)'));
+      return map.updatePins(checked);
     },
     destroy() {
       if (destroyed) return;

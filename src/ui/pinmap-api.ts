@@ -3,6 +3,7 @@ import type { CSSProperties, ReactNode, Ref, RefObject } from 'react';
 import type { MapStatus } from '../machines/map-status.machine.ts';
 import type { LngLatBounds, MapLibreMap } from '../map/adapter.ts';
 import type { PinmapConfigInput } from '../config/schema.ts';
+import type { PinChangesInput } from '../config/pin-changes.ts';
 import type { ViewState } from './view-state.ts';
 
 /** Told the map's status (`loading`, `idle`, `error`) each time it changes; with the error's text when it fails. */
@@ -34,6 +35,17 @@ export interface PinmapRef {
   openPin(id: string): boolean;
   /** Closes the open popup, if any. */
   closePin(): void;
+  /**
+   * Changes some of the map's pins by id, for an app that knows what changed (README, "Pins
+   * that move"): `add` and `update` are GeoJSON Point features (checked as a pin file's are; a
+   * bad one is skipped with its reason in the console), `remove` the ids of pins to take away.
+   * Only these pins are drawn and grouped again; moved ones glide to their new place, and the
+   * camera, the open popup, the focus and the WebGL context stay. An `add` of an id the map has,
+   * or an `update` or `remove` of one it has not, is left out with a console warning. Throws a
+   * `PinChangesError` naming the part for an argument of the wrong shape; the promise settles
+   * once the pins are on the map. Calls apply one after the other.
+   */
+  updatePins(changes: PinChangesInput): Promise<void>;
   /**
    * The MapLibre map: the whole map in the vector view, the Leaflet map's vector layer in the
    * hybrid view; undefined where WebGL could not start. For what Pinmap does not wrap; a style

@@ -92,6 +92,7 @@ export function createHybridEngine(parent: HTMLElement, config: PinmapConfig, ev
       createHybridPins(map, {
         ...told,
         groupInWorkerAbove: config.domPinLimit,
+        pinTransition: config.pinTransition,
         clusterLabel: locale['PinLayer.Cluster'],
         pinsLabel: locale['PinLayer.Pins'],
         zoomedInLabel: locale['PinLayer.ZoomedIn'],

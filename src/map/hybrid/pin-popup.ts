@@ -2,6 +2,7 @@ import L from 'leaflet';
 import { DEFAULTS } from '../../config/constants.ts';
 import { nearestCopy } from '../../pins/filter.ts';
 import { highlightRing, pinDrawing, type PinStyle } from '../../pins/icon.ts';
+import { createPopupContent } from '../../pins/popup-content.ts';
 import type { Pin } from '../../pins/types.ts';
 import { markOpenPin } from '../dom-pins.ts';
 import { watchResize } from '../popup-resize.ts';
@@ -35,6 +36,10 @@ export interface LeafletPinPopup {
   close(): void;
   /** The id of the pin whose popup is open, if any. */
   openId(): string | undefined;
+  /** Moves the open popup's tip to `lngLat` (its pin glides there), on the world copy in view. */
+  moveTo(lngLat: [number, number]): void;
+  /** Shows the pin's new text in the open popup (an update changed it); the focus stays in it. */
+  refresh(pin: Pin): void;
   /** Closes it and removes its key listener. */
   destroy(): void;
 }
@@ -46,7 +51,7 @@ export interface LeafletPinPopup {
  * the map to keep it in view, again when its content changes size.
  */
 export function createLeafletPopup(map: L.Map, options: LeafletPopupOptions): LeafletPinPopup {
-  let current: { popup: L.Popup; pinId: string; stopResizeWatch: () => void } | undefined;
+  let current: { popup: L.Popup; pinId: string; stopResizeWatch: () => void; ring?: L.Marker } | undefined;
   let returnFocus: (() => void) | undefined;
   const container = map.getContainer();
 
@@ -87,7 +92,7 @@ export function createLeafletPopup(map: L.Map, options: LeafletPopupOptions): Le
     })
       .setLatLng([pin.lngLat[1], nearestCopy(pin.lngLat[0], map.getCenter().lng)])
       .setContent(content);
-    const entry = { popup, pinId: pin.id, stopResizeWatch: () => {} };
+    const entry: { popup: L.Popup; pinId: string; stopResizeWatch: () => void; ring?: L.Marker } = { popup, pinId: pin.id, stopResizeWatch: () => {} };
     // The pin is ringed while its popup is open.
     const { size, offset } = highlightRing(style);
     const ring = L.marker(popup.getLatLng()!, {
@@ -97,6 +102,7 @@ export function createLeafletPopup(map: L.Map, options: LeafletPopupOptions): Le
       zIndexOffset: 1_000_000,
     }).addTo(map);
     ring.getElement()?.setAttribute('data-pin-id', pin.id);
+    entry.ring = ring;
     popup.on('remove', () => {
       ring.remove();
       entry.stopResizeWatch();
@@ -108,6 +114,8 @@ export function createLeafletPopup(map: L.Map, options: LeafletPopupOptions): Le
     });
     current = entry;
     popup.openOn(map);
+    // Opened, it pans the map once (`pan`); a popup that follows its moving pin leaves the camera be.
+    popup.options.autoPan = false;
     const element = popup.getElement()!;
     element.setAttribute('role', 'dialog');
     element.setAttribute('aria-label', pin.title);
@@ -121,10 +129,29 @@ export function createLeafletPopup(map: L.Map, options: LeafletPopupOptions): Le
     (byKeyboard ? closeButton : body)?.focus({ preventScroll: true });
   }
 
+  function moveTo(lngLat: [number, number]) {
+    const at: L.LatLngTuple = [lngLat[1], nearestCopy(lngLat[0], map.getCenter().lng)];
+    current?.popup.setLatLng(at);
+    current?.ring?.setLatLng(at);
+  }
+
+  function refresh(pin: Pin) {
+    const element = current?.popup.getElement();
+    const body = element?.querySelector<HTMLElement>('.leaflet-popup-content');
+    const old = body?.querySelector('.pinmap-popup-content');
+    if (!element || !body || !old) return;
+    const hadFocus = body.contains(document.activeElement);
+    old.replaceWith(createPopupContent(pin));
+    element.setAttribute('aria-label', pin.title);
+    if (hadFocus && !body.contains(document.activeElement)) body.focus({ preventScroll: true });
+  }
+
   return {
     open,
     close,
     openId: () => current?.pinId,
+    moveTo,
+    refresh,
     destroy() {
       container.removeEventListener('keydown', onKeyDown);
       close();

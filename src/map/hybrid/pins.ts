@@ -1,7 +1,7 @@
 import L from 'leaflet';
 import type { RequestTransformFunction } from 'maplibre-gl';
 import { PinIcon } from './leaflet-pin-icon.ts';
-import type { Pin, PinArchive, ShownBubble } from '../../pins/types.ts';
+import type { Pin, PinArchive, PinSet, ShownBubble } from '../../pins/types.ts';
 import type { PinStyle } from '../../pins/icon.ts';
 import { clusterButton, keepFocusedPinsInView, makePinButton, MARKER_AREA_PAD, orderForKeyboard, type OrderedMarker } from '../dom-pins.ts';
 import { IndexedPinClusters, PinClusters, type PinGroup } from '../../pins/grouping/clusters.ts';
@@ -13,6 +13,8 @@ import { isShown, nearestCopy, visibleMask } from '../../pins/filter.ts';
 import { reasonOf } from '../../config/errors.ts';
 import { collisionBoxes, type CollisionBox } from '../label-collision.ts';
 import { createPinGroup } from '../pin-group.ts';
+import { PinGlides } from '../pin-glide.ts';
+import { diffPins, isEmptyDiff } from '../../pins/diff.ts';
 import { PinSetState, focusReturn, listsPins, type PinLayer, type PinLayerMode, type PinLayerOptions } from '../pin-layer.ts';
 import { createHybridFan } from './pin-fan-out.ts';
 import { createLeafletPopup } from './pin-popup.ts';
@@ -26,6 +28,8 @@ export interface HybridPinOptions extends PinLayerOptions {
    * GPU pins are (its `domPinLimit`); smaller ones on the page, at once.
    */
   groupInWorkerAbove: number;
+  /** How long, in ms, a pin moved by an update glides to its new place (config `pinTransition`). */
+  pinTransition: number;
   /** The popup's close button's name. */
   closeLabel: string;
   /** Told the boxes of the pins and bubbles shown whenever they change (labels keep out from under them). */
@@ -83,6 +87,7 @@ export function createHybridPins(map: L.Map, options: HybridPinOptions): PinLaye
   let loading = false;
   const markers = new Map<string, L.Marker>();
   let shown = new Map<string, L.Marker>();
+  const glides = new PinGlides(options.pinTransition);
   const layer = L.layerGroup().addTo(map);
   const popup = createLeafletPopup(map, options);
   // The pins and bubbles (Leaflet's marker pane holds them) are one Tab stop.
@@ -143,15 +148,18 @@ export function createHybridPins(map: L.Map, options: HybridPinOptions): PinLaye
   }
 
   /** Groups the pins that show (every category but the hidden ones): a large set in the pin index's worker. */
-  function group() {
+  function group(listChanged = false) {
     const { list: pinList, hidden } = state;
     if (pinList.length > options.groupInWorkerAbove) {
       const visible = visibleMask(pinList, hidden);
       const zoom = toMapLibreZoom(map.getZoom());
-      if (clusters instanceof IndexedPinClusters) clusters.filter(visible, zoom);
-      else clusters = new IndexedPinClusters(pinList, zoom, visible);
+      if (clusters instanceof IndexedPinClusters) {
+        if (listChanged) clusters.reload(pinList, zoom, visible);
+        else clusters.filter(visible, zoom);
+      } else clusters = new IndexedPinClusters(pinList, zoom, visible);
       return;
     }
+    if (clusters instanceof IndexedPinClusters) clusters.destroy();
     const list = hidden.size === 0 ? pinList : pinList.filter((pin) => isShown(pin, hidden));
     clusters = list.length === 0 ? undefined : new PinClusters(list);
   }
@@ -171,7 +179,9 @@ export function createHybridPins(map: L.Map, options: HybridPinOptions): PinLaye
     marker.on('add', () =>
       makePinButton(marker.getElement()!, pin, (trigger, byKeyboard) => {
         options.onPinClick(pin.id);
-        if (!fan.open(pin, trigger, byKeyboard)) openFound(pin.id, (full) => openPin(full, trigger, byKeyboard));
+        // The pin as it is now: an update may have changed its text since the marker was made.
+        const now = state.byId.get(pin.id) ?? pin;
+        if (!fan.open(now, trigger, byKeyboard)) openFound(pin.id, (full) => openPin(full, trigger, byKeyboard));
       }),
     );
     markers.set(pin.id, marker);
@@ -252,7 +262,11 @@ export function createHybridPins(map: L.Map, options: HybridPinOptions): PinLaye
     if (regrouped) clearRegrouped();
     const list: ShownGroup[] = [];
     for (const group of groups) {
-      if (group.kind === 'cluster') list.push({ ...group, expansionZoom: () => grouping.expansionZoom(group.clusterId), leaves: async () => grouping.leaves(group.clusterId) });
+      // A bubble kept through an update asks the grouping of the moment; one of another count is another marker.
+      if (group.kind === 'cluster') {
+        const now = () => clusters ?? grouping;
+        list.push({ ...group, key: `${group.key} ${group.count}`, expansionZoom: () => now().expansionZoom(group.clusterId), leaves: async () => now().leaves(group.clusterId) });
+      }
       else {
         const pin = state.byId.get(group.id);
         if (pin) list.push({ kind: 'pin', key: group.key, pin });
@@ -317,7 +331,9 @@ export function createHybridPins(map: L.Map, options: HybridPinOptions): PinLaye
       } else {
         const { pin } = group;
         const marker = pinMarker(pin);
-        marker.setLatLng([pin.lngLat[1], nearestCopy(pin.lngLat[0], centerLng)]);
+        // A gliding pin is where its glide has it.
+        const at = glides.placeOf(pin.id) ?? pin.lngLat;
+        marker.setLatLng([at[1], nearestCopy(at[0], centerLng)]);
         next.set(group.key, marker);
       }
     }
@@ -340,6 +356,7 @@ export function createHybridPins(map: L.Map, options: HybridPinOptions): PinLaye
   const releaseFocus = keepFocusedPinsInView(map.getContainer(), (dx, dy) => map.panBy([dx, dy], { animate: false }));
 
   function clear() {
+    glides.stopAll();
     fan.fold();
     popup.close();
     layer.clearLayers();
@@ -358,6 +375,22 @@ export function createHybridPins(map: L.Map, options: HybridPinOptions): PinLaye
     options.onShown?.([]);
   }
 
+  async function setPins(set: PinSet) {
+    clear();
+    state.replace(set);
+    icons = new Map();
+    if (set.archive) {
+      archive = set.archive;
+      found = pinLookup(set.archive);
+      tiles = new PinArchiveTiles(set.archive, options.transformRequest, options.onArchiveUnreadable);
+      await renderTiled(tiles);
+      return;
+    }
+    if (set.pins.length === 0) return;
+    group();
+    await render();
+  }
+
   return {
     get mode() {
       return mode();
@@ -367,19 +400,41 @@ export function createHybridPins(map: L.Map, options: HybridPinOptions): PinLaye
     },
     // The pin index's worker starts when a large set is grouped (`IndexedPinClusters`), not ahead.
     expectPins: () => () => {},
-    async setPins(set) {
-      clear();
-      state.replace(set);
-      icons = new Map();
-      if (set.archive) {
-        archive = set.archive;
-        found = pinLookup(set.archive);
-        tiles = new PinArchiveTiles(set.archive, options.transformRequest, options.onArchiveUnreadable);
-        await renderTiled(tiles);
+    setPins,
+    async updatePins(set) {
+      if (set.archive || archive || state.list.length === 0 || set.pins.length === 0) {
+        // Drawn another way: afresh, with the popup of a pin still there open again where it is.
+        const reopen = popup.openId();
+        await setPins(set);
+        const pin = reopen === undefined ? undefined : state.byId.get(reopen);
+        if (pin && isShown(pin, state.hidden)) openPin(pin, undefined, false, false);
         return;
       }
-      if (set.pins.length === 0) return;
-      group();
+      const diff = diffPins(state.list, set.pins);
+      state.update(set);
+      if (isEmptyDiff(diff)) return;
+      fan.fold();
+      const duration = glides.lengthNow();
+      // Pins that left, or look otherwise now, lose their marker (a new one is made for the latter).
+      for (const id of [...diff.removed, ...diff.redrawn]) {
+        const marker = markers.get(id);
+        if (marker) layer.removeLayer(marker);
+        markers.delete(id);
+        shown.delete(`pin:${id}`);
+      }
+      for (const id of diff.removed) glides.stop(id);
+      const openId = popup.openId();
+      const open = openId === undefined ? undefined : state.byId.get(openId);
+      if (openId !== undefined && (!open || !isShown(open, state.hidden))) popup.close();
+      else if (open && diff.retold.has(open.id)) popup.refresh(open);
+      for (const [id, from] of diff.moved) {
+        const to = state.byId.get(id)!.lngLat;
+        glides.move(id, from, to, duration, (at) => {
+          markers.get(id)?.setLatLng([at[1], nearestCopy(at[0], map.getCenter().lng)]);
+          if (popup.openId() === id) popup.moveTo(at);
+        });
+      }
+      group(true);
       await render();
     },
     open(id, openOptions) {

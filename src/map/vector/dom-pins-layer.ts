@@ -3,7 +3,7 @@ import type { PinsById } from '../../pins/data.ts';
 import { isShown } from '../../pins/filter.ts';
 import { PinClusters } from '../../pins/grouping/clusters.ts';
 import type { Pin } from '../../pins/types.ts';
-import { clusterButton, orderForKeyboard, pinButton } from '../dom-pins.ts';
+import { clusterButton, orderForKeyboard, pinButton, stackByLatitude } from '../dom-pins.ts';
 import { collisionBoxes, type LabelCollision } from '../label-collision.ts';
 import { listsPins } from '../pin-layer.ts';
 import { addToPinGroup, orderedMarkers, stackedMarker } from './markers.ts';
@@ -24,18 +24,27 @@ export interface DomPinsInput extends PinStrategyInput {
  * of nearby pins is one bubble button with its count; only whole-zoom changes regroup, so panning
  * touches no DOM. They are in reading order in the pins' group (`addToPinGroup`).
  */
-export function createDomPins(map: MapLibreMap, { list: all, pins, hidden, styleOf, clusterLabel, onPinClick, openPopup, listBubble, collision }: DomPinsInput): PinStrategy {
-  /** Each pin's marker, made once and kept while the pin set lives (focus survives zooms). */
+export function createDomPins(map: MapLibreMap, { list: initialList, pins: initialPins, hidden, styleOf, clusterLabel, onPinClick, openPopup, listBubble, collision }: DomPinsInput): PinStrategy {
+  let all = initialList;
+  let pins = initialPins;
+  let hiddenNow = hidden;
+  /** Each pin's marker, made once and kept while the pin lives in the set (focus survives zooms and updates). */
   const markers = new Map<string, Marker>();
   let clusters: PinClusters;
-  let teardown = () => {};
+  /** The markers shown, by group key, and the whole zoom they are of. */
+  let shown = new Map<string, Marker>();
+  let shownZoom = Number.NaN;
+  /** Each bubble shown: its count and place, so a regrouping keeps those that did not change. */
+  const bubbles = new WeakMap<Marker, { count: number; lng: number; lat: number }>();
 
   function pinMarker(pin: Pin): Marker {
     const existing = markers.get(pin.id);
     if (existing) return existing;
+    const id = pin.id;
     const element = pinButton(pin, styleOf(pin), (trigger, byKeyboard) => {
-      onPinClick(pin.id);
-      openPopup(pin, trigger, byKeyboard);
+      onPinClick(id);
+      // The pin as it is now: an update may have changed its text since the marker was made.
+      openPopup(pins.get(id) ?? pin, trigger, byKeyboard);
     });
     const marker = stackedMarker(element, pin.lngLat, 'bottom');
     markers.set(pin.id, marker);
@@ -44,13 +53,14 @@ export function createDomPins(map: MapLibreMap, { list: all, pins, hidden, style
 
   /**
    * A cluster bubble as a marker; activating it zooms to where it splits, or lists its pins
-   * (`leaves`) if that is beyond the map's maximum zoom (`listsPins`).
+   * (`leaves`) if that is beyond the map's maximum zoom (`listsPins`). It asks the grouping of
+   * the moment (a bubble kept through an update is the same bubble of the new grouping).
    */
-  function clusterMarker(count: number, lngLat: [number, number], expansionZoom: () => number, leaves: () => Pin[]): Marker {
+  function clusterMarker(count: number, lngLat: [number, number], clusterId: number): Marker {
     const marker: Marker = stackedMarker(
       clusterButton(count, clusterLabel, () => {
-        const zoom = expansionZoom();
-        if (listsPins(zoom, map.getMaxZoom())) return listBubble({ count, pins: () => Promise.resolve(leaves()), trigger: marker.getElement() });
+        const zoom = clusters.expansionZoom(clusterId);
+        if (listsPins(zoom, map.getMaxZoom())) return listBubble({ count, pins: () => Promise.resolve(clusters.leaves(clusterId)), trigger: marker.getElement() });
         // The marker is drawn on the world copy nearest the view; zoom there, not across the meridian.
         const at = marker.getLngLat();
         map.easeTo({ center: [at.lng, at.lat], zoom });
@@ -58,60 +68,82 @@ export function createDomPins(map: MapLibreMap, { list: all, pins, hidden, style
       lngLat,
       'center',
     );
+    bubbles.set(marker, { count, lng: lngLat[0], lat: lngLat[1] });
     return marker;
   }
 
-  /** Shows the set's pins but those of `hiddenNow`'s categories, grouped afresh. */
-  function show(hiddenNow: ReadonlySet<string>) {
+  /** Groups the set's pins but those of the hidden categories afresh; `render` shows them. */
+  function group() {
     const list = hiddenNow.size === 0 ? all : all.filter((pin) => isShown(pin, hiddenNow));
-    const grouping = new PinClusters(list);
-    clusters = grouping;
-    let shownZoom = Number.NaN;
-    let shown = new Map<string, Marker>();
-    const render = () => {
-      const zoom = Math.max(0, Math.floor(map.getZoom()));
-      if (zoom === shownZoom) return;
-      shownZoom = zoom;
-      const next = new Map<string, Marker>();
-      const groups = grouping.groupsAt(zoom);
-      for (const group of groups) {
-        if (group.kind === 'cluster') {
-          next.set(group.key, shown.get(group.key) ?? clusterMarker(
-              group.count,
-              group.lngLat,
-              () => grouping.expansionZoom(group.clusterId),
-              () => grouping.leaves(group.clusterId),
-            ));
-        } else {
-          const pin = pins.get(group.id);
-          if (pin) next.set(group.key, pinMarker(pin));
-        }
-      }
-      for (const [key, marker] of shown) if (!next.has(key)) marker.remove();
-      for (const [key, marker] of next) if (!shown.has(key)) addToPinGroup(marker, map);
-      shown = next;
-      orderForKeyboard(orderedMarkers(shown.values()), zoom);
-      collision.set(collisionBoxes(groups, pins, styleOf));
-    };
-    render();
-    map.on('zoom', render);
-    teardown = () => {
-      map.off('zoom', render);
-      for (const marker of shown.values()) marker.remove();
-      collision.set([]);
-    };
+    clusters = new PinClusters(list);
+    shownZoom = Number.NaN;
   }
 
-  show(hidden);
+  /** Shows the groups of the whole zoom, keeping every marker shown that is still one of them. */
+  const render = () => {
+    const zoom = Math.max(0, Math.floor(map.getZoom()));
+    if (zoom === shownZoom) return;
+    shownZoom = zoom;
+    const next = new Map<string, Marker>();
+    const groups = clusters.groupsAt(zoom);
+    for (const group of groups) {
+      if (group.kind === 'cluster') {
+        const kept = shown.get(group.key);
+        const was = kept && bubbles.get(kept);
+        const same = was && was.count === group.count && was.lng === group.lngLat[0] && was.lat === group.lngLat[1];
+        next.set(group.key, same ? kept : clusterMarker(group.count, group.lngLat, group.clusterId));
+      } else {
+        const pin = pins.get(group.id);
+        if (pin) next.set(group.key, pinMarker(pin));
+      }
+    }
+    for (const [key, marker] of shown) if (next.get(key) !== marker) marker.remove();
+    for (const [key, marker] of next) if (shown.get(key) !== marker) addToPinGroup(marker, map);
+    shown = next;
+    orderForKeyboard(orderedMarkers(shown.values()), zoom);
+    collision.set(collisionBoxes(groups, pins, styleOf));
+  };
+
+  function teardown() {
+    for (const marker of shown.values()) marker.remove();
+    shown = new Map();
+    collision.set([]);
+  }
+
+  group();
+  render();
+  map.on('zoom', render);
   return {
     mode: 'dom',
     placed: Promise.resolve(),
     setHidden(next) {
+      hiddenNow = next;
       teardown();
-      show(next);
+      group();
+      render();
+    },
+    update({ list, pins: byId, diff }) {
+      all = list;
+      pins = byId;
+      // Pins that left, or look otherwise now, lose their marker (a new one is made for the latter).
+      for (const id of [...diff.removed, ...diff.redrawn]) {
+        markers.get(id)?.remove();
+        markers.delete(id);
+      }
+      group();
+      render();
+    },
+    moveMarker(id, lngLat) {
+      const marker = markers.get(id);
+      if (!marker) return;
+      marker.setLngLat(lngLat);
+      stackByLatitude(marker.getElement(), lngLat[1]);
     },
     revealZoom: (id) => clusters.revealZoom(id, map.getZoom()),
     pinElement: (id) => markers.get(id)?.getElement(),
-    destroy: () => teardown(),
+    destroy() {
+      map.off('zoom', render);
+      teardown();
+    },
   };
 }

@@ -67,7 +67,7 @@ export function createVectorEngine(container: HTMLElement, config: PinmapConfig,
     events,
     (told) =>
       import('./pins.ts').then(({ createVectorPins }) =>
-        createVectorPins(map, { ...told, domPinLimit: config.domPinLimit, clusterLabel: locale['PinLayer.Cluster'], pinsLabel: locale['PinLayer.Pins'], zoomedInLabel: locale['PinLayer.ZoomedIn'], whenStyleLoaded }),
+        createVectorPins(map, { ...told, domPinLimit: config.domPinLimit, pinTransition: config.pinTransition, clusterLabel: locale['PinLayer.Cluster'], pinsLabel: locale['PinLayer.Pins'], zoomedInLabel: locale['PinLayer.ZoomedIn'], whenStyleLoaded }),
       ),
     () => {
       // Markers are on the map at once; a symbol layer is done at the map's next idle.
@@ -198,6 +198,7 @@ function failedAdapter(config: PinmapConfig): MapAdapter {
     onCameraChange: () => () => {},
     setPins: () => Promise.resolve(),
     setPopupContent: () => {},
+    updatePins: () => Promise.resolve(),
     openPin: () => false,
     pinView: () => Promise.resolve(undefined),
     closePin: () => {},

@@ -28,6 +28,8 @@ export interface GlPinsInput extends PinStrategyInput {
   whenStyleLoaded: () => Promise<void>;
   /** False once the pin layer has moved on to another set. */
   isCurrent: () => boolean;
+  /** Where a pin is drawn while it glides to a new place (`PinGlides.placeOf`); undefined: at its own place. */
+  placeOf: (id: string) => [number, number] | undefined;
 }
 
 /**
@@ -37,17 +39,20 @@ export interface GlPinsInput extends PinStrategyInput {
  * whose images are the pin icons rasterised at the device pixel ratio (`addPinLayers`).
  */
 export function createGlPins(map: MapLibreMap, input: GlPinsInput): PinStrategy {
-  const { list, pins, hidden, styleOf, onPinClick, openPopup, whenStyleLoaded, isCurrent } = input;
+  const { hidden, styleOf, onPinClick, openPopup, whenStyleLoaded, isCurrent } = input;
+  let { list, pins } = input;
+  let hiddenNow = hidden;
   const index = new PinIndex(lngLatsOf(list), map.getZoom(), input.worker, visibleMask(list, hidden));
   let teardown = () => index.destroy();
-  /** The source's groups once it follows the view; asked again when categories are hidden or shown. */
-  const following: { refresh?: () => void } = {};
+  /** The source's groups once it follows the view; asked again when categories are hidden or shown, drawn again as pins glide. */
+  const following: { refresh?: () => void; redraw?: () => void } = {};
+  const pixelRatio = map.getPixelRatio();
+  // Styles are shared objects (see SharedStyles), so each maps straight to its image id.
+  const imageIds = new Map<PinStyle, string>();
+  for (const style of input.styles) imageIds.set(style, pinStyleKey(style));
+  let redrawFrame = 0;
 
   async function place() {
-    const pixelRatio = map.getPixelRatio();
-    // Styles are shared objects (see SharedStyles), so each maps straight to its image id.
-    const imageIds = new Map<PinStyle, string>();
-    for (const style of input.styles) imageIds.set(style, pinStyleKey(style));
     // Drawn while the style loads, all at once; added to the map once it has.
     for (const style of imageIds.keys()) drawPinImage(map, style, pixelRatio).catch(() => {}); // heard below
     await whenStyleLoaded();
@@ -62,8 +67,9 @@ export function createGlPins(map: MapLibreMap, input: GlPinsInput): PinStrategy 
     const drawn = Promise.all([...imageIds.keys()].map((style) => ensurePinImage(map, style, pixelRatio)));
     drawn.catch(() => {}); // heard below
     const imageOf = (pin: Pin) => imageIds.get(styleOf(pin))!;
-    const groups = followView(map, index, (groups) => groupFeatures(groups, list, imageOf));
+    const groups = followView(map, index, () => list, (groups, asked) => groupFeatures(groups, asked, imageOf, input.placeOf));
     following.refresh = groups.refresh;
+    following.redraw = groups.redraw;
     const removeLayers = addPinLayers(map, {
       images,
       image: ['get', 'image'],
@@ -89,6 +95,7 @@ export function createGlPins(map: MapLibreMap, input: GlPinsInput): PinStrategy 
     };
     map.on('style.load', restoreImages);
     teardown = () => {
+      cancelAnimationFrame(redrawFrame);
       map.off('style.load', restoreImages);
       groups.stop();
       index.destroy();
@@ -107,6 +114,7 @@ export function createGlPins(map: MapLibreMap, input: GlPinsInput): PinStrategy 
     placed: place(),
     // Hidden categories: the index groups the pins again without them; the source follows once it has.
     setHidden(next) {
+      hiddenNow = next;
       index.filter(visibleMask(list, next), map.getZoom()).then(
         () => following.refresh?.(),
         () => {},
@@ -119,6 +127,30 @@ export function createGlPins(map: MapLibreMap, input: GlPinsInput): PinStrategy 
       return at < 0 ? map.getZoom() : index.revealZoom(at, map.getZoom()).catch(() => map.getZoom());
     },
     hasPinAt: (point) => pinSymbolAt(map, point),
+    async update({ list: next, pins: byId, diff }) {
+      // The index is given the new pins at once: every question from now on is of the new list.
+      list = next;
+      pins = byId;
+      const reloaded = index.reload(lngLatsOf(next), map.getZoom(), visibleMask(next, hiddenNow));
+      // A look no pin had before gets its image.
+      const drawing: Promise<unknown>[] = [];
+      for (const pin of [...diff.added, ...diff.changed]) {
+        const style = styleOf(pin);
+        if (imageIds.has(style)) continue;
+        imageIds.set(style, pinStyleKey(style));
+        drawing.push(ensurePinImage(map, style, pixelRatio).catch(() => {}));
+      }
+      await Promise.all([reloaded.catch(() => {}), ...drawing]);
+      following.refresh?.();
+    },
+    moveMarker() {
+      // Every gliding pin is drawn at its place of the frame, once a frame.
+      if (redrawFrame !== 0) return;
+      redrawFrame = requestAnimationFrame(() => {
+        redrawFrame = 0;
+        following.redraw?.();
+      });
+    },
     destroy: () => teardown(),
   };
 }
@@ -172,7 +204,7 @@ function addPinSource(map: MapLibreMap, attribution: string | undefined): void {
 }
 
 /** The index's groups as the source's features: bubbles with their counts, and pins with their id and image. */
-function groupFeatures(groups: PinGroups, list: Pin[], imageOf: (pin: Pin) => string): GeoJSON.FeatureCollection<GeoJSON.Point> {
+function groupFeatures(groups: PinGroups, list: Pin[], imageOf: (pin: Pin) => string, placeOf: (id: string) => [number, number] | undefined): GeoJSON.FeatureCollection<GeoJSON.Point> {
   const features: GeoJSON.Feature<GeoJSON.Point>[] = [];
   const { clusters } = groups;
   for (let k = 0; k < clusters.length; k += 4) {
@@ -185,7 +217,7 @@ function groupFeatures(groups: PinGroups, list: Pin[], imageOf: (pin: Pin) => st
   }
   for (const i of groups.pins) {
     const pin = list[i]!;
-    features.push({ type: 'Feature', geometry: { type: 'Point', coordinates: pin.lngLat }, properties: { id: pin.id, image: imageOf(pin) } });
+    features.push({ type: 'Feature', geometry: { type: 'Point', coordinates: placeOf(pin.id) ?? pin.lngLat }, properties: { id: pin.id, image: imageOf(pin) } });
   }
   return { type: 'FeatureCollection', features };
 }
@@ -199,9 +231,12 @@ function groupFeatures(groups: PinGroups, list: Pin[], imageOf: (pin: Pin) => st
 function followView(
   map: MapLibreMap,
   index: PinIndex,
-  toFeatures: (groups: PinGroups) => GeoJSON.FeatureCollection<GeoJSON.Point>,
-): { first: Promise<void>; refresh(): void; stop(): void } {
+  listNow: () => Pin[],
+  toFeatures: (groups: PinGroups, list: Pin[]) => GeoJSON.FeatureCollection<GeoJSON.Point>,
+): { first: Promise<void>; refresh(): void; redraw(): void; stop(): void } {
   let shown: { zoom: number; bbox: [number, number, number, number] } | undefined;
+  /** The groups the source shows, and the list their pins' indexes are of. */
+  let last: { groups: PinGroups; list: Pin[] } | undefined;
   let asking = false;
   let stopped = false;
 
@@ -237,9 +272,12 @@ function followView(
     const bbox: [number, number, number, number] =
       e - w + 2 * dx >= 360 ? [-180, Math.max(-90, s - dy), 180, Math.min(90, n + dy)] : [w - dx, Math.max(-90, s - dy), e + dx, Math.min(90, n + dy)];
     try {
+      // The list of the moment the question is asked: an update gives the index and the list their new pins together.
+      const list = listNow();
       const groups = await index.groups(bbox, want.zoom);
       if (stopped) return;
-      map.getSource<GeoJSONSource>(PIN_SOURCE)?.setData(toFeatures(groups));
+      last = { groups, list };
+      map.getSource<GeoJSONSource>(PIN_SOURCE)?.setData(toFeatures(groups, list));
       shown = asked !== version ? undefined : { zoom: want.zoom, bbox: bbox[2] - bbox[0] >= 360 ? [-Infinity, bbox[1], Infinity, bbox[3]] : bbox };
       showFirst();
     } finally {
@@ -277,6 +315,10 @@ function followView(
       version++;
       shown = undefined;
       onMove();
+    },
+    // Gliding pins moved: the groups shown are drawn again with their places of now.
+    redraw() {
+      if (!stopped && last) map.getSource<GeoJSONSource>(PIN_SOURCE)?.setData(toFeatures(last.groups, last.list));
     },
     stop() {
       stopped = true;

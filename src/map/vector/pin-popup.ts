@@ -1,6 +1,7 @@
 import { Marker, Popup, type Map as MapLibreMap } from 'maplibre-gl';
 import { DEFAULTS } from '../../config/constants.ts';
 import { highlightRing, pinDrawing, type PinStyle } from '../../pins/icon.ts';
+import { createPopupContent } from '../../pins/popup-content.ts';
 import type { Pin } from '../../pins/types.ts';
 import { markOpenPin } from '../dom-pins.ts';
 import { watchResize } from '../popup-resize.ts';
@@ -17,6 +18,10 @@ export interface PinPopup {
   close(): void;
   /** Whether a popup is open. */
   isOpen(): boolean;
+  /** Moves the open popup's tip to `lngLat` (its pin glides there). */
+  moveTo(lngLat: [number, number]): void;
+  /** Shows the pin's new text in the open popup (an update changed it); the focus stays on what it was on, if that is still there. */
+  refresh(pin: Pin): void;
   /** Closes it and removes its key listener. */
   destroy(): void;
 }
@@ -30,6 +35,8 @@ export interface PinPopup {
  */
 export function createPinPopup(map: MapLibreMap, content: (pin: Pin) => HTMLElement, onClosed: () => void): PinPopup {
   let popup: Popup | undefined;
+  /** The ring round the open pin, moved with it when it glides. */
+  let openRing: Marker | undefined;
   let stopResizeWatch: (() => void) | undefined;
   let returnFocus: (() => void) | undefined;
   const container = map.getContainer();
@@ -78,6 +85,7 @@ export function createPinPopup(map: MapLibreMap, content: (pin: Pin) => HTMLElem
       .addTo(map);
     popup = next;
     const ring = ringMarker(pin, style).addTo(map);
+    openRing = ring;
     const element = next.getElement();
     element.setAttribute('role', 'dialog');
     element.setAttribute('aria-label', pin.title);
@@ -112,6 +120,22 @@ export function createPinPopup(map: MapLibreMap, content: (pin: Pin) => HTMLElem
     open,
     close,
     isOpen: () => popup !== undefined,
+    moveTo(lngLat) {
+      popup?.setLngLat(lngLat);
+      openRing?.setLngLat(lngLat);
+    },
+    refresh(pin) {
+      if (!popup) return;
+      const element = popup.getElement();
+      const content = element.querySelector<HTMLElement>('.maplibregl-popup-content');
+      const hadFocus = content?.contains(document.activeElement) ?? false;
+      // The pin's text is replaced; the close button stays as it is.
+      const fresh = createPopupContent(pin);
+      const old = content?.querySelector('.pinmap-popup-content');
+      if (old) old.replaceWith(fresh);
+      element.setAttribute('aria-label', pin.title);
+      if (hadFocus && !content?.contains(document.activeElement)) content?.focus({ preventScroll: true });
+    },
     destroy() {
       container.removeEventListener('keydown', onKeyDown);
       close();

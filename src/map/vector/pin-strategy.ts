@@ -3,6 +3,8 @@ import type { PinStyle } from '../../pins/icon.ts';
 import type { Pin, ShownBubble } from '../../pins/types.ts';
 import type { BubblePins } from '../adapter.ts';
 import type { PinLookup } from '../pin-archive.ts';
+import type { PinsById } from '../../pins/data.ts';
+import type { PinDiff } from '../../pins/diff.ts';
 
 /**
  * One way the vector view's pin layer (`pins.ts`) draws a pin set, chosen for each set there:
@@ -32,8 +34,23 @@ export interface PinStrategy {
   shownPins?(): Pin[];
   /** Pre-tiled pins: the bubbles the map draws now, each with how many of its pins show. */
   shownBubbles?(): ShownBubble[];
+  /**
+   * Takes a newer set of the same pins by id (inline pins; see `PinLayer.updatePins`): removed
+   * pins leave, added ones appear, and the set is grouped again, keeping every marker or bubble
+   * that did not change. Moved pins stay where they were drawn until `moveMarker` moves them.
+   */
+  update?(next: PinUpdate): void | Promise<void>;
+  /** Draws the pin at `lngLat` (a step of its glide to a new place). */
+  moveMarker?(id: string, lngLat: [number, number]): void;
   /** Removes what it added to the map. */
   destroy(): void;
+}
+
+/** A newer set of the same pins (`PinStrategy.update`): its pins in order and by id, and what changed. */
+export interface PinUpdate {
+  list: Pin[];
+  pins: PinsById;
+  diff: PinDiff;
 }
 
 /** What every strategy is given by the pin layer. */

@@ -1,8 +1,10 @@
 import { MercatorCoordinate, type Map as MapLibreMap, type MapMouseEvent } from 'maplibre-gl';
+import { diffPins, isEmptyDiff } from '../../pins/diff.ts';
 import { isShown } from '../../pins/filter.ts';
 import type { Pin, PinSet } from '../../pins/types.ts';
 import { keepFocusedPinsInView } from '../dom-pins.ts';
 import { createLabelCollision } from '../label-collision.ts';
+import { PinGlides } from '../pin-glide.ts';
 import { createPinGroup } from '../pin-group.ts';
 import { PinSetState, focusReturn, type PinLayer, type PinLayerOptions } from '../pin-layer.ts';
 import { createDomPins } from './dom-pins-layer.ts';
@@ -20,6 +22,8 @@ import '../../pins/icon-font.ts';
 export interface VectorPinLayerOptions extends PinLayerOptions {
   /** Sets of up to this many pins are DOM markers; larger sets are GPU symbols with clusters. */
   domPinLimit: number;
+  /** How long, in ms, a pin moved by an update glides to its new place (config `pinTransition`). */
+  pinTransition: number;
   /**
    * Resolves once the map's style has loaded (`styleReadiness`, made with the map: the layer
    * itself may be made later, when the first pins come).
@@ -50,6 +54,7 @@ export function createVectorPins(map: MapLibreMap, options: VectorPinLayerOption
   const collision = createLabelCollision(map);
   const images = createPinImages(map);
   const spareWorker = new SpareIndexWorker();
+  const glides = new PinGlides(options.pinTransition);
   // A DOM pin or bubble reached by Tab beyond the view's edge is panned into it.
   const releaseFocus = keepFocusedPinsInView(map.getContainer(), (dx, dy) => map.panBy([dx, dy], { duration: 0 }));
   // Every mode's pins and bubbles (DOM markers, the GPU pins' stand-ins) are one Tab stop.
@@ -93,6 +98,7 @@ export function createVectorPins(map: MapLibreMap, options: VectorPinLayerOption
   });
 
   function clear() {
+    glides.stopAll();
     fan.fold();
     popup.close();
     strategy?.destroy();
@@ -131,7 +137,21 @@ export function createVectorPins(map: MapLibreMap, options: VectorPinLayerOption
     }
     if (set.pins.length === 0) return undefined;
     if (set.pins.length <= options.domPinLimit) return createDomPins(map, { ...input, list: set.pins, pins, collision });
-    return createGlPins(map, { ...input, ...common, list: set.pins, pins, styles: styles.distinct(set.pins), attribution: set.attribution, worker: spareWorker.take() });
+    return createGlPins(map, { ...input, ...common, list: set.pins, pins, styles: styles.distinct(set.pins), attribution: set.attribution, worker: spareWorker.take(), placeOf: (id) => glides.placeOf(id) });
+  }
+
+  /** How a set of this many inline pins is drawn. */
+  const modeFor = (count: number) => (count === 0 ? undefined : count <= options.domPinLimit ? 'dom' : 'gl');
+
+  async function setPins(set: PinSet) {
+    const current = ++generation;
+    clear();
+    // Only the GL layer of a large inline set uses the worker started ahead.
+    if (set.archive || set.pins.length <= options.domPinLimit) spareWorker.drop();
+    state.replace(set);
+    archive = set.archive;
+    strategy = strategyFor(set, () => current === generation);
+    await strategy?.placed;
   }
 
   return {
@@ -142,15 +162,36 @@ export function createVectorPins(map: MapLibreMap, options: VectorPinLayerOption
       return strategy?.mode === 'dom' ? state.attribution : undefined;
     },
     expectPins: () => spareWorker.start(),
-    async setPins(set) {
-      const current = ++generation;
-      clear();
-      // Only the GL layer of a large inline set uses the worker started ahead.
-      if (set.archive || set.pins.length <= options.domPinLimit) spareWorker.drop();
-      state.replace(set);
-      archive = set.archive;
-      strategy = strategyFor(set, () => current === generation);
-      await strategy?.placed;
+    setPins,
+    async updatePins(set) {
+      const drawn = strategy;
+      if (set.archive || archive || !drawn?.update || modeFor(set.pins.length) !== drawn.mode) {
+        // Drawn another way: afresh, with the popup of a pin still there open again where it is.
+        const reopen = openId;
+        spareWorker.drop();
+        await setPins(set);
+        const pin = reopen === undefined ? undefined : findPin(reopen);
+        if (pin && isShown(pin, state.hidden)) openPin(pin, undefined, false, false);
+        return;
+      }
+      const diff = diffPins(state.list, set.pins);
+      state.update(set);
+      if (isEmptyDiff(diff)) return;
+      fan.fold();
+      const duration = glides.lengthNow();
+      await drawn.update({ list: set.pins, pins: state.byId, diff });
+      for (const id of diff.removed) glides.stop(id);
+      const open = openId === undefined ? undefined : findPin(openId);
+      if (openId !== undefined && (!open || !isShown(open, state.hidden))) popup.close();
+      else if (open && diff.retold.has(open.id)) popup.refresh(open);
+      for (const pin of diff.changed) {
+        if (!diff.moved.has(pin.id)) continue;
+        const from = diff.moved.get(pin.id) ?? pin.lngLat;
+        glides.move(pin.id, from, pin.lngLat, duration, (at) => {
+          drawn.moveMarker?.(pin.id, at);
+          if (openId === pin.id) popup.moveTo(at);
+        });
+      }
     },
     open(id, openOptions) {
       const show = (pin: Pin) => openPin(pin, undefined, openOptions?.byKeyboard ?? false, openOptions?.pan ?? true, openOptions?.returnFocus);

@@ -84,7 +84,7 @@ export class IndexedPinClusters {
 
   /** `zoom`: the map's, whose range of zooms is grouped first. */
   constructor(
-    private readonly list: readonly Pin[],
+    private list: readonly Pin[],
     zoom: number,
     visible: Uint8Array | undefined,
   ) {
@@ -108,6 +108,12 @@ export class IndexedPinClusters {
       }
     }
     return groups;
+  }
+
+  /** Takes a newer set of the pins (an update by id) and groups it afresh; later answers are of it. */
+  reload(list: readonly Pin[], zoom: number, visible: Uint8Array | undefined): void {
+    this.list = list;
+    this.index.reload(lngLatsOf(list), zoom, visible).catch(() => {}); // a later answer fails the same way and says so
   }
 
   /** Groups the pins again with only those `visible` marks (none: every pin); later answers have the new groups. */

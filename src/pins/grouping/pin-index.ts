@@ -53,6 +53,16 @@ export class PinIndex {
     if (!this.worker) this.runLocally();
   }
 
+  /**
+   * Takes a newer set's pins (an update by id: their coordinates in its order, and which show)
+   * and groups them afresh, the zoom range of `zoom` at once. Questions asked from now on are
+   * answered from the new pins.
+   */
+  reload(lngLats: Float64Array, zoom?: number, visible?: Uint8Array): Promise<void> {
+    this.load = { id: this.nextId++, type: 'load', lngLats, ...(zoom === undefined ? {} : { zoom }), ...(visible ? { visible } : {}) };
+    return this.send(this.load).then(() => {});
+  }
+
   /** The bubbles and lone pins at a whole `zoom` within `bbox` ([west, south, east, north]). */
   groups(bbox: [number, number, number, number], zoom: number): Promise<PinGroups> {
     return this.ask({ type: 'groups', bbox, zoom }) as Promise<PinGroups>;
