@@ -583,7 +583,7 @@ test.describe('scale', () => {
 
 test.describe('keyboard and accessibility', () => {
   test.use({ basemap: 'embedded' }); // its credits are links the Tab reaches
-  test('Tab reaches every control, each with a visible focus ring', async ({ mapPage: page }) => {
+  test('Tab reaches every control, each with a visible focus ring', async ({ page }) => {
     await openApp(page, { style: EMBEDDED_STYLE_PATH }); // its credits are links the Tab reaches
     const names: string[] = [];
     for (let i = 0; i < 14; i++) {

@@ -76,8 +76,10 @@ export function createPinmap(container: string | HTMLElement, config: PinmapEmbe
     if (next === 'error') settle?.reject(new Error(error ?? 'Pinmap failed'));
   };
   const handle: { current: PinmapRef | null } = { current: null };
-  const render = ({ renderPopup, ...rest }: PinmapEmbedConfig) =>
+  const render = (input: PinmapEmbedConfig) => {
+    const { config: rest, renderPopup } = withoutRenderPopup(input);
     root.render(<Pinmap config={rest} onStatusChange={onStatusChange} ref={handle} renderPopup={renderPopup && ((pin) => <ElementContent pin={pin} render={renderPopup} />)} />);
+  };
   render(config);
 
   return {
@@ -103,6 +105,24 @@ export function createPinmap(container: string | HTMLElement, config: PinmapEmbe
       settle?.reject(new PinmapDestroyedError());
     },
   };
+}
+
+/**
+ * The config without the page's `renderPopup` function. Anything else (not an object, a proxy, a
+ * getter that throws) goes to the config's checks untouched, which name what is wrong with it:
+ * the property is looked up, never read through a getter.
+ */
+function withoutRenderPopup(input: PinmapEmbedConfig): { config: PinmapConfigInput; renderPopup?: (pin: PinmapPin) => HTMLElement } {
+  if (input === null || typeof input !== 'object') return { config: input };
+  let own: PropertyDescriptor | undefined;
+  try {
+    own = Object.getOwnPropertyDescriptor(input, 'renderPopup');
+  } catch {
+    return { config: input };
+  }
+  if (typeof own?.value !== 'function') return { config: input };
+  const { renderPopup, ...rest } = input;
+  return { config: rest, renderPopup };
 }
 
 /** The element a page's `renderPopup` makes for a pin, put in the popup (made once per pin shown). */
