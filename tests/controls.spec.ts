@@ -100,7 +100,7 @@ const geolocate = (page: Page) => page.locator('.pinmap-geolocate');
 const geolocateButton = (page: Page) => geolocate(page).getByRole('button');
 
 test.describe('corners', () => {
-  test('places the controls in their default corners, each corner marked with data-corner', async ({ mapPage: page }) => {
+  test('places the controls in their default corners, each corner marked with data-corner', async ({ page }) => {
     await openApp(page);
     const corner = (name: string) => page.locator(`.pinmap-corner[data-corner="${name}"]`);
     await expect(page.locator('.pinmap-corner')).toHaveCount(4);
@@ -116,7 +116,7 @@ test.describe('corners', () => {
     expect(nav!.x + nav!.width).toBe(790);
   });
 
-  test('moves and hides controls as config says', async ({ mapPage: page }) => {
+  test('moves and hides controls as config says', async ({ page }) => {
     await openApp(page, { controls: { scale: 'top-right', geolocate: false, fullscreen: 'bottom-right' } });
     await expect(page.locator('[data-corner="top-right"] .pinmap-scale')).toHaveCount(1);
     await expect(page.locator('[data-corner="bottom-right"] .pinmap-fullscreen')).toHaveCount(1);
@@ -337,7 +337,7 @@ test.describe('geolocation', () => {
 });
 
 test.describe('geolocation refused or failing', () => {
-  test('a denied permission disables the button with the title Location not available', async ({ mapPage: page }) => {
+  test('a denied permission disables the button with the title Location not available', async ({ page }) => {
     const console = watchConsole(page);
     await openApp(page, {}, '#map=2/45/12');
     await geolocateButton(page).click();
@@ -604,7 +604,7 @@ test.describe('keyboard and accessibility', () => {
     expect(names.some((name) => /^\d+\u00a0km$/.test(name)), `the scale among ${names.join(', ')}`).toBe(true);
   });
 
-  test('the focus ring shows in the pixels', async ({ mapPage: page }) => {
+  test('the focus ring shows in the pixels', async ({ page }) => {
     await openApp(page);
     const button = page.getByRole('button', { name: 'Zoom in' });
     const region = async () => page.screenshot({ clip: { x: 755, y: 5, width: 40, height: 40 } });

@@ -293,7 +293,7 @@ async function mount(page: Page, config: unknown): Promise<{ status: string; err
 }
 
 test.describe('hostile strings as config text', () => {
-  test('locale: every string as the controls’ names, titles and texts, the map’s name, the pins’ bubble and notice, in both views', async ({ mapPage: page }) => {
+  test('locale: every string as the controls’ names, titles and texts, the map’s name, the pins’ bubble and notice, in both views', async ({ page }) => {
     test.setTimeout(240_000);
     const guard = await guardPage(page);
     await openEmbedPage(page);

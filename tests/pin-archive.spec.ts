@@ -394,39 +394,45 @@ test.describe('pre-tiled pins', () => {
     await expect(page.locator('.pinmap-notice')).toContainText('There is no pin "no-such-pin" on this map.');
   });
 
-  test('an archive that answers 404 is the pin-file alert naming its URL, with Retry; the basemap works meanwhile', async ({ mapPage: page, baseURL }) => {
-    const archive = readFileSync('fixtures/pins/cities.pmtiles');
-    let fail = true;
-    // Routes registered later are asked first: the 404 until it is lifted, then the archive.
-    await serveArchive(page, '/__archive/pins.pmtiles', archive);
-    await page.route((url) => url.pathname === '/__archive/pins.pmtiles', (route) => {
-      if (fail) return route.fulfill({ status: 404, body: 'not found' });
-      return route.fallback();
+  test.describe(() => {
+    test.use({ basemap: 'embedded' }); // the basemap works meanwhile
+    test('an archive that answers 404 is the pin-file alert naming its URL, with Retry; the basemap works meanwhile', async ({ mapPage: page, baseURL }) => {
+      const archive = readFileSync('fixtures/pins/cities.pmtiles');
+      let fail = true;
+      // Routes registered later are asked first: the 404 until it is lifted, then the archive.
+      await serveArchive(page, '/__archive/pins.pmtiles', archive);
+      await page.route((url) => url.pathname === '/__archive/pins.pmtiles', (route) => {
+        if (fail) return route.fulfill({ status: 404, body: 'not found' });
+        return route.fallback();
+      });
+      await openApp(page, { ...still, style: EMBEDDED_STYLE_PATH, center: [2.3488, 48.8534], zoom: 8, pins: 'pmtiles:///__archive/pins.pmtiles' });
+      const notice = page.locator('.pinmap-notice');
+      await expect(notice).toHaveAttribute('role', 'alert');
+      await expect(notice).toContainText(`Could not load the pins from ${baseURL}/__archive/pins.pmtiles: the server answered HTTP 404`);
+      await expect(page.locator('.pinmap-error')).toHaveCount(0);
+      fail = false;
+      await notice.getByRole('button', { name: 'Retry' }).click();
+      await expect(notice).toHaveCount(0);
+      await waitForMapState(page, 'idle');
+      const box = (await page.locator('.pinmap-map').boundingBox())!;
+      await page.mouse.click(box.x + box.width / 2, box.y + box.height / 2 - 30);
+      await expect(page.locator('.pinmap-popup')).toContainText('Paris');
     });
-    await openApp(page, { ...still, style: EMBEDDED_STYLE_PATH, center: [2.3488, 48.8534], zoom: 8, pins: 'pmtiles:///__archive/pins.pmtiles' });
-    const notice = page.locator('.pinmap-notice');
-    await expect(notice).toHaveAttribute('role', 'alert');
-    await expect(notice).toContainText(`Could not load the pins from ${baseURL}/__archive/pins.pmtiles: the server answered HTTP 404`);
-    await expect(page.locator('.pinmap-error')).toHaveCount(0);
-    fail = false;
-    await notice.getByRole('button', { name: 'Retry' }).click();
-    await expect(notice).toHaveCount(0);
-    await waitForMapState(page, 'idle');
-    const box = (await page.locator('.pinmap-map').boundingBox())!;
-    await page.mouse.click(box.x + box.width / 2, box.y + box.height / 2 - 30);
-    await expect(page.locator('.pinmap-popup')).toContainText('Paris');
   });
 
-  test('an archive made by another tool, without Pinmap\'s properties, is an error naming what it lacks; the map goes on', async ({ mapPage: page, baseURL }) => {
-    const console = watchConsole(page);
-    await serveArchive(page, '/__archive/foreign.pmtiles', foreignArchive());
-    await openApp(page, { ...still, style: EMBEDDED_STYLE_PATH, pins: 'pmtiles://__archive/foreign.pmtiles' });
-    const notice = page.locator('.pinmap-notice');
-    await expect(notice).toContainText(`${baseURL}/__archive/foreign.pmtiles has no "pinmap" member in its metadata; pins need an archive made by pinmap-tile-pins`);
-    expect(console.errors.some((e) => e.includes('PinArchiveError') || e.includes('has no "pinmap" member'))).toBe(true);
-    await expect(page.locator('.pinmap-error')).toHaveCount(0);
-    await waitForMapState(page, 'idle');
-    expect(isUniform(await canvasPng(page))).toBe(false);
+  test.describe(() => {
+    test.use({ basemap: 'embedded' }); // the basemap is drawn meanwhile
+    test('an archive made by another tool, without Pinmap\'s properties, is an error naming what it lacks; the map goes on', async ({ mapPage: page, baseURL }) => {
+      const console = watchConsole(page);
+      await serveArchive(page, '/__archive/foreign.pmtiles', foreignArchive());
+      await openApp(page, { ...still, style: EMBEDDED_STYLE_PATH, pins: 'pmtiles://__archive/foreign.pmtiles' });
+      const notice = page.locator('.pinmap-notice');
+      await expect(notice).toContainText(`${baseURL}/__archive/foreign.pmtiles has no "pinmap" member in its metadata; pins need an archive made by pinmap-tile-pins`);
+      expect(console.errors.some((e) => e.includes('PinArchiveError') || e.includes('has no "pinmap" member'))).toBe(true);
+      await expect(page.locator('.pinmap-error')).toHaveCount(0);
+      await waitForMapState(page, 'idle');
+      expect(isUniform(await canvasPng(page))).toBe(false);
+    });
   });
 
   test('the keyboard reaches the pre-tiled pins drawn in view, and Enter opens a pin\'s popup from the pin index', async ({ mapPage: page }) => {
@@ -638,35 +644,39 @@ test.describe('pre-tiled pins in the hybrid view', () => {
     await expect(page.locator('.pinmap-popup[data-pin-id="paris-fr"]')).toContainText('Capital of France');
   });
 
-  test('an archive that answers 404 is the pin-file alert naming its URL, with Retry; the rest of the map works', async ({ mapPage: page, baseURL }) => {
-    const archive = readFileSync('fixtures/pins/cities.pmtiles');
-    let fail = true;
-    await serveArchive(page, '/__archive/pins.pmtiles', archive);
-    await page.route((url) => url.pathname === '/__archive/pins.pmtiles', (route) => {
-      if (fail) return route.fulfill({ status: 404, body: 'not found' });
-      return route.fallback();
+  test.describe(() => {
+    test.use({ basemap: 'embedded' }); // the basemap is drawn meanwhile
+    test('an archive that answers 404 is the pin-file alert naming its URL, with Retry; the rest of the map works', async ({ mapPage: page, baseURL }) => {
+      const archive = readFileSync('fixtures/pins/cities.pmtiles');
+      let fail = true;
+      await serveArchive(page, '/__archive/pins.pmtiles', archive);
+      await page.route((url) => url.pathname === '/__archive/pins.pmtiles', (route) => {
+        if (fail) return route.fulfill({ status: 404, body: 'not found' });
+        return route.fallback();
+      });
+      await openApp(page, { ...hybrid, style: EMBEDDED_STYLE_PATH, hash: true, center: [2.3488, 48.8534], zoom: 8, pins: 'pmtiles:///__archive/pins.pmtiles', controls: { ...noControls, navigation: 'top-right' } });
+      const notice = page.locator('.pinmap-notice');
+      await expect(notice).toHaveAttribute('role', 'alert');
+      await expect(notice).toContainText(`Could not load the pins from ${baseURL}/__archive/pins.pmtiles: the server answered HTTP 404`);
+      await expect(page.locator('.pinmap-error')).toHaveCount(0);
+      await expect(page.locator('.pinmap-pin')).toHaveCount(0);
+      // The rest of the map works: the vector layer is drawn and the zoom button zooms.
+      expect(isUniform(await canvasPng(page))).toBe(false);
+      await page.locator('.pinmap-zoom-in').click();
+      await expect.poll(() => /#map=([\d.]+)/.exec(new URL(page.url()).hash)?.[1]).toBe('9');
+      await waitForMapState(page, 'idle');
+      fail = false;
+      await notice.getByRole('button', { name: 'Retry' }).click();
+      await expect(notice).toHaveCount(0);
+      await waitForMapState(page, 'idle');
+      await page.locator('.pinmap-pin[data-pin-id="paris-fr"]').click();
+      await expect(page.locator('.pinmap-popup')).toContainText('Paris');
     });
-    await openApp(page, { ...hybrid, style: EMBEDDED_STYLE_PATH, hash: true, center: [2.3488, 48.8534], zoom: 8, pins: 'pmtiles:///__archive/pins.pmtiles', controls: { ...noControls, navigation: 'top-right' } });
-    const notice = page.locator('.pinmap-notice');
-    await expect(notice).toHaveAttribute('role', 'alert');
-    await expect(notice).toContainText(`Could not load the pins from ${baseURL}/__archive/pins.pmtiles: the server answered HTTP 404`);
-    await expect(page.locator('.pinmap-error')).toHaveCount(0);
-    await expect(page.locator('.pinmap-pin')).toHaveCount(0);
-    // The rest of the map works: the vector layer is drawn and the zoom button zooms.
-    expect(isUniform(await canvasPng(page))).toBe(false);
-    await page.locator('.pinmap-zoom-in').click();
-    await expect.poll(() => /#map=([\d.]+)/.exec(new URL(page.url()).hash)?.[1]).toBe('9');
-    await waitForMapState(page, 'idle');
-    fail = false;
-    await notice.getByRole('button', { name: 'Retry' }).click();
-    await expect(notice).toHaveCount(0);
-    await waitForMapState(page, 'idle');
-    await page.locator('.pinmap-pin[data-pin-id="paris-fr"]').click();
-    await expect(page.locator('.pinmap-popup')).toContainText('Paris');
   });
 });
 
 test.describe('pre-tiled pin archives damaged after their metadata', () => {
+  test.use({ basemap: 'embedded' }); // the basemap stays drawn
   /**
    * The committed archive, damaged: a pin tile that cannot be read is the map tiles archive
    * notice; an archive cut short is found when it is opened, and is the pin-file alert.

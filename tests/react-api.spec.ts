@@ -122,7 +122,7 @@ test('controlled: the map shows viewState, follows it without a new map, and spr
   expect(console.errors).toEqual([]);
 });
 
-test('pins, pin styles and controls change on the live map: same WebGL context, camera and controls state', async ({ mapPage: page }) => {
+test('pins, pin styles and controls change on the live map: same WebGL context, camera and controls state', async ({ page }) => {
   const console = watchConsole(page);
   await open(page, { initialViewState: { longitude: 4, latitude: 46, zoom: 4.5 }, pins: PINS });
   await expect(page.locator('.pinmap-pin')).toHaveCount(3);

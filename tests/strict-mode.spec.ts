@@ -7,7 +7,7 @@ import { countWebGLContexts, liveWebGLContexts } from './webgl-contexts.ts';
  * server, the app must still end up with exactly one map, one live WebGL context and one set
  * of controls.
  */
-test('StrictMode development double mount leaves one map, one WebGL context, one set of controls', async ({ mapPage: page }) => {
+test('StrictMode development double mount leaves one map, one WebGL context, one set of controls', async ({ page }) => {
   await countWebGLContexts(page);
   const console = watchConsole(page);
   await page.goto('/#map=2/30/10');

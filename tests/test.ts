@@ -96,8 +96,9 @@ export const test = base.extend<{ cpuCost: void; basemap: Basemap; mapPage: Page
    * page costs about 2 CPU-seconds more than a new address in a page that exists (a renderer, its
    * compositor and GPU surfaces). Each test starts on a blank page with its page options (the
    * worker keeps one page per set of them); what it routes, listens to, adds as init scripts and
-   * exposes is undone after it. A test that installs a clock, changes the viewport, the media,
-   * geolocation or permissions, or reads the history takes `page` instead.
+   * exposes is undone after it, and the app origin's storage is cleared. A test that installs a
+   * clock, changes the viewport, the media, geolocation or permissions, asks for the user's
+   * location, or reads the history takes `page` instead (a kept page remembers a refused location).
    */
   mapPage: async ({ browser, sharedPages, basemap, baseURL, viewport, deviceScaleFactor, reducedMotion, colorScheme, locale, serviceWorkers, ignoreHTTPSErrors }, use) => {
     const options: BrowserContextOptions = { baseURL, viewport, deviceScaleFactor, reducedMotion, colorScheme, locale, serviceWorkers, ignoreHTTPSErrors };
@@ -130,6 +131,14 @@ export const test = base.extend<{ cpuCost: void; basemap: Basemap; mapPage: Page
     }
     await page.unrouteAll({ behavior: 'ignoreErrors' });
     await page.context().unrouteAll({ behavior: 'ignoreErrors' });
+    // What the app keeps in the browser (the scale's units) stays with its origin: a new page has none.
+    await page.evaluate(() => (localStorage.clear(), sessionStorage.clear())).catch(() => {});
+    if (baseURL) {
+      const session = await page.context().newCDPSession(page);
+      await session.send('Storage.clearDataForOrigin', { origin: new URL(baseURL).origin, storageTypes: 'local_storage,session_storage,indexeddb,cookies' }).catch(() => {});
+      await session.detach();
+    }
+    await page.context().clearPermissions();
     await page.goto('about:blank');
   },
   cpuCost: [
