@@ -55,39 +55,42 @@ async function drag(page: Page, dx: number, dy: number): Promise<void> {
   await page.mouse.up();
 }
 
-test('uncontrolled: initialViewState places the map, later changes of it do not, the ref moves it', async ({ mapPage: page }) => {
-  const console = watchConsole(page);
-  await open(page, { initialViewState: { longitude: 10, latitude: 50, zoom: 4 } });
-  await expectView(page, { longitude: 10, latitude: 50, zoom: 4, bearing: 0, pitch: 0 });
+test.describe(() => {
+  test.use({ basemap: 'embedded' }); // getMap() gives the map with the basemap's layers
+  test('uncontrolled: initialViewState places the map, later changes of it do not, the ref moves it', async ({ mapPage: page }) => {
+    const console = watchConsole(page);
+    await open(page, { initialViewState: { longitude: 10, latitude: 50, zoom: 4 } });
+    await expectView(page, { longitude: 10, latitude: 50, zoom: 4, bearing: 0, pitch: 0 });
 
-  await page.evaluate(() => window.harness.events.splice(0));
-  const still = await watchForNothing(page);
-  await setProps(page, { initialViewState: { longitude: -70, latitude: -30, zoom: 2 } });
-  await still.expectNothing('a later initialViewState moved the map');
-  expect(await events(page, 'move')).toEqual([]);
-  await expectView(page, { longitude: 10, latitude: 50, zoom: 4 });
+    await page.evaluate(() => window.harness.events.splice(0));
+    const still = await watchForNothing(page);
+    await setProps(page, { initialViewState: { longitude: -70, latitude: -30, zoom: 2 } });
+    await still.expectNothing('a later initialViewState moved the map');
+    expect(await events(page, 'move')).toEqual([]);
+    await expectView(page, { longitude: 10, latitude: 50, zoom: 4 });
 
-  await page.evaluate(() => window.harness.ref.current!.jumpTo({ longitude: 20, zoom: 3 }));
-  await expectView(page, { longitude: 20, latitude: 50, zoom: 3 });
-  await page.evaluate(() => window.harness.ref.current!.flyTo({ longitude: 2.35, latitude: 48.86, zoom: 6 }, { duration: 200 }));
-  await expectView(page, { longitude: 2.35, latitude: 48.86, zoom: 6 });
-  await page.evaluate(() => window.harness.ref.current!.fitBounds([[-10, 35], [30, 60]], { duration: 0 }));
-  const fitted = await viewState(page);
-  expect(fitted.longitude).toBeCloseTo(10, 0);
-  expect(fitted.zoom).toBeGreaterThan(2);
-  expect(fitted.zoom).toBeLessThan(5);
-  const style = await page.evaluate(() => {
-    const map = window.harness.ref.current!.getMap()!;
-    return { layers: map.getStyle().layers.length, canvas: map.getCanvas().className };
+    await page.evaluate(() => window.harness.ref.current!.jumpTo({ longitude: 20, zoom: 3 }));
+    await expectView(page, { longitude: 20, latitude: 50, zoom: 3 });
+    await page.evaluate(() => window.harness.ref.current!.flyTo({ longitude: 2.35, latitude: 48.86, zoom: 6 }, { duration: 200 }));
+    await expectView(page, { longitude: 2.35, latitude: 48.86, zoom: 6 });
+    await page.evaluate(() => window.harness.ref.current!.fitBounds([[-10, 35], [30, 60]], { duration: 0 }));
+    const fitted = await viewState(page);
+    expect(fitted.longitude).toBeCloseTo(10, 0);
+    expect(fitted.zoom).toBeGreaterThan(2);
+    expect(fitted.zoom).toBeLessThan(5);
+    const style = await page.evaluate(() => {
+      const map = window.harness.ref.current!.getMap()!;
+      return { layers: map.getStyle().layers.length, canvas: map.getCanvas().className };
+    });
+    expect(style.layers).toBeGreaterThan(3);
+    expect(style.canvas).toContain('maplibregl-canvas');
+    // Every camera change was told to onMove, the last one with where the map is.
+    const moves = await events(page, 'move');
+    expect(moves.length).toBeGreaterThan(2);
+    expect(moves.at(-1)!.detail).toEqual(await viewState(page));
+    expect(await liveWebGLContexts(page)).toMatchObject({ alive: 1 });
+    expect(console.errors).toEqual([]);
   });
-  expect(style.layers).toBeGreaterThan(3);
-  expect(style.canvas).toContain('maplibregl-canvas');
-  // Every camera change was told to onMove, the last one with where the map is.
-  const moves = await events(page, 'move');
-  expect(moves.length).toBeGreaterThan(2);
-  expect(moves.at(-1)!.detail).toEqual(await viewState(page));
-  expect(await liveWebGLContexts(page)).toMatchObject({ alive: 1 });
-  expect(console.errors).toEqual([]);
 });
 
 test('controlled: the map shows viewState, follows it without a new map, and springs back from a gesture the state ignores', async ({ mapPage: page }) => {
