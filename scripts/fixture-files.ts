@@ -14,6 +14,13 @@ export const listFiles = (dir: string): string[] =>
 export const hashFiles = (dir: string): Map<string, string> =>
   new Map(listFiles(dir).map((file) => [file, createHash('sha256').update(readFileSync(path.join(dir, file))).digest('hex')]));
 
+/** The files only one side has, and those whose bytes differ, of two sets of hashes by relative path. */
+export function differences(expected: Map<string, string>, actual: Map<string, string>) {
+  const onlyOneSide = [...new Set([...expected.keys(), ...actual.keys()])].filter((file) => !expected.has(file) || !actual.has(file));
+  const differing = [...actual].filter(([file, hash]) => expected.has(file) && expected.get(file) !== hash).map(([file]) => file);
+  return { onlyOneSide, differing };
+}
+
 /**
  * Regenerates a committed fixture into a temporary folder and compares it file by file: the
  * files only one side has, and those whose bytes differ. Both lists empty means up to date.
@@ -22,11 +29,7 @@ export async function compareWithRegenerated(committedDir: string, generate: (ou
   const outDir = mkdtempSync(path.join(tmpdir(), 'pinmap-fixture-'));
   try {
     await generate(outDir);
-    const expected = hashFiles(committedDir);
-    const actual = hashFiles(outDir);
-    const onlyOneSide = [...new Set([...expected.keys(), ...actual.keys()])].filter((file) => !expected.has(file) || !actual.has(file));
-    const differing = [...actual].filter(([file, hash]) => expected.has(file) && expected.get(file) !== hash).map(([file]) => file);
-    return { onlyOneSide, differing };
+    return differences(hashFiles(committedDir), hashFiles(outDir));
   } finally {
     rmSync(outDir, { recursive: true, force: true });
   }

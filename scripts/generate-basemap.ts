@@ -41,6 +41,7 @@ import type { GeometryCollection, GeometryObject, Topology } from 'topojson-spec
 import { LAST_THINNED_ZOOM, MIN_PLACE_POPULATION, PLACE_MINZOOM_BY_RANK, PLACE_RANK_THRESHOLDS, PLACE_TEXT_SIZES, loadPlaces, type Place, type PlaceProperties } from './basemap-places.ts';
 import { unwrapLine } from './antimeridian.ts';
 import { writePmtiles, type PmtilesTile } from './pmtiles-writer.ts';
+import { recordFixture } from './fixture-inputs.ts';
 
 const require = createRequire(import.meta.url);
 
@@ -908,6 +909,7 @@ async function main(): Promise<void> {
   const outDir = path.resolve(process.argv[2] ?? DEFAULT_OUT_DIR);
   const started = performance.now();
   const result = await generateBasemap(outDir);
+  await recordFixture('scripts/generate-basemap.ts', outDir, DEFAULT_OUT_DIR);
   const seconds = (performance.now() - started) / 1000;
   const mb = (n: number): string => `${(n / 1024 / 1024).toFixed(2)} MB`;
   console.log(`Basemap written to ${path.relative(process.cwd(), outDir) || '.'}`);

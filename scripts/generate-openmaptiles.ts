@@ -36,6 +36,7 @@ import { fromGeojsonVt } from '@maplibre/vt-pbf';
 import { MAX_LAT, loadSources, type Properties } from './generate-basemap.ts';
 import { oceanOf, tileOf } from './ocean-tile.ts';
 import { writePmtiles, type PmtilesTile } from './pmtiles-writer.ts';
+import { recordFixture } from './fixture-inputs.ts';
 
 const require = createRequire(import.meta.url);
 
@@ -298,6 +299,7 @@ export async function generateOpenMapTiles(outDir: string = DEFAULT_OUT_DIR): Pr
 async function main(): Promise<void> {
   const outDir = path.resolve(process.argv[2] ?? DEFAULT_OUT_DIR);
   const result = await generateOpenMapTiles(outDir);
+  await recordFixture('scripts/generate-openmaptiles.ts', outDir, DEFAULT_OUT_DIR);
   console.log(`OpenMapTiles-schema basemap written to ${path.relative(process.cwd(), outDir) || '.'}`);
   console.log(`  ${result.tiles} tiles (zooms ${MIN_ZOOM}-${MAX_ZOOM}) in ${ARCHIVE_FILE}: ${(result.archiveBytes / 1024 / 1024).toFixed(2)} MB`);
   for (const name of LAYER_NAMES) console.log(`    ${name.padEnd(10)} ${String(result.tileFeatures[name]).padStart(7)} features over all tiles`);

@@ -32,6 +32,7 @@ import { PNG } from 'pngjs';
 import { MAX_LAT, loadSources, type Properties } from './generate-basemap.ts';
 import { oceanOf, tileOf } from './ocean-tile.ts';
 import { writePmtiles, type PmtilesTile } from './pmtiles-writer.ts';
+import { recordFixture } from './fixture-inputs.ts';
 
 const require = createRequire(import.meta.url);
 
@@ -292,6 +293,7 @@ export async function generateProtomaps(outDir: string = DEFAULT_OUT_DIR): Promi
 async function main(): Promise<void> {
   const outDir = path.resolve(process.argv[2] ?? DEFAULT_OUT_DIR);
   const result = await generateProtomaps(outDir);
+  await recordFixture('scripts/generate-protomaps.ts', outDir, DEFAULT_OUT_DIR);
   console.log(`Protomaps-schema basemap written to ${path.relative(process.cwd(), outDir) || '.'}`);
   console.log(`  ${result.tiles} tiles (zooms ${MIN_ZOOM}-${MAX_ZOOM}) in ${ARCHIVE_FILE}: ${(result.archiveBytes / 1024 / 1024).toFixed(2)} MB`);
   for (const name of LAYER_NAMES) console.log(`    ${name.padEnd(11)} ${String(result.tileFeatures[name]).padStart(7)} features over all tiles`);

@@ -35,6 +35,7 @@ import { PNG } from 'pngjs';
 import { feature } from 'topojson-client';
 import type { GeometryCollection, Topology } from 'topojson-specification';
 import { unwrapLine } from './antimeridian.ts';
+import { recordFixture } from './fixture-inputs.ts';
 
 const require = createRequire(import.meta.url);
 
@@ -288,6 +289,7 @@ async function main(): Promise<void> {
   const outDir = path.resolve(process.argv[2] ?? DEFAULT_OUT_DIR);
   const started = performance.now();
   const result = await generateRaster(outDir);
+  await recordFixture('scripts/generate-raster.ts', outDir, DEFAULT_OUT_DIR);
   const seconds = (performance.now() - started) / 1000;
   const mb = (n: number): string => `${(n / 1024 / 1024).toFixed(2)} MB`;
   console.log(`Raster overlay written to ${path.relative(process.cwd(), outDir) || '.'}`);
