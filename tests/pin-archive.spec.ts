@@ -32,6 +32,33 @@ async function openApp(page: Page, config: Record<string, unknown>, address = ''
   await waitForMapState(page, 'idle');
 }
 
+/**
+ * The cities archive at `/__archive/pins.pmtiles`, answering 404 until `retry`: `expectNotice`
+ * checks the pin-file alert that names its URL; `retry` lets the archive answer and presses Retry.
+ */
+async function serveArchiveAfter404(page: Page) {
+  let fail = true;
+  // Routes registered later are asked first: the 404 until it is lifted, then the archive.
+  await serveArchive(page, '/__archive/pins.pmtiles', readFileSync('fixtures/pins/cities.pmtiles'));
+  await page.route((url) => url.pathname === '/__archive/pins.pmtiles', (route) => (fail ? route.fulfill({ status: 404, body: 'not found' }) : route.fallback()));
+  const notice = page.locator('.pinmap-notice');
+  return {
+    notice,
+    async expectNotice(baseURL: string | undefined) {
+      await expect(notice).toHaveAttribute('role', 'alert');
+      await expect(notice).toContainText(`Could not load the pins from ${baseURL}/__archive/pins.pmtiles: the server answered HTTP 404`);
+      await expect(page.locator('.pinmap-error')).toHaveCount(0);
+    },
+    /** The archive answers from now on; Retry takes the notice away. */
+    async retry() {
+      fail = false;
+      await notice.getByRole('button', { name: 'Retry' }).click();
+      await expect(notice).toHaveCount(0);
+      await waitForMapState(page, 'idle');
+    },
+  };
+}
+
 /** The map's canvas as a PNG. */
 async function canvasPng(page: Page): Promise<Buffer> {
   const url = await page.locator('canvas.maplibregl-canvas').evaluate((canvas: HTMLCanvasElement) => canvas.toDataURL('image/png'));
@@ -397,23 +424,10 @@ test.describe('pre-tiled pins', () => {
   test.describe(() => {
     test.use({ basemap: 'embedded' }); // the basemap works meanwhile
     test('an archive that answers 404 is the pin-file alert naming its URL, with Retry; the basemap works meanwhile', async ({ mapPage: page, baseURL }) => {
-      const archive = readFileSync('fixtures/pins/cities.pmtiles');
-      let fail = true;
-      // Routes registered later are asked first: the 404 until it is lifted, then the archive.
-      await serveArchive(page, '/__archive/pins.pmtiles', archive);
-      await page.route((url) => url.pathname === '/__archive/pins.pmtiles', (route) => {
-        if (fail) return route.fulfill({ status: 404, body: 'not found' });
-        return route.fallback();
-      });
+      const archive = await serveArchiveAfter404(page);
       await openApp(page, { ...still, style: EMBEDDED_STYLE_PATH, center: [2.3488, 48.8534], zoom: 8, pins: 'pmtiles:///__archive/pins.pmtiles' });
-      const notice = page.locator('.pinmap-notice');
-      await expect(notice).toHaveAttribute('role', 'alert');
-      await expect(notice).toContainText(`Could not load the pins from ${baseURL}/__archive/pins.pmtiles: the server answered HTTP 404`);
-      await expect(page.locator('.pinmap-error')).toHaveCount(0);
-      fail = false;
-      await notice.getByRole('button', { name: 'Retry' }).click();
-      await expect(notice).toHaveCount(0);
-      await waitForMapState(page, 'idle');
+      await archive.expectNotice(baseURL);
+      await archive.retry();
       const box = (await page.locator('.pinmap-map').boundingBox())!;
       await page.mouse.click(box.x + box.width / 2, box.y + box.height / 2 - 30);
       await expect(page.locator('.pinmap-popup')).toContainText('Paris');
@@ -647,28 +661,16 @@ test.describe('pre-tiled pins in the hybrid view', () => {
   test.describe(() => {
     test.use({ basemap: 'embedded' }); // the basemap is drawn meanwhile
     test('an archive that answers 404 is the pin-file alert naming its URL, with Retry; the rest of the map works', async ({ mapPage: page, baseURL }) => {
-      const archive = readFileSync('fixtures/pins/cities.pmtiles');
-      let fail = true;
-      await serveArchive(page, '/__archive/pins.pmtiles', archive);
-      await page.route((url) => url.pathname === '/__archive/pins.pmtiles', (route) => {
-        if (fail) return route.fulfill({ status: 404, body: 'not found' });
-        return route.fallback();
-      });
+      const archive = await serveArchiveAfter404(page);
       await openApp(page, { ...hybrid, style: EMBEDDED_STYLE_PATH, hash: true, center: [2.3488, 48.8534], zoom: 8, pins: 'pmtiles:///__archive/pins.pmtiles', controls: { ...noControls, navigation: 'top-right' } });
-      const notice = page.locator('.pinmap-notice');
-      await expect(notice).toHaveAttribute('role', 'alert');
-      await expect(notice).toContainText(`Could not load the pins from ${baseURL}/__archive/pins.pmtiles: the server answered HTTP 404`);
-      await expect(page.locator('.pinmap-error')).toHaveCount(0);
+      await archive.expectNotice(baseURL);
       await expect(page.locator('.pinmap-pin')).toHaveCount(0);
       // The rest of the map works: the vector layer is drawn and the zoom button zooms.
       expect(isUniform(await canvasPng(page))).toBe(false);
       await page.locator('.pinmap-zoom-in').click();
       await expect.poll(() => /#map=([\d.]+)/.exec(new URL(page.url()).hash)?.[1]).toBe('9');
       await waitForMapState(page, 'idle');
-      fail = false;
-      await notice.getByRole('button', { name: 'Retry' }).click();
-      await expect(notice).toHaveCount(0);
-      await waitForMapState(page, 'idle');
+      await archive.retry();
       await page.locator('.pinmap-pin[data-pin-id="paris-fr"]').click();
       await expect(page.locator('.pinmap-popup')).toContainText('Paris');
     });

@@ -14,7 +14,7 @@ import { reasonOf } from '../../config/errors.ts';
 import { collisionBoxes, type CollisionBox } from '../label-collision.ts';
 import { createPinGroup } from '../pin-group.ts';
 import { PinGlides } from '../pin-glide.ts';
-import { diffPins, isEmptyDiff } from '../../pins/diff.ts';
+import { followUpdate, redrawKeepingPopup, takeUpdate } from '../pin-update.ts';
 import { PinSetState, focusReturn, listsPins, type PinLayer, type PinLayerMode, type PinLayerOptions } from '../pin-layer.ts';
 import { createHybridFan } from './pin-fan-out.ts';
 import { createLeafletPopup } from './pin-popup.ts';
@@ -404,36 +404,19 @@ export function createHybridPins(map: L.Map, options: HybridPinOptions): PinLaye
     async updatePins(set) {
       if (set.archive || archive || state.list.length === 0 || set.pins.length === 0) {
         // Drawn another way: afresh, with the popup of a pin still there open again where it is.
-        const reopen = popup.openId();
-        await setPins(set);
-        const pin = reopen === undefined ? undefined : state.byId.get(reopen);
-        if (pin && isShown(pin, state.hidden)) openPin(pin, undefined, false, false);
+        await redrawKeepingPopup(state, popup.openId(), () => setPins(set), (id) => state.byId.get(id), (pin) => openPin(pin, undefined, false, false));
         return;
       }
-      const diff = diffPins(state.list, set.pins);
-      state.update(set);
-      if (isEmptyDiff(diff)) return;
-      fan.fold();
-      const duration = glides.lengthNow();
+      const update = takeUpdate(state, set, glides, () => fan.fold());
+      if (!update) return;
       // Pins that left, or look otherwise now, lose their marker (a new one is made for the latter).
-      for (const id of [...diff.removed, ...diff.redrawn]) {
+      for (const id of [...update.diff.removed, ...update.diff.redrawn]) {
         const marker = markers.get(id);
         if (marker) layer.removeLayer(marker);
         markers.delete(id);
         shown.delete(`pin:${id}`);
       }
-      for (const id of diff.removed) glides.stop(id);
-      const openId = popup.openId();
-      const open = openId === undefined ? undefined : state.byId.get(openId);
-      if (openId !== undefined && (!open || !isShown(open, state.hidden))) popup.close();
-      else if (open && diff.retold.has(open.id)) popup.refresh(open);
-      for (const [id, from] of diff.moved) {
-        const to = state.byId.get(id)!.lngLat;
-        glides.move(id, from, to, duration, (at) => {
-          markers.get(id)?.setLatLng([at[1], nearestCopy(at[0], map.getCenter().lng)]);
-          if (popup.openId() === id) popup.moveTo(at);
-        });
-      }
+      followUpdate(state, update, glides, popup, () => popup.openId(), (id, at) => markers.get(id)?.setLatLng([at[1], nearestCopy(at[0], map.getCenter().lng)]));
       group(true);
       await render();
     },

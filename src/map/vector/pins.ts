@@ -1,5 +1,4 @@
 import { MercatorCoordinate, type Map as MapLibreMap, type MapMouseEvent } from 'maplibre-gl';
-import { diffPins, isEmptyDiff } from '../../pins/diff.ts';
 import { isShown } from '../../pins/filter.ts';
 import type { Pin, PinSet } from '../../pins/types.ts';
 import { keepFocusedPinsInView } from '../dom-pins.ts';
@@ -7,6 +6,7 @@ import { createLabelCollision } from '../label-collision.ts';
 import { PinGlides } from '../pin-glide.ts';
 import { createPinGroup } from '../pin-group.ts';
 import { PinSetState, focusReturn, type PinLayer, type PinLayerOptions } from '../pin-layer.ts';
+import { followUpdate, redrawKeepingPopup, takeUpdate } from '../pin-update.ts';
 import { createDomPins } from './dom-pins-layer.ts';
 import { SpareIndexWorker, createGlPins } from './gl-pins-layer.ts';
 import { gatherPinMarkers, pinGroupElement } from './markers.ts';
@@ -167,31 +167,14 @@ export function createVectorPins(map: MapLibreMap, options: VectorPinLayerOption
       const drawn = strategy;
       if (set.archive || archive || !drawn?.update || modeFor(set.pins.length) !== drawn.mode) {
         // Drawn another way: afresh, with the popup of a pin still there open again where it is.
-        const reopen = openId;
         spareWorker.drop();
-        await setPins(set);
-        const pin = reopen === undefined ? undefined : findPin(reopen);
-        if (pin && isShown(pin, state.hidden)) openPin(pin, undefined, false, false);
+        await redrawKeepingPopup(state, openId, () => setPins(set), findPin, (pin) => openPin(pin, undefined, false, false));
         return;
       }
-      const diff = diffPins(state.list, set.pins);
-      state.update(set);
-      if (isEmptyDiff(diff)) return;
-      fan.fold();
-      const duration = glides.lengthNow();
-      await drawn.update({ list: set.pins, pins: state.byId, diff });
-      for (const id of diff.removed) glides.stop(id);
-      const open = openId === undefined ? undefined : findPin(openId);
-      if (openId !== undefined && (!open || !isShown(open, state.hidden))) popup.close();
-      else if (open && diff.retold.has(open.id)) popup.refresh(open);
-      for (const pin of diff.changed) {
-        if (!diff.moved.has(pin.id)) continue;
-        const from = diff.moved.get(pin.id) ?? pin.lngLat;
-        glides.move(pin.id, from, pin.lngLat, duration, (at) => {
-          drawn.moveMarker?.(pin.id, at);
-          if (openId === pin.id) popup.moveTo(at);
-        });
-      }
+      const update = takeUpdate(state, set, glides, () => fan.fold());
+      if (!update) return;
+      await drawn.update({ list: set.pins, pins: state.byId, diff: update.diff });
+      followUpdate(state, update, glides, popup, () => openId, (id, at) => drawn.moveMarker?.(id, at));
     },
     open(id, openOptions) {
       const show = (pin: Pin) => openPin(pin, undefined, openOptions?.byKeyboard ?? false, openOptions?.pan ?? true, openOptions?.returnFocus);
