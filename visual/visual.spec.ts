@@ -13,27 +13,47 @@ const UPDATE = updatesBaselines(process.env);
 
 test.describe.configure({ retries: 0 });
 
+/**
+ * A scene draws in a page kept for the scenes of its screen (viewport and pixel ratio), with a
+ * new document each time (`mapPage`); one that is given a position has a context of its own.
+ */
+const byScreen = new Map<string, Scene[]>();
 for (const scene of scenes) {
+  if (scene.geolocation) continue;
+  const key = JSON.stringify([scene.viewport, scene.deviceScaleFactor]);
+  byScreen.set(key, [...(byScreen.get(key) ?? []), scene]);
+}
+for (const group of byScreen.values()) {
+  test.describe(() => {
+    test.use({ viewport: group[0]!.viewport, deviceScaleFactor: group[0]!.deviceScaleFactor, reducedMotion: 'reduce' });
+    for (const scene of group) test(scene.name, async ({ mapPage: page }) => draw(page, scene));
+  });
+}
+for (const scene of scenes.filter((s) => s.geolocation)) {
   test(scene.name, async ({ browser }) => {
     const context = await browser.newContext({
       viewport: scene.viewport,
       deviceScaleFactor: scene.deviceScaleFactor,
       reducedMotion: 'reduce',
-      ...(scene.geolocation ? { geolocation: scene.geolocation, permissions: ['geolocation'] } : {}),
+      geolocation: scene.geolocation,
+      permissions: ['geolocation'],
     });
-    const page = await context.newPage();
     try {
-      const console = watchConsole(page);
-      const shot = await capture(page, scene);
-      expect(console.errors, 'console errors while rendering the scene').toEqual([]);
-      if (scene.capture === 'map' && scene.expectState !== 'error') {
-        expect(isUniform(shot), 'the map canvas is blank (uniform colour): WebGL drew nothing').toBe(false);
-      }
-      check(scene, shot);
+      await draw(await context.newPage(), scene);
     } finally {
       await context.close();
     }
   });
+}
+
+async function draw(page: Page, scene: Scene): Promise<void> {
+  const console = watchConsole(page);
+  const shot = await capture(page, scene);
+  expect(console.errors, 'console errors while rendering the scene').toEqual([]);
+  if (scene.capture === 'map' && scene.expectState !== 'error') {
+    expect(isUniform(shot), 'the map canvas is blank (uniform colour): WebGL drew nothing').toBe(false);
+  }
+  check(scene, shot);
 }
 
 async function capture(page: Page, scene: Scene): Promise<Buffer> {
