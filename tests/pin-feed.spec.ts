@@ -40,7 +40,7 @@ test('a pin stream adds, moves and removes pins by id, names a malformed event, 
       await route.fulfill({ contentType: 'text/event-stream', body });
     },
   );
-  await serveJson(page, '/__feed/config.json', { ...CONFIG, pins: '/__feed/buses.csv', pinsStream: '/__feed/stream' });
+  await serveJson(page, '/__feed/config.json', { ...CONFIG, controls: { ...CONFIG.controls, view: 'top-left' }, pins: '/__feed/buses.csv', pinsStream: '/__feed/stream' });
   await page.goto('/?config=/__feed/config.json');
   await waitForMapState(page, 'idle');
   await pin(page, 'a').click();
@@ -57,6 +57,12 @@ test('a pin stream adds, moves and removes pins by id, names a malformed event, 
   expect(lastIds).toEqual([undefined, '3']);
   await expect(popup(page)).toHaveAttribute('data-pin-id', 'a');
   expect(await page.evaluate(() => location.hash)).toBe(hash);
+
+  // The other view shows the pins as the stream left them, not as the file was first read.
+  await page.getByRole('group', { name: 'Map view' }).getByRole('button', { name: 'Hybrid' }).click();
+  await expect(page.locator('.pinmap')).toHaveAttribute('data-view', 'hybrid');
+  await expect(pin(page, 'd')).toBeVisible();
+  await expect(pin(page, 'b')).toHaveCount(0);
 });
 
 test('a pin stream that is not found is a notice naming it, and the pins stay', async ({ mapPage: page, baseURL }) => {

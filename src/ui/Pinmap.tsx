@@ -230,6 +230,9 @@ function PinmapView({ config, fitPins, viewState, events, className, style, hand
   const token = accessTokenOf(config);
   const redact = (text: string) => redactToken(text, token);
   const pinsPlacedOn = useRef<MapAdapter | undefined>(undefined);
+  /** The pins as a pin stream left them, for the pins read by `for`: a map made anew (a view switch) shows these. */
+  const streamed = useRef<{ for: PinSource; pins: readonly Pin[] } | undefined>(undefined);
+  const latestPinSource = useLatest(pinSource);
   /** When the latest pins are on the map, for a pin asked for later (`selectedPinId`). */
   const pinsPlaced = useRef<Promise<void>>(Promise.resolve());
   /** The last pin asked to open on a map, so that one pin is not asked for twice (`?pin=` and `selectedPinId`). */
@@ -302,7 +305,9 @@ function PinmapView({ config, fitPins, viewState, events, className, style, hand
         });
       return byId ? adapter.updatePins(shown) : adapter.setPins(shown);
     };
-    const placed = place(pinSource.latest(), inPlace);
+    // A map made anew (a view switch) takes the pins as a stream left them, not as first read.
+    const streamedNow = streamed.current?.for === pinSource ? streamed.current.pins : undefined;
+    const placed = place(streamedNow ? pinSource.latest().then((set): PinSet => ({ ...set, pins: [...streamedNow], skipped: [] })) : pinSource.latest(), inPlace);
     pinsPlaced.current = placed;
     // `pinsRefresh`: the file read again every N seconds, N seconds after the last reading ended;
     // a new file is applied by id as a new `pins` value is, a 304 changes nothing, and a failure
@@ -318,7 +323,11 @@ function PinmapView({ config, fitPins, viewState, events, className, style, hand
           (set) => {
             if (!live) return;
             if (set === 'same') setNotice((shown) => (shown?.refreshFailure ? undefined : shown));
-            else pinsPlaced.current = place(Promise.resolve(set), true);
+            else {
+              // The file wins over what a stream changed since.
+              streamed.current = undefined;
+              pinsPlaced.current = place(Promise.resolve(set), true);
+            }
             next();
           },
           (error: unknown) => {
@@ -388,6 +397,8 @@ function PinmapView({ config, fitPins, viewState, events, className, style, hand
           onChanges: async (changes) => {
             const said: string[] = [];
             await updatePinsById(adapter, latestConfig.current, changes, (problems) => said.push(...problems)).catch((error: unknown) => said.push(reasonOf(error)));
+            const source = latestPinSource.current;
+            if (source) streamed.current = { for: source, pins: adapter.getPins() };
             return said;
           },
           onNotice: (text) => {
@@ -403,7 +414,7 @@ function PinmapView({ config, fitPins, viewState, events, className, style, hand
       setStreamNotice(undefined);
     };
     // eslint-disable-next-line react-hooks/exhaustive-deps
-  }, [adapter, streamKey, latestConfig]);
+  }, [adapter, streamKey, latestConfig, latestPinSource]);
 
   useEffect(() => {
     adapter?.setTheme(theme);
