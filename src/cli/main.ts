@@ -39,6 +39,8 @@ Options:
       --port <n>          the port (default 4173; 0 for any free one)
       --host <name>       the address to listen on (default 127.0.0.1: this machine only)
       --no-panels         no pin list, legend or search unless the config places them
+      --watch             follow the GeoJSON and CSV files: the open map takes what changes in them (by
+                          pin id) without a reload
   -h, --help              this text`;
 
 /** The options of `pinmap serve`. */
@@ -49,6 +51,7 @@ const SERVE_OPTIONS = {
   port: { type: 'string' },
   host: { type: 'string' },
   'no-panels': { type: 'boolean' },
+  watch: { type: 'boolean' },
   help: { type: 'boolean', short: 'h' },
 } as const;
 
@@ -137,7 +140,7 @@ async function serveCommand(args: string[], out: Print, err: Print, options: Mai
   const host = values.host ?? '127.0.0.1';
   let serving: Serving;
   try {
-    serving = await serve({ files: positionals, streets: values.streets, style: values.style, config: values.config, port, host, cwd: commandFolder(options.env), panels: !values['no-panels'], appDir: options.appDir });
+    serving = await serve({ files: positionals, streets: values.streets, style: values.style, config: values.config, port, host, cwd: commandFolder(options.env), panels: !values['no-panels'], appDir: options.appDir, watch: values.watch, onWatchChange: out });
   } catch (error) {
     err(`pinmap serve: ${error instanceof ServeError ? error.message : (error as Error).stack ?? String(error)}`);
     return 1;
@@ -146,6 +149,7 @@ async function serveCommand(args: string[], out: Print, err: Print, options: Mai
   if (values.streets !== undefined) out(`streets: ${values.streets} (the Protomaps light and dark styles; the config's theme picks one)`);
   for (const line of describeSummaries(serving.summaries)) out(line);
   if (!isLoopback(host)) err(`pinmap serve: warning: --host ${host} listens beyond this machine: anyone who can reach it can read the pin files, the config and the style it serves`);
+  if (values.watch) out('watching the pin files: the open map follows what changes in them');
   out(`Pinmap: ${serving.url}`);
   options.onServing?.(serving);
   await new Promise<void>((done) => serving.server.once('close', () => done()));

@@ -16,6 +16,7 @@ import type { SkippedFeature } from '../pins/types.ts';
 import { readFeatureCollection } from '../tiler/read-geojson.ts';
 import { fileKind } from './file-kind.ts';
 import { StyleFiles } from './style-files.ts';
+import { PinFileWatch } from './watch-pins.ts';
 import { Readable } from 'node:stream';
 
 /**
@@ -38,6 +39,8 @@ import { Readable } from 'node:stream';
 
 /** Where the served config is, on the server. */
 export const CONFIG_PATH = '/pinmap-serve.json';
+/** Where the stream of the pin files' changes is, on the server (`--watch`). */
+export const STREAM_PATH = '/pinmap-serve-stream';
 /** Where the pin files are, on the server. */
 const DATA_PATH = '/data/';
 /** Where the style file's folder is, on the server. */
@@ -69,6 +72,10 @@ export interface ServeOptions {
   cwd?: string | undefined;
   /** The pin panels (list, legend, search) on unless the config says otherwise (default true; `--no-panels`). */
   panels?: boolean | undefined;
+  /** Follow the GeoJSON and CSV files: the open map is sent what changes in them (`--watch`). */
+  watch?: boolean | undefined;
+  /** Told each change `--watch` sends, as a line for the terminal. */
+  onWatchChange?: ((line: string) => void) | undefined;
 }
 
 /** The pin panels `pinmap serve` shows unless the config places or hides them itself. */
@@ -149,6 +156,7 @@ export async function serve(options: ServeOptions): Promise<Serving> {
   }
   const formats = files.map(formatOf);
   if (formats.includes('archive') && files.length > 1) throw new ServeError('a .pmtiles archive is served alone: tile the other files with it (`pinmap tile`), or serve them without it');
+  if (options.watch && formats.includes('archive')) throw new ServeError('--watch follows GeoJSON and CSV files: a .pmtiles archive stays as it was tiled (tile it again to change it)');
 
   const configFile = options.config === undefined ? undefined : inFolder(options.config, folder);
   const userConfig = configFile ? readConfigFile(configFile, options.config!) : {};
@@ -187,7 +195,13 @@ export async function serve(options: ServeOptions): Promise<Serving> {
       ? { style: styleFile ? `${STYLE_PATH.slice(1)}${encodeURIComponent(basename(styleFile))}` : options.style }
       : {};
   const controls = options.panels === false || !isRecordOrMissing(userConfig.controls) ? userConfig.controls : { ...PANELS, ...userConfig.controls };
-  const config: PinmapConfigInput = { ...userConfig, ...(controls === undefined ? {} : { controls: controls as PinmapConfigInput['controls'] }), pins, ...basemap };
+  const config: PinmapConfigInput = {
+    ...userConfig,
+    ...(controls === undefined ? {} : { controls: controls as PinmapConfigInput['controls'] }),
+    pins,
+    ...basemap,
+    ...(options.watch ? { pinsStream: STREAM_PATH.slice(1) } : {}),
+  };
   const checked = safeParseConfig(config);
   if (!checked.ok) throw new ServeError(`the config has errors:\n${checked.error.problems.map((p) => `  ${p.option}: ${p.message}`).join('\n')}`);
   const configJson = JSON.stringify(config);
@@ -203,6 +217,18 @@ export async function serve(options: ServeOptions): Promise<Serving> {
     } catch (error) {
       throw new ServeError(`${options.style}: ${(error as Error).message}`);
     }
+  }
+
+  // `--watch`: the files read again when they change, and the changes streamed to the open maps.
+  let watcher: PinFileWatch | undefined;
+  if (options.watch) {
+    watcher = new PinFileWatch(
+      files.map((file, i) => ({ file, format: formats[i] === 'csv' ? 'csv' : 'geojson' })),
+      csvColumns,
+      (file, format, csv, into) => readPinFile(file, format, csv, into),
+      options.onWatchChange,
+    );
+    await watcher.start();
   }
 
   let ownNames = new Set<string>();
@@ -224,6 +250,7 @@ export async function serve(options: ServeOptions): Promise<Serving> {
       return plain(response, 400, 'bad request: the path is not a URL path');
     }
     if (path === CONFIG_PATH) return json(response, configJson);
+    if (watcher && path === STREAM_PATH) return watcher.attach(request, response);
     // The root address opens the user's pins: the app with the config made here.
     if (url.pathname === '/' && !url.searchParams.has('config')) {
       url.searchParams.append('config', CONFIG_PATH.slice(1));
@@ -232,7 +259,7 @@ export async function serve(options: ServeOptions): Promise<Serving> {
     }
     if (path.startsWith(DATA_PATH)) {
       const name = path.slice(DATA_PATH.length);
-      if (merged !== undefined && name === 'pins.geojson') return json(response, merged, 'application/geo+json');
+      if (merged !== undefined && name === 'pins.geojson') return json(response, watcher ? watcher.collection() : merged, 'application/geo+json');
       const file = served.get(name);
       if (file === undefined) return plain(response, 404, `not found: ${url.pathname}`);
       return sendFile(request, response, file);
@@ -265,7 +292,15 @@ export async function serve(options: ServeOptions): Promise<Serving> {
     config: configFile,
     summaries,
     server,
-    close: () => new Promise((done) => server.close(() => done())),
+    close: () => {
+      const closed = new Promise<void>((done) => server.close(() => done()));
+      // The streams are ended; the idle connections of the maps that read them go with them.
+      if (watcher) {
+        watcher.stop();
+        server.closeAllConnections();
+      }
+      return closed;
+    },
   };
 }
 

@@ -38,6 +38,9 @@ export const DEFAULTS = {
   pinTransition: 300,
   /** The longest glide config may ask for, in ms. */
   pinTransitionMax: 5000,
+  /** The shortest and longest time, in seconds, between two reads of a pin URL (config `pinsRefresh`). */
+  pinsRefreshMin: 1,
+  pinsRefreshMax: 86_400,
   /** Popups are at most this wide (CSS). */
   popupMaxWidth: '240px',
   /** Hybrid view: how often, in ms, the vector layer follows the Leaflet map while panning. */

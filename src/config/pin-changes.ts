@@ -43,7 +43,7 @@ export class PinChangesError extends Error {
  * Checks `updatePins`' argument; throws a `PinChangesError` naming each wrong part, e.g.
  * `updatePins: remove[1] must be a pin id (a string or a number)`.
  */
-export function checkPinChanges(input: unknown): PinChangesChecked {
+export function checkPinChanges(input: unknown, caller = 'updatePins'): PinChangesChecked {
   const result = changes.safeParse(input);
   if (!result.success) {
     const problems = result.error.issues.map((issue) => {
@@ -51,8 +51,39 @@ export function checkPinChanges(input: unknown): PinChangesChecked {
       if (issue.code === 'unrecognized_keys') return `${issue.keys.map((key) => `${path.slice(1)}${path ? '.' : ''}${key}`).join(', ')} is not a change (add, update or remove)`;
       return `${path.slice(1) || 'the changes'} ${issue.message}`;
     });
-    throw new PinChangesError(`updatePins: ${problems.join('; ')}`);
+    throw new PinChangesError(`${caller ? `${caller}: ` : ''}${problems.join('; ')}`);
   }
   const { add = [], update = [], remove = [] } = result.data;
   return { add, update, remove: remove.map(String) };
+}
+
+/** One event of a pin stream (config `pinsStream`), its shape checked: the changes, and what its sender left out. */
+export interface PinFeedEvent {
+  changes: PinChangesChecked;
+  /**
+   * What the sender says it left out, as text (`pinmap serve --watch`: the rows of the file that
+   * are not pins, `line 7 ("Quay"): latitude 95 is outside -90..90`); undefined when it says
+   * nothing, empty when it says nothing is left out.
+   */
+  skipped?: string[];
+}
+
+/**
+ * Reads one event of a pin stream (README, "Pins that move"): JSON `{ "add": [features],
+ * "update": [features], "remove": [ids], "skipped": [texts] }`, every member optional. Throws a
+ * `PinChangesError` naming what is wrong: text that is not JSON, or a part of the wrong shape
+ * (`remove[1] must be a pin id (a string or a number)`).
+ */
+export function checkFeedEvent(data: string): PinFeedEvent {
+  let input: unknown;
+  try {
+    input = JSON.parse(data);
+  } catch (error) {
+    throw new PinChangesError(`it is not JSON (${error instanceof Error ? error.message : String(error)})`);
+  }
+  if (typeof input !== 'object' || input === null || Array.isArray(input)) throw new PinChangesError('it must be a JSON object { add, update, remove }');
+  const { skipped, ...rest } = input as Record<string, unknown>;
+  if (skipped !== undefined && !(Array.isArray(skipped) && skipped.every((item) => typeof item === 'string'))) throw new PinChangesError('its skipped must be an array of texts');
+  const changes = checkPinChanges(rest, '');
+  return skipped === undefined ? { changes } : { changes, skipped: skipped as string[] };
 }

@@ -247,6 +247,18 @@ const schema = z
         finite('ms').check(z.gte(0, { error: 'must be 0 or more (ms)' }), z.lte(DEFAULTS.pinTransitionMax, { error: `must be at most ${DEFAULTS.pinTransitionMax} (ms)` })),
         DEFAULTS.pinTransition,
       ),
+      /** Seconds between two reads of the pins' URL (a GeoJSON or CSV file); only the difference is applied. */
+      pinsRefresh: z.optional(
+        z
+          .number({ error: 'must be a number of seconds' })
+          .check(
+            z.refine(Number.isFinite, { error: 'must be a number of seconds' }),
+            z.gte(DEFAULTS.pinsRefreshMin, { error: `must be at least ${DEFAULTS.pinsRefreshMin} (seconds)` }),
+            z.lte(DEFAULTS.pinsRefreshMax, { error: `must be at most ${DEFAULTS.pinsRefreshMax} (seconds, a day)` }),
+          ),
+      ),
+      /** A server-sent event stream of pin changes `{ add, update, remove }` applied to the pins by id. */
+      pinsStream: z.optional(urlString),
       controls: z._default(
         z
           .partialRecord(z.enum(CONTROLS, { error: `must name a control: ${CONTROLS.join(', ')}` }), controlPlacement, { error: 'must be an object of control → corner or false' })
@@ -282,6 +294,21 @@ const schema = z
     // Cross-option checks run even when other options are wrong, so one pass reports everything.
     ordered('minZoom', 'maxZoom'),
     ordered('minPitch', 'maxPitch'),
+    // A refresh reads the pins' file again: inline pins have none, and pre-tiled pins stay static.
+    z.refine((c) => typeof c.pins === 'string' && !c.pins.startsWith('pmtiles://'), {
+      path: ['pinsRefresh'],
+      error: (issue) => {
+        const pins = (issue.input as { pins?: unknown }).pins;
+        if (typeof pins === 'string') return 'pre-tiled pins (pmtiles://) stay as they were tiled and are not read again; refresh a GeoJSON or CSV file instead';
+        return 'needs pins given as a URL (a GeoJSON or CSV file) to read again';
+      },
+      when: (payload) => typeof payload.value === 'object' && payload.value !== null && (payload.value as { pinsRefresh?: unknown }).pinsRefresh !== undefined,
+    }),
+    z.refine((c) => !(typeof c.pins === 'string' && c.pins.startsWith('pmtiles://')), {
+      path: ['pinsStream'],
+      error: 'cannot change pre-tiled pins (pmtiles://), which stay as they were tiled; README "Pre-tiled pins" says how to show live pins with them',
+      when: (payload) => typeof payload.value === 'object' && payload.value !== null && (payload.value as { pinsStream?: unknown }).pinsStream !== undefined,
+    }),
     z.refine((c) => c.pitch >= c.minPitch && c.pitch <= c.maxPitch, {
       path: ['pitch'],
       error: (issue) => {

@@ -240,6 +240,19 @@ export interface PinmapConfigInput {
    * under `prefers-reduced-motion` pins jump. 0 makes them jump always. Default `300`.
    */
   pinTransition?: number | undefined;
+  /**
+   * Seconds (1 to 86,400) between two reads of `pins` given as a URL (a GeoJSON or CSV file): each
+   * read sends `If-None-Match` with the last `ETag`, a `304` changes nothing, and a new file is
+   * applied by pin id, as a new `pins` value is (README, "Pins that move"). Default: none (read once).
+   */
+  pinsRefresh?: number | undefined;
+  /**
+   * A server-sent event stream of pin changes, `{ "add": [...], "update": [...], "remove": [ids] }`
+   * per event, applied by pin id (README, "Pins that move"): an http(s) URL or a path relative to
+   * the page, fetched as pin files are (token rule, `pinsTimeout`, `maxPinBytes` per event).
+   * Default: none.
+   */
+  pinsStream?: string | undefined;
   /** `'light'`, `'dark'`, or `'auto'` to follow the system's `prefers-color-scheme` live. Default `'auto'`. */
   theme?: 'light' | 'dark' | 'auto' | undefined;
   /** The basemap in the dark theme when `style` is the site's own (the embedded basemap has its dark look): a style URL or object. Default: none (the site's style keeps its look). */
@@ -259,7 +272,19 @@ export interface PinmapConfigInput {
 }
 
 /** The options that stay optional after validation: those without a default. */
-type OptionalConfigKey = 'style' | 'accessToken' | 'providerOrigin' | 'accessTokenHeader' | 'pixelRatio' | 'pins' | 'openPin' | 'darkStyle' | 'csv' | 'listDetailField';
+type OptionalConfigKey =
+  | 'style'
+  | 'accessToken'
+  | 'providerOrigin'
+  | 'accessTokenHeader'
+  | 'pixelRatio'
+  | 'pins'
+  | 'openPin'
+  | 'darkStyle'
+  | 'csv'
+  | 'listDetailField'
+  | 'pinsRefresh'
+  | 'pinsStream';
 
 /** A config after validation (`parseConfig`), with every default filled in. */
 export interface PinmapConfig

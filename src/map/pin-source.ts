@@ -7,7 +7,8 @@ export { describePinSet } from '../pins/data.ts';
 import { MESSAGES, httpFailure, isHtmlAnswer, reasonOf } from '../config/errors.ts';
 import { PinArchiveError, isPinArchiveUrl, openPinArchive } from './pin-archive.ts';
 import { openPinRequest, type PinRequest } from './pin-request.ts';
-import { readBody } from './request-path.ts';
+import { openRequest, readBody } from './request-path.ts';
+import { withToken } from './request-transform.ts';
 import { archiveProblem } from './pmtiles.ts';
 
 /** Pins could not be had at all (the file failed or is not GeoJSON); the map goes on without them. */
@@ -97,3 +98,42 @@ async function loadPinArchive(pins: string, pinStyles: Record<string, PinOptions
 /** What an update by id (`updatePins`, a new `pins` value) needs beside: see `src/pins/diff.ts`. */
 export { parsePins } from '../pins/data.ts';
 export { applyPinChanges, updateNotice } from '../pins/diff.ts';
+
+/** A pin file read again (config `pinsRefresh`): its pins, and the `ETag` to send next time. */
+export interface RefreshedPins {
+  set: PinSet;
+  etag: string | undefined;
+}
+
+/**
+ * Reads a pin file (GeoJSON or CSV at a URL) again, for `pinsRefresh`: sent with `If-None-Match`
+ * and the `ETag` of the last reading (when it had one), past the browser's cache, so a server
+ * that has nothing new answers `304 Not Modified`, which resolves with undefined (nothing
+ * changes). A new file is read and checked as `loadPinSet` reads it (token rule, timeout, size
+ * limit); a failure rejects with a `PinLoadError` naming the URL and the reason.
+ */
+export async function refreshPinSet(
+  pins: string,
+  etag: string | undefined,
+  pinStyles: Record<string, PinOptions>,
+  baseUrl: string,
+  signal: AbortSignal | undefined,
+  reading: PinReading = {},
+  request: PinRequest = {},
+): Promise<RefreshedPins | undefined> {
+  const where = new URL(pins, baseUrl).href;
+  const { url, headers } = withToken(where, request.rule);
+  let response: Response;
+  try {
+    response = await openRequest(url, { headers: { ...headers, ...(etag === undefined ? {} : { 'If-None-Match': etag }) }, signal, timeout: request.timeout, cache: 'no-store' });
+  } catch (error) {
+    if (signal?.aborted) throw error;
+    throw new PinLoadError(`Could not load the pins from ${where}: ${reasonOf(error)}`);
+  }
+  if (response.status === 304) {
+    await response.body?.cancel().catch(() => {});
+    return undefined;
+  }
+  const set = await loadPinSet(pins, pinStyles, baseUrl, signal, reading, Promise.resolve(response), request);
+  return { set, etag: response.headers.get('ETag') ?? undefined };
+}

@@ -63,7 +63,7 @@ export interface BodyOptions {
 }
 
 /** Header names that carry nothing of the site's own: a request with only these follows redirects. */
-const PLAIN_HEADERS = new Set(['range', 'accept']);
+const PLAIN_HEADERS = new Set(['range', 'accept', 'if-none-match', 'last-event-id']);
 
 /** Whether a redirect would take a header of the site's (the token) along. */
 export function carriesSiteHeaders(headers: Record<string, string> | undefined): boolean {

@@ -8,7 +8,8 @@ import { configKey, safeParseConfig, type ConfigError, type PinmapConfig, type P
 import { createEngine } from '../map/engines.ts';
 import type { Pin, PinSet } from '../pins/types.ts';
 import type { PinSetReport } from '../pins/data.ts';
-import { accessTokenOf, redactToken } from '../map/request-transform.ts';
+import { accessTokenOf, redactToken, tokenRuleOf } from '../map/request-transform.ts';
+import { pinStreamRefusal } from '../config/address.ts';
 import { reasonOf } from '../config/errors.ts';
 import { DEFAULT_LOCALE, localeWith } from '../config/locale.ts';
 import { Controls, type PinToOpen } from './controls/Controls.tsx';
@@ -26,7 +27,7 @@ import { pinmapPinOf } from './popup-pin.ts';
 import { loadPinCode, progressLabel, usePinSource, type PinSource } from './hooks/use-pin-source.ts';
 import { useControlledCamera } from './hooks/use-controlled-camera.ts';
 import { useLatest } from './hooks/use-latest.ts';
-import { pinmapRefOf } from './pinmap-ref.ts';
+import { pinmapRefOf, updatePinsById } from './pinmap-ref.ts';
 import { jumpToPins, pinSetBounds } from './fit-pins.ts';
 import './pinmap.css';
 
@@ -229,6 +230,9 @@ function PinmapView({ config, fitPins, viewState, events, className, style, hand
   const token = accessTokenOf(config);
   const redact = (text: string) => redactToken(text, token);
   const pinsPlacedOn = useRef<MapAdapter | undefined>(undefined);
+  /** The pins as a pin stream left them, for the pins read by `for`: a map made anew (a view switch) shows these. */
+  const streamed = useRef<{ for: PinSource; pins: readonly Pin[] } | undefined>(undefined);
+  const latestPinSource = useLatest(pinSource);
   /** When the latest pins are on the map, for a pin asked for later (`selectedPinId`). */
   const pinsPlaced = useRef<Promise<void>>(Promise.resolve());
   /** The last pin asked to open on a map, so that one pin is not asked for twice (`?pin=` and `selectedPinId`). */
@@ -301,8 +305,41 @@ function PinmapView({ config, fitPins, viewState, events, className, style, hand
         });
       return byId ? adapter.updatePins(shown) : adapter.setPins(shown);
     };
-    const placed = place(pinSource.latest(), inPlace);
+    // A map made anew (a view switch) takes the pins as a stream left them, not as first read.
+    const streamedNow = streamed.current?.for === pinSource ? streamed.current.pins : undefined;
+    const placed = place(streamedNow ? pinSource.latest().then((set): PinSet => ({ ...set, pins: [...streamedNow], skipped: [] })) : pinSource.latest(), inPlace);
     pinsPlaced.current = placed;
+    // `pinsRefresh`: the file read again every N seconds, N seconds after the last reading ended;
+    // a new file is applied by id as a new `pins` value is, a 304 changes nothing, and a failure
+    // is a notice (the pins shown stay) that the next reading that succeeds clears.
+    let refreshTimer: ReturnType<typeof setTimeout> | undefined;
+    const every = pinSource.config.pinsRefresh;
+    if (every !== undefined) {
+      const next = () => {
+        if (live) refreshTimer = setTimeout(refresh, every * 1000);
+      };
+      const refresh = () => {
+        pinSource.refresh().then(
+          (set) => {
+            if (!live) return;
+            if (set === 'same') setNotice((shown) => (shown?.refreshFailure ? undefined : shown));
+            else {
+              // The file wins over what a stream changed since.
+              streamed.current = undefined;
+              pinsPlaced.current = place(Promise.resolve(set), true);
+            }
+            next();
+          },
+          (error: unknown) => {
+            if (!live) return;
+            console.error(`Pinmap: ${redactToken(reasonOf(error), accessTokenOf(pinSource.config))}`);
+            setNotice({ text: `${reasonOf(error)}. The pins shown are from the last reading; it is tried again in ${every} s.`, for: pinSource, refreshFailure: true });
+            next();
+          },
+        );
+      };
+      void placed.then(next, next);
+    }
     // A popup open in the other view opens again here, where the camera is; else `?pin=`'s.
     const next = pinForNextMap.current;
     pinForNextMap.current = undefined;
@@ -327,8 +364,57 @@ function PinmapView({ config, fitPins, viewState, events, className, style, hand
     return () => {
       live = false;
       stopDamage();
+      clearTimeout(refreshTimer);
     };
   }, [adapter, pinSource, hiddenNow, latestConfig]);
+
+  // `pinsStream`: server-sent events of pin changes, applied by id once the pins are placed
+  // (README, "Pins that move"); stopped when the map goes or the option changes.
+  const [streamNotice, setStreamNotice] = useState<string>();
+  // A stream on an origin the address rule does not allow is never read: its notice says why.
+  const streamRefusal = config.pinsStream !== undefined && typeof location !== 'undefined' ? pinStreamRefusal(config.pinsStream, config.addressPins, location.href) : undefined;
+  const [dismissedRefusal, setDismissedRefusal] = useState<string>();
+  const shownStreamNotice = streamRefusal !== undefined ? (streamRefusal !== dismissedRefusal ? streamRefusal : undefined) : streamNotice;
+  const streamUrl = config.pinsStream;
+  const streamKey = configKey([streamUrl, config.addressPins, config.pinsTimeout, config.maxPinBytes, tokenRuleOf(config, typeof document === 'undefined' ? 'http://localhost/' : document.baseURI)]);
+  useEffect(() => {
+    if (!adapter || streamUrl === undefined) return;
+    const stop = new AbortController();
+    const streamConfig = latestConfig.current;
+    if (pinStreamRefusal(streamUrl, streamConfig.addressPins, location.href) !== undefined) return;
+    const url = new URL(streamUrl, document.baseURI).href;
+    void pinsPlaced.current
+      .catch(() => {})
+      .then(() => import('../map/pin-stream.ts'))
+      .then(({ readPinStream }) => {
+        if (stop.signal.aborted) return;
+        return readPinStream({
+          url,
+          rule: tokenRuleOf(streamConfig, document.baseURI),
+          timeout: streamConfig.pinsTimeout,
+          maxEventSize: streamConfig.maxPinBytes,
+          signal: stop.signal,
+          onChanges: async (changes) => {
+            const said: string[] = [];
+            await updatePinsById(adapter, latestConfig.current, changes, (problems) => said.push(...problems)).catch((error: unknown) => said.push(reasonOf(error)));
+            const source = latestPinSource.current;
+            if (source) streamed.current = { for: source, pins: adapter.getPins() };
+            return said;
+          },
+          onNotice: (text) => {
+            if (!stop.signal.aborted) setStreamNotice(text);
+          },
+        });
+      })
+      .catch((error: unknown) => {
+        if (!stop.signal.aborted) setStreamNotice(`The pin stream ${url} could not be read: ${reasonOf(error)}`);
+      });
+    return () => {
+      stop.abort();
+      setStreamNotice(undefined);
+    };
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+  }, [adapter, streamKey, latestConfig, latestPinSource]);
 
   useEffect(() => {
     adapter?.setTheme(theme);
@@ -395,7 +481,7 @@ function PinmapView({ config, fitPins, viewState, events, className, style, hand
         </a>
       )}
       <div className="pinmap-map" ref={containerRef} />
-      {(engineNotice || notice || progressText || shownPageNotice) && (
+      {(engineNotice || notice || progressText || shownPageNotice || shownStreamNotice) && (
         <div className="pinmap-notices">
           {shownPageNotice && <PinNotice text={shownPageNotice} dismissLabel={dismissLabel} onDismiss={() => setDismissedPageNotice(shownPageNotice)} />}
           {progressText && (
@@ -404,6 +490,9 @@ function PinmapView({ config, fitPins, viewState, events, className, style, hand
             </p>
           )}
           {engineNotice && <PinNotice text={redact(engineNotice)} dismissLabel={dismissLabel} onDismiss={() => setEngineNotice(undefined)} alert />}
+          {shownStreamNotice && (
+            <PinNotice text={redact(shownStreamNotice)} dismissLabel={dismissLabel} onDismiss={() => (streamRefusal !== undefined ? setDismissedRefusal(streamRefusal) : setStreamNotice(undefined))} alert />
+          )}
           {notice && (
             <PinNotice
               text={redact(notice.text)}
@@ -447,7 +536,7 @@ function PinmapView({ config, fitPins, viewState, events, className, style, hand
 }
 
 /** Config keys that a live map takes without being made again. */
-const LIVE_KEYS = ['pins', 'pinStyles', 'searchFields', 'popupFields', 'listDetailField', 'csv', 'fitPins', 'hiddenCategories', 'theme', 'controls', 'units', 'bearingSnap', 'trackUserLocation', 'fitToUserLocation', 'hash'] as const;
+const LIVE_KEYS = ['pins', 'pinsRefresh', 'pinsStream', 'pinStyles', 'searchFields', 'popupFields', 'listDetailField', 'csv', 'fitPins', 'hiddenCategories', 'theme', 'controls', 'units', 'bearingSnap', 'trackUserLocation', 'fitToUserLocation', 'hash'] as const;
 /** Config keys that only a new map reads: its first camera and popup. */
 const INITIAL_KEYS = ['center', 'zoom', 'bearing', 'pitch', 'openPin'] as const;
 
@@ -522,7 +611,7 @@ function appPopupContent(target: (popup: { pin: Pin; element: HTMLElement }) => 
  * What the pin notice says, of which pins; a pin file that could not be loaded offers to load it
  * again.
  */
-type Notice = { text: string; for: PinSource | undefined; retry?: () => void };
+type Notice = { text: string; for: PinSource | undefined; retry?: () => void; refreshFailure?: boolean };
 /** The theme a config that did not validate asks for, if it names one (its error panel shows in it). */
 function requestedTheme(config: unknown): PinmapConfig['theme'] {
   const theme = typeof config === 'object' && config !== null ? (config as { theme?: unknown }).theme : undefined;

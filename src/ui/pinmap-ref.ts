@@ -18,7 +18,7 @@ export function pinmapRefOf(adapter: MapAdapter, config: { current: PinmapConfig
     openPin: (id) => adapter.openPin(id),
     closePin: () => adapter.closePin(),
     getMap: () => adapter.getMap(),
-    updatePins: (changes) => updatePins(adapter, config.current, checkPinChanges(changes)),
+    updatePins: (changes) => updatePinsById(adapter, config.current, checkPinChanges(changes)),
   };
 }
 
@@ -26,11 +26,12 @@ export function pinmapRefOf(adapter: MapAdapter, config: { current: PinmapConfig
 const updates = new WeakMap<MapAdapter, Promise<unknown>>();
 
 /**
- * Applies known changes to the map's pins (`PinmapRef.updatePins`): the features are checked as
- * a pin file's are (a bad one skipped, with its reason in the console), applied to the pins on the
- * map by id (`applyPinChanges`), and the result is shown as any new `pins` value is (`updatePins`).
+ * Applies known changes to the map's pins (`PinmapRef.updatePins`, a pin stream's events): the
+ * features are checked as a pin file's are (a bad one skipped), applied to the pins on the map by
+ * id (`applyPinChanges`), and the result is shown as any new `pins` value is (`updatePins`). What
+ * was left out, and why, is told to `tell` (by default, the console).
  */
-function updatePins(adapter: MapAdapter, config: PinmapConfig, changes: PinChangesChecked): Promise<void> {
+export function updatePinsById(adapter: MapAdapter, config: PinmapConfig, changes: PinChangesChecked, tell: (said: string[]) => void = warnUpdate): Promise<void> {
   if (adapter.getArchive()) return Promise.reject(new PinChangesError('updatePins: pre-tiled pins (a pmtiles:// archive) stay as they were tiled; give new pins instead'));
   const before = updates.get(adapter) ?? Promise.resolve();
   const set = before.then(async (): Promise<PinSet> => {
@@ -42,7 +43,7 @@ function updatePins(adapter: MapAdapter, config: PinmapConfig, changes: PinChang
     const update = read(changes.update);
     const { list, problems } = applyPinChanges(adapter.getPins(), { add: add.pins, update: update.pins, remove: changes.remove });
     const said = [...add.skipped.map((skipped) => `add: ${skipped.reason}`), ...update.skipped.map((skipped) => `update: ${skipped.reason}`), ...problems];
-    if (said.length > 0) console.warn(`Pinmap: updatePins: ${said.join('; ')}`);
+    if (said.length > 0) tell(said);
     return { pins: list, skipped: [], warnings: [], pinStyles };
   });
   const done = adapter.updatePins(set);
@@ -51,6 +52,10 @@ function updatePins(adapter: MapAdapter, config: PinmapConfig, changes: PinChang
     done.catch(() => {}),
   );
   return done;
+}
+
+function warnUpdate(said: string[]): void {
+  console.warn(`Pinmap: updatePins: ${said.join('; ')}`);
 }
 
 /** How long `fitBounds` eases when not told (MapLibre's own default for camera animations). */

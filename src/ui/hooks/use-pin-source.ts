@@ -23,7 +23,7 @@ export const loadPinCode = () => import('../../map/pin-source.ts');
 export function usePinSource(config: PinmapConfig, onProgress: (progress: { for: PinSource; text: string } | undefined) => void): PinSource | undefined {
   const key = useMemo(
     () =>
-      configKey([config.pins, config.pinStyles, config.searchFields, config.popupFields, config.listDetailField, config.csv, config.pinsTimeout, config.maxPinBytes, tokenRuleOf(config, pageBase())]),
+      configKey([config.pins, config.pinStyles, config.searchFields, config.popupFields, config.listDetailField, config.csv, config.pinsTimeout, config.maxPinBytes, config.pinsRefresh, tokenRuleOf(config, pageBase())]),
     [config],
   );
   const tellProgress = useLatest(onProgress);
@@ -46,6 +46,8 @@ function pageBase(): string {
 export class PinSource {
   private request = new AbortController();
   private reading: Promise<PinSet> | undefined;
+  /** The `ETag` of the file as last read, sent as `If-None-Match` by `refresh`. */
+  private etag: string | undefined;
 
   constructor(
     /** The config the pins are of: its pins, pin styles, the fields to keep, CSV columns, token rule and limits. */
@@ -75,6 +77,24 @@ export class PinSource {
     return (this.reading = this.read());
   }
 
+  /**
+   * Reads a pin file again (config `pinsRefresh`) with the last `ETag`: `'same'` when the server
+   * answers `304 Not Modified` (or the pins are not a file), else the new pins, which are then
+   * the latest reading (a view switch places them). Rejects with a `PinLoadError` naming the URL.
+   */
+  async refresh(): Promise<PinSet | 'same'> {
+    const { pins, pinStyles, searchFields, popupFields, listDetailField, csv } = this.config;
+    if (typeof pins !== 'string') return 'same';
+    const { signal } = this.request;
+    const { refreshPinSet } = await loadPinCode();
+    const request: PinRequest = { rule: tokenRuleOf(this.config, document.baseURI), timeout: this.config.pinsTimeout, maxBytes: this.config.maxPinBytes };
+    const read = await refreshPinSet(pins, this.etag, pinStyles, document.baseURI, signal, { searchFields, popupFields, listDetailField, csv }, request);
+    if (!read) return 'same';
+    this.etag = read.etag;
+    this.reading = Promise.resolve(read.set);
+    return read.set;
+  }
+
   private read(): Promise<PinSet> {
     const { signal } = this.request;
     const { pins, pinStyles, searchFields, popupFields, listDetailField, csv } = this.config;
@@ -92,6 +112,10 @@ export class PinSource {
       },
     };
     const started = startPinRequest(pins, document.baseURI, signal, request);
+    this.etag = undefined;
+    started?.then((response) => {
+      if (response.ok) this.etag = response.headers.get('ETag') ?? undefined;
+    }, () => {});
     const read = loadPinCode().then(({ loadPinSet }) => loadPinSet(pins!, pinStyles, document.baseURI, signal, reading, started, request));
     read.catch(() => {}); // heard where the pins are placed; a map that could not be made needs no pins
     return read;
