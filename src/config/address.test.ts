@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { addressConfigRefusal, addressPinsRefusal, pinStreamRefusal, formatMapHash, isPageOrigin, narrowerOrigins, parseHidden, parseMapHash, parseView, withHidden } from './address.ts';
+import { addressConfigRefusal, addressPinsRefusal, formatMapHash, isPageOrigin, narrowerOrigins, parseHidden, parseMapHash, parseView, withHidden } from './address.ts';
 
 describe('parseMapHash', () => {
   it('reads zoom/lat/lng/bearing/pitch', () => {
@@ -123,19 +123,5 @@ describe('isPageOrigin', () => {
     expect(isPageOrigin('/a.json', 'https://maps.example.org/app/')).toBe(true);
     expect(isPageOrigin('https://maps.example.org:443/a.json', 'https://maps.example.org/app/')).toBe(true);
     expect(isPageOrigin('https://evil.example/a.json', 'https://maps.example.org/app/')).toBe(false);
-  });
-});
-
-describe('pinStreamRefusal (config pinsStream)', () => {
-  const page = 'https://maps.example.org/app/';
-  it('reads a stream on the page origin, or on an origin addressPins allows', () => {
-    expect(pinStreamRefusal('/live/buses', 'same-origin', page)).toBeUndefined();
-    expect(pinStreamRefusal('https://live.example.net/buses', ['https://live.example.net'], page)).toBeUndefined();
-    expect(pinStreamRefusal('https://live.example.net/buses', 'any', page)).toBeUndefined();
-  });
-  it('names a stream on another origin, and why', () => {
-    expect(pinStreamRefusal('https://live.example.net/buses', 'same-origin', page)).toBe(
-      'The pin stream https://live.example.net/buses is not read: this map takes pin streams from its own site only (config addressPins)',
-    );
   });
 });

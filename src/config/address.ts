@@ -158,16 +158,6 @@ export function addressPinsRefusal(value: string, allowed: unknown, pageHref: st
 }
 
 /**
- * Why the map does not read the pin stream `value` (config `pinsStream`), or undefined when it
- * does: as a link's `?pins=`, it must be an http(s) URL or a path on the page's own origin, unless
- * config `addressPins` allows any origin or lists it. A stream puts whatever it sends on the map,
- * live, so it is held to the rule of pins a link brings.
- */
-export function pinStreamRefusal(value: string, allowed: unknown, pageHref: string): string | undefined {
-  return addressRefusal(value, allowed, pageHref, 'pin streams', MESSAGES.pinStreamRefused, false);
-}
-
-/**
  * Why the app does not take `?config=<value>` from its address, or undefined when it does: as
  * `?pins=` (an http(s) URL or a path, on the page's own origin unless the site's config
  * `addressConfig` allows any origin or lists it). A link cannot so put another site's config

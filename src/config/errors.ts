@@ -18,7 +18,6 @@ export const MESSAGES = {
   requestStalled: (ms: number) => `the download stalled (nothing came for ${ms / 1000} s)`,
   requestTooLarge: (limit: number, option: string | undefined) => `the file is larger than ${formatBytes(limit)} once decompressed${option ? ` (the ${option} limit)` : ''}`,
   addressPinsRefused: (pins: string, reason: string) => `The pins of this link (${pins}) are not shown: ${reason}`,
-  pinStreamRefused: (stream: string, reason: string) => `The pin stream ${stream} is not read: ${reason} (config addressPins)`,
   addressConfigRefused: (config: string, reason: string) => `The config of this link (${config}) is not used, the site's own is: ${reason}`,
   blockedByPolicy: (directive: string, origin: string) => `the page's Content Security Policy does not allow it (${directive}): add ${origin} to ${directive}`,
   stylesheetMissing: (library: string, file: string) =>

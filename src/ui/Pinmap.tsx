@@ -9,7 +9,6 @@ import { createEngine } from '../map/engines.ts';
 import type { Pin, PinSet } from '../pins/types.ts';
 import type { PinSetReport } from '../pins/data.ts';
 import { accessTokenOf, redactToken, tokenRuleOf } from '../map/request-transform.ts';
-import { pinStreamRefusal } from '../config/address.ts';
 import { reasonOf } from '../config/errors.ts';
 import { DEFAULT_LOCALE, localeWith } from '../config/locale.ts';
 import { Controls, type PinToOpen } from './controls/Controls.tsx';
@@ -371,17 +370,12 @@ function PinmapView({ config, fitPins, viewState, events, className, style, hand
   // `pinsStream`: server-sent events of pin changes, applied by id once the pins are placed
   // (README, "Pins that move"); stopped when the map goes or the option changes.
   const [streamNotice, setStreamNotice] = useState<string>();
-  // A stream on an origin the address rule does not allow is never read: its notice says why.
-  const streamRefusal = config.pinsStream !== undefined && typeof location !== 'undefined' ? pinStreamRefusal(config.pinsStream, config.addressPins, location.href) : undefined;
-  const [dismissedRefusal, setDismissedRefusal] = useState<string>();
-  const shownStreamNotice = streamRefusal !== undefined ? (streamRefusal !== dismissedRefusal ? streamRefusal : undefined) : streamNotice;
   const streamUrl = config.pinsStream;
-  const streamKey = configKey([streamUrl, config.addressPins, config.pinsTimeout, config.maxPinBytes, tokenRuleOf(config, typeof document === 'undefined' ? 'http://localhost/' : document.baseURI)]);
+  const streamKey = configKey([streamUrl, config.pinsTimeout, config.maxPinBytes, tokenRuleOf(config, typeof document === 'undefined' ? 'http://localhost/' : document.baseURI)]);
   useEffect(() => {
     if (!adapter || streamUrl === undefined) return;
     const stop = new AbortController();
     const streamConfig = latestConfig.current;
-    if (pinStreamRefusal(streamUrl, streamConfig.addressPins, location.href) !== undefined) return;
     const url = new URL(streamUrl, document.baseURI).href;
     void pinsPlaced.current
       .catch(() => {})
@@ -481,7 +475,7 @@ function PinmapView({ config, fitPins, viewState, events, className, style, hand
         </a>
       )}
       <div className="pinmap-map" ref={containerRef} />
-      {(engineNotice || notice || progressText || shownPageNotice || shownStreamNotice) && (
+      {(engineNotice || notice || progressText || shownPageNotice || streamNotice) && (
         <div className="pinmap-notices">
           {shownPageNotice && <PinNotice text={shownPageNotice} dismissLabel={dismissLabel} onDismiss={() => setDismissedPageNotice(shownPageNotice)} />}
           {progressText && (
@@ -490,8 +484,8 @@ function PinmapView({ config, fitPins, viewState, events, className, style, hand
             </p>
           )}
           {engineNotice && <PinNotice text={redact(engineNotice)} dismissLabel={dismissLabel} onDismiss={() => setEngineNotice(undefined)} alert />}
-          {shownStreamNotice && (
-            <PinNotice text={redact(shownStreamNotice)} dismissLabel={dismissLabel} onDismiss={() => (streamRefusal !== undefined ? setDismissedRefusal(streamRefusal) : setStreamNotice(undefined))} alert />
+          {streamNotice && (
+            <PinNotice text={redact(streamNotice)} dismissLabel={dismissLabel} onDismiss={() => setStreamNotice(undefined)} alert />
           )}
           {notice && (
             <PinNotice
