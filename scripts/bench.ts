@@ -13,6 +13,7 @@
  *   PINMAP_BENCH_APP_DIR=dist npm run bench         # measure an existing app build
  *   npm run bench -- --pretiled                     # only the pre-tiled pin rows (1M pins tiled, then loaded)
  *   npm run bench -- --pretiled --archive pins.pmtiles   # the same rows with an archive made before (no tiling)
+ *   npm run bench -- --city-zoom                    # only 100k clumped pins at zoom 16 against the no-pin map (city-zoom.md)
  *
  * Exits 0 whatever the figures (it is not a test); 1 only when it could not measure at all.
  */
@@ -39,6 +40,7 @@ import { createIndexCore } from '../src/pins/grouping/index-core.ts';
 import { abbreviate, clusterDiameter } from '../src/pins/bubble.ts';
 import { PRETILED_COUNT, existingArchive, measurePretiled, pretiledTargets, renderCsvTiling, renderPretiled, renderTiling, tileForBench } from './bench/pretiled.ts';
 import { measureSearch } from './bench/search.ts';
+import { busiestPlace, cityPins, measureCityZoom, renderCityZoom } from './bench/city-zoom.ts';
 
 const ROOT = resolve(import.meta.dirname, '..');
 const RESULTS = join(ROOT, 'bench/results');
@@ -69,6 +71,7 @@ function usage(): string {
     '  --tiling <n>     only the tiling: n synthetic pins written as GeoJSON and tiled by pinmap tile (wall and CPU time, peak memory, size); no build, no browser',
     '  --csv            with --tiling: the same pins written as CSV and tiled, against the CSV targets',
     '  --clumped        with --tiling: the pins placed in towns, streets and blocks of flats (clumpedSyntheticPins), not spread over the world',
+    '  --city-zoom      only 100k clumped pins (inline GeoJSON) in the vector view at zoom 16 over the busiest town, against the same view without pins: time to idle; writes city-zoom.md',
     `  --trace          also record a Chrome trace of one load of a row (${Object.keys(RENDERER_LABELS).join(', ')}) and print where the time went`,
     '  --cpu            also load these rows --runs times each, in turn, and report the CPU time the browser\'s threads spent until idle',
     '                   (Linux /proc: every Chromium process on the machine) and how busy the machine\'s cores were; writes cpu.md',
@@ -92,6 +95,7 @@ function parseCli() {
       tiling: { type: 'string' },
       csv: { type: 'boolean', default: false },
       clumped: { type: 'boolean', default: false },
+      'city-zoom': { type: 'boolean', default: false },
       archive: { type: 'string' },
       trace: { type: 'string' },
       cpu: { type: 'string' },
@@ -136,6 +140,7 @@ function parseCli() {
     tilingOnly: values.tiling === undefined ? undefined : whole('tiling', values.tiling, 1),
     csv: values.csv,
     clumped: values.clumped,
+    cityZoom: values['city-zoom'],
     trace: values.trace === undefined ? undefined : rowOf('trace', values.trace),
     cpuRows,
     outDir: resolve(values['out-dir']),
@@ -374,6 +379,18 @@ async function main(): Promise<number> {
       // The same pins from a CSV file, tiled too (issue 34's targets).
       return options.archive ? figures : { ...figures, csvTiling: (await tileForBench(tmp, log, undefined, 'csv')).figures };
     };
+    if (options.cityZoom) {
+      const pins = cityPins();
+      const path = '/__bench/data/city-pins.geojson';
+      server.put(path, JSON.stringify(pins));
+      const center = busiestPlace(pins.features);
+      const section = renderCityZoom(await measureCityZoom(browser, appWith, path, center, runs, loadCapMs, log, () => loadavg()[0]!));
+      console.log(`\n${section}\n`);
+      mkdirSync(options.outDir, { recursive: true });
+      writeFileSync(join(options.outDir, 'city-zoom.md'), `${section}\n`);
+      log(`Written: ${join(options.outDir, 'city-zoom.md')}`);
+      return 0;
+    }
     if (options.pretiledOnly) {
       const section = renderPretiled(await pretiledRows());
       console.log(`\n${section}\n`);

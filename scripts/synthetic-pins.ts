@@ -74,11 +74,13 @@ export function* syntheticPins(count: number, seed = 1): Generator<Feature<Point
  * country's addresses are instead of spread over the world: in 500 towns and cities (a few big,
  * most small), each pin a few metres to a few kilometres from its town's centre (most near it),
  * streets of houses 10 m apart, and one pin in ten in a block of flats (up to 20 at one address).
- * Bubbles are left at every zoom up to the last the grouping has.
+ * Bubbles are left at every zoom up to the last the grouping has. `towns: 1` and a `townSize` (the
+ * greatest distance from its centre, in degrees) make one city of them.
  */
-export function* clumpedSyntheticPins(count: number, seed = 1): Generator<Feature<Point, SyntheticPinProperties>> {
+export function* clumpedSyntheticPins(count: number, seed = 1, options: { towns?: number; townSize?: number } = {}): Generator<Feature<Point, SyntheticPinProperties>> {
   const random = seededRandom(seed + 1000);
-  const towns = Array.from({ length: 500 }, () => ({ lng: -10 + random() * 40, lat: 36 + random() * 24, size: 0.002 + 0.1 * random() ** 4, weight: random() ** 6 }));
+  const towns = Array.from({ length: options.towns ?? 500 }, () => ({ lng: -10 + random() * 40, lat: 36 + random() * 24, size: 0.002 + 0.1 * random() ** 4, weight: random() ** 6 }));
+  if (options.townSize !== undefined) for (const town of towns) town.size = options.townSize;
   const total = towns.reduce((sum, town) => sum + town.weight, 0);
   let lng = 0;
   let lat = 0;

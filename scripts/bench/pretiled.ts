@@ -41,6 +41,8 @@ export interface TilingFigures {
   clumped?: boolean;
   /** The machine's load average over the last minute when the tiling ended (others' work slows the wall time). */
   loadAverage: number;
+  /** The archive's last zoom (its header's): where every pin stands alone. */
+  lastZoom?: number;
 }
 
 /** One line of the tiling's figures: wall and CPU time, peak memory, sizes, and the machine's load. */
@@ -49,7 +51,7 @@ export function renderTiling(t: TilingFigures): string {
   return (
     `Tiling ${t.count.toLocaleString('en-US')} pins (${mb(t.inputBytes)} of ${t.format === 'csv' ? 'CSV' : 'GeoJSON'}, ${t.clumped ? 'clumpedSyntheticPins' : 'generatePins'}(${t.count}, 1)) with \`pinmap tile\`: ` +
     `${t.seconds.toFixed(1)} s wall${t.cpuSeconds === undefined ? '' : `, ${t.cpuSeconds.toFixed(1)} s of CPU`}` +
-    `${t.peakBytes === undefined ? '' : `, peak resident memory ${mb(t.peakBytes)}`}, archive ${mb(t.archiveBytes)}; load average ${t.loadAverage.toFixed(1)} on ${availableParallelism()} cores at the end.`
+    `${t.peakBytes === undefined ? '' : `, peak resident memory ${mb(t.peakBytes)}`}, archive ${mb(t.archiveBytes)}${t.lastZoom === undefined ? '' : ` (zooms 0–${t.lastZoom})`}; load average ${t.loadAverage.toFixed(1)} on ${availableParallelism()} cores at the end.`
   );
 }
 
@@ -85,7 +87,7 @@ export async function tileForBench(tmp: string, log: (message: string) => void, 
   const run = spawnSync(timed ? '/usr/bin/time' : command[0]!, timed ? ['-v', ...command] : command.slice(1), { cwd: ROOT, encoding: 'utf8', maxBuffer: 64 * 1024 * 1024 });
   const seconds = (Date.now() - started) / 1000;
   if (run.status !== 0) throw new Error(`pinmap tile failed: ${run.stderr.slice(-2000)}`);
-  const figures: TilingFigures = { seconds, archiveBytes: statSync(archive).size, inputBytes: statSync(input).size, count, format, loadAverage: loadavg()[0]!, ...(clumped ? { clumped } : {}) };
+  const figures: TilingFigures = { seconds, archiveBytes: statSync(archive).size, inputBytes: statSync(input).size, count, format, loadAverage: loadavg()[0]!, lastZoom: lastZoomOf(archive), ...(clumped ? { clumped } : {}) };
   const rss = /Maximum resident set size \(kbytes\): (\d+)/.exec(run.stderr);
   if (rss) figures.peakBytes = Number(rss[1]) * 1024;
   const user = /User time \(seconds\): ([\d.]+)/.exec(run.stderr);
@@ -93,6 +95,15 @@ export async function tileForBench(tmp: string, log: (message: string) => void, 
   if (user && system) figures.cpuSeconds = Number(user[1]) + Number(system[1]);
   log(`  ${seconds.toFixed(1)} s, archive ${(figures.archiveBytes / 2 ** 20).toFixed(1)} MB${figures.peakBytes ? `, peak RSS ${(figures.peakBytes / 2 ** 20).toFixed(0)} MB` : ''}`);
   return { archive, figures };
+}
+
+/** The last zoom in a PMTiles v3 archive's header (byte 101). */
+function lastZoomOf(path: string): number {
+  const header = Buffer.alloc(127);
+  const fd = openSync(path, 'r');
+  readSync(fd, header, 0, header.length, 0);
+  closeSync(fd);
+  return header.readUInt8(101);
 }
 
 /** An archive made before (`--archive`): measured as it is, with no tiling figures. */

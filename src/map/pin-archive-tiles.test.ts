@@ -46,7 +46,7 @@ function around([lng, lat]: [number, number], zoom: number, degrees: number): Bb
  * the same bubbles (key, count, where they split) at the same places within the tile's grid.
  * Returns the zooms at which there were bubbles, and the first with lone pins.
  */
-async function expectSameGroups(tiles: PinArchiveTiles, pins: Pin[], boxAt: (zoom: number) => Bbox): Promise<{ bubbleZooms: number[]; loneFrom: number }> {
+async function expectSameGroups(tiles: PinArchiveTiles, pins: Pin[], boxAt: (zoom: number) => Bbox, lastZoom: number): Promise<{ bubbleZooms: number[]; loneFrom: number }> {
   const clusters = new PinClusters(pins);
   const places = new Map(pins.map((pin) => [pin.id, pin.lngLat]));
   const inBox = ([w, s, e, n]: Bbox, [lng, lat]: [number, number]) => lng >= w && lng <= e && lat >= s && lat <= n;
@@ -72,8 +72,9 @@ async function expectSameGroups(tiles: PinArchiveTiles, pins: Pin[], boxAt: (zoo
       expect(Math.abs(bubble.lngLat[1] - inlineBubbles[i]!.lngLat[1])).toBeLessThanOrEqual(span);
       expect(bubble.expansionZoom, `where a bubble at zoom ${zoom} splits`).toBe(clusters.expansionZoom(Number(bubble.key.slice('cluster:'.length))));
     });
-    // Lone pins stand at their own places, within the tile's grid.
-    const span = 360 / 2 ** Math.min(zoom, PIN_ARCHIVE.maxZoom) / PIN_ARCHIVE.extent;
+    // Lone pins stand at their own places, within the grid of the tile that holds them (the archive's last zoom's above it).
+    expect(tiles.tileZoom(zoom)).toBe(Math.min(zoom, lastZoom));
+    const span = 360 / 2 ** Math.min(zoom, lastZoom) / PIN_ARCHIVE.extent;
     for (const group of tiled) {
       if (group.kind !== 'pin') continue;
       const [lng, lat] = places.get(group.pin.id)!;
@@ -85,13 +86,16 @@ async function expectSameGroups(tiles: PinArchiveTiles, pins: Pin[], boxAt: (zoo
 }
 
 describe('PinArchiveTiles', () => {
-  it('gives at every zoom the same bubbles (counts, places, where they split) and lone pins as the page groups the same file', async () => {
+  it('gives at every zoom the same bubbles (counts, places, where they split) and lone pins as the page groups the same file, past the archive\'s last zoom too', async () => {
     serve();
     const archive = await openPinArchive(`pmtiles://${HOST}/cities.pmtiles`, {}, `${HOST}/`);
     const { pins } = parsePins(GEOJSON);
+    // The cities stand alone long before the grouping's last zoom: the archive was cut at its lowest last zoom.
+    expect(archive.source.maxzoom).toBe(PIN_ARCHIVE.lowestLastZoom);
     // The world up to zoom 5, western Europe up to 10, then a few tiles round Paris.
     const boxAt = (zoom: number): Bbox => (zoom <= 5 ? WORLD : zoom <= 10 ? [0, 45, 10, 52] : around([2.3488, 48.8534], zoom, 0.15));
-    await expectSameGroups(new PinArchiveTiles(archive, undefined), pins, boxAt);
+    const seen = await expectSameGroups(new PinArchiveTiles(archive, undefined), pins, boxAt, archive.source.maxzoom);
+    expect(Math.max(...seen.bubbleZooms)).toBeLessThan(archive.source.maxzoom);
     // A tile's pin has its name and its look's category; its popup fields are in the pin index.
     const tiles = new PinArchiveTiles(archive, undefined);
     const places = new Map(pins.map((pin) => [pin.id, pin.lngLat]));
@@ -166,7 +170,8 @@ describe('PinArchiveTiles over a city', () => {
     const counts = new Map<string, number>();
     for (const lngLat of lngLats) counts.set(lngLat.join(), (counts.get(lngLat.join()) ?? 0) + 1);
     const block = [...counts].sort((a, b) => b[1] - a[1])[0]![0].split(',').map(Number) as [number, number];
-    const seen = await expectSameGroups(new PinArchiveTiles(archive, undefined), pins, (zoom) => around(block, zoom, 0.02));
+    expect(archive.source.maxzoom, 'bubbles to the grouping\'s last zoom: the archive is not cut').toBe(PIN_ARCHIVE.maxZoom);
+    const seen = await expectSameGroups(new PinArchiveTiles(archive, undefined), pins, (zoom) => around(block, zoom, 0.02), archive.source.maxzoom);
     expect(seen.bubbleZooms, 'zooms with bubbles').toEqual(Array.from({ length: CLUSTER_MAX_ZOOM + 1 }, (_, zoom) => zoom));
     expect(seen.loneFrom, 'the first zoom with lone pins').toBeLessThanOrEqual(14);
   });

@@ -21,4 +21,13 @@ describe('revealZoomOf', () => {
     expect(revealZoomOf(1 << 15, 4, 15)).toBe(15);
     expect(revealZoomOf((1 << 15) | (1 << 13), 4, 15)).toBe(13);
   });
+
+  it('reads an archive that ends at the first zoom without bubbles by its own last zoom: its pin index knows no zoom above it', () => {
+    const last = PIN_ARCHIVE.lowestLastZoom;
+    // Alone from 12 up to the archive's last zoom; every pin stands alone there.
+    const mask = (2 ** (last + 1) - 1) & ~((1 << 12) - 1);
+    expect(revealZoomOf(mask, 4, last)).toBe(12);
+    expect(revealZoomOf(1 << last, 4, last)).toBe(last);
+    expect(revealZoomOf(1 << last, last + 1.5, last)).toBe(last + 1);
+  });
 });

@@ -29,11 +29,20 @@ export const PIN_ARCHIVE = {
   /** Tile extent: MapLibre's own (GeoJSON sources are tiled at it), so positions round alike. */
   extent: 8192,
   /**
-   * Tiles go up to the first zoom at which no pin is in a bubble; MapLibre zooms in on it above.
-   * The page reads an archive's last zoom from its header: archives made when the grouping
-   * stopped at zoom 14 end at 15, and their pins stand alone from there.
+   * The last zoom an archive can have: above the grouping's last, where every pin stands alone.
+   * An archive ends sooner, at the first zoom from `lowestLastZoom` up at which no pin is in a
+   * bubble (pins spread over a country stand alone from about zoom 16), and MapLibre zooms in
+   * on its last tiles. The page reads an archive's last zoom from its header: archives made when
+   * the grouping stopped at zoom 14 end at 15, and their pins stand alone from there.
    */
   maxZoom: CLUSTER_MAX_ZOOM + 1,
+  /**
+   * An archive ends no lower than this, though its pins stand alone sooner: a tile's grid (the
+   * extent, 1/8192 of a tile) is about 7.5 cm at zoom 16 at the equator, and drawn at the map's
+   * deepest zoom (22) a pin is within 2 px of its place; a few pins far apart, standing alone
+   * from zoom 3, would otherwise be drawn there from zoom 3's grid, up to 300 m off.
+   */
+  lowestLastZoom: 16,
   /** About this many pins share one bucket of the pin index (one range request of a few KB). */
   pinsPerBucket: 64,
   /** At most this many distinct pin looks (one GL image each). */

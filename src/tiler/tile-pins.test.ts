@@ -10,7 +10,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { CLUSTER_MAX_ZOOM } from '../config/constants.ts';
 import { PIN_ARCHIVE, pinBucket, type PinArchiveMetadata, type PinIndexEntry } from '../pins/archive-format.ts';
 import { parsePins } from '../pins/data.ts';
-import { feature } from '../testing/pin-features.testing.ts';
+import { cityLngLats, feature } from '../testing/pin-features.testing.ts';
 import { PinGrouping } from '../pins/grouping/grouping.ts';
 import { legendEntries } from '../pins/legend.ts';
 import { tilePins } from './tile-pins.ts';
@@ -185,9 +185,11 @@ describe('pin tiler', () => {
     const { result, archive } = await tile(collection, 'crowd');
     expect(result.pins).toBe(10_500 + edges.length);
     const header = await archive.getHeader();
-    expect([header.minZoom, header.maxZoom]).toEqual([0, PIN_ARCHIVE.maxZoom]);
+    // It ends at the first zoom without bubbles, below the last there can be.
+    expect([header.minZoom, header.maxZoom]).toEqual([0, firstZoomWithoutBubbles(Float64Array.from(pins.flatMap((pin) => pin.lngLat)))]);
+    expect(header.maxZoom).toBeLessThan(PIN_ARCHIVE.maxZoom);
 
-    for (let zoom = 0; zoom <= PIN_ARCHIVE.maxZoom; zoom++) {
+    for (let zoom = 0; zoom <= header.maxZoom; zoom++) {
       const expected: string[] = [];
       const tiles = new Set<string>();
       const tileOf = (lng: number, lat: number) => {
@@ -237,7 +239,7 @@ describe('pin tiler', () => {
     const look = meta.pinmap.looks.findIndex((l) => l.category === 'park' && !l.pin);
     expect(entry).toEqual(['p5', expect.any(Number), expect.any(Number), expect.any(Number), 'Pin p5', 'Pin number 5', 'https://example.com/5', 'park', look]);
     const [, lng, lat] = entry;
-    const z = PIN_ARCHIVE.maxZoom;
+    const z = (await archive.getHeader()).maxZoom;
     const size = 2 ** z;
     const sin = Math.sin((lat * Math.PI) / 180);
     const x = Math.floor((lng / 360 + 0.5) * size);
@@ -247,7 +249,7 @@ describe('pin tiler', () => {
     expect(pin.properties).toEqual({ id: 'p5', title: 'Pin p5', look });
     // It stands alone from the zoom its tiles first hold it alone.
     const aloneMask = entry[3];
-    for (let zoom = 0; zoom <= CLUSTER_MAX_ZOOM; zoom++) {
+    for (let zoom = 0; zoom <= z; zoom++) {
       const [tx, ty] = [Math.floor((lng / 360 + 0.5) * 2 ** zoom), Math.floor((0.5 - (0.25 * Math.log((1 + sin) / (1 - sin))) / Math.PI) * 2 ** zoom)];
       const here = (await featuresOf(archive, zoom, tx, ty)).some((f) => f.properties.id === 'p5');
       expect(here, `zoom ${zoom}`).toBe(Boolean(aloneMask & (1 << zoom)));
@@ -261,6 +263,72 @@ describe('pin tiler', () => {
     expect(inParts.bytes.equals(whole.bytes)).toBe(true);
     const index = await indexOf(inParts.archive, inParts.bytes);
     expect(index.map((entry) => entry[0]).sort()).toEqual(Array.from({ length: 3000 }, (_, i) => `p${i}`).sort());
+  });
+});
+
+/** The first zoom from `PIN_ARCHIVE.lowestLastZoom` up at which the page's grouping of `pins` puts no pin in a bubble (`PIN_ARCHIVE.maxZoom` at the latest). */
+function firstZoomWithoutBubbles(lngLats: Float64Array): number {
+  const grouping = new PinGrouping({ lngLats });
+  for (let zoom = PIN_ARCHIVE.lowestLastZoom; zoom < PIN_ARCHIVE.maxZoom; zoom++) {
+    let bubbles = 0;
+    grouping.visit([-180, -90, 180, 90], zoom, { pin: () => {}, bubble: () => bubbles++ });
+    if (bubbles === 0) return zoom;
+  }
+  return PIN_ARCHIVE.maxZoom;
+}
+
+describe('where the archive ends', () => {
+  it('pins spread over the world: at the first zoom where no pin is in a bubble, which holds every pin; the pin index knows the zooms up to it', async () => {
+    let state = 11;
+    const random = () => (state = (Math.imul(state, 1103515245) + 12345) >>> 0) / 2 ** 32;
+    const collection = { type: 'FeatureCollection', features: Array.from({ length: 2000 }, (_, i) => feature(`w${i}`, {}, { geometry: { type: 'Point', coordinates: [-180 + random() * 360, -60 + random() * 130] } })) };
+    const { pins } = parsePins(collection);
+    const last = firstZoomWithoutBubbles(Float64Array.from(pins.flatMap((pin) => pin.lngLat)));
+    expect(last, 'the world-spread pins stand alone below the grouping\'s last zoom').toBeLessThan(CLUSTER_MAX_ZOOM);
+    const { archive, bytes, result } = await tile(collection, 'world');
+    const header = await archive.getHeader();
+    expect([header.minZoom, header.maxZoom]).toEqual([0, last]);
+    const meta = (await archive.getMetadata()) as { pinmap: PinArchiveMetadata; vector_layers: { maxzoom: number }[] };
+    expect(meta.vector_layers[0]!.maxzoom).toBe(last);
+    // Nothing past it: MapLibre zooms in on its tiles.
+    const [lng, lat] = pins[0]!.lngLat;
+    const tileAt = (zoom: number) => {
+      const sin = Math.sin((lat * Math.PI) / 180);
+      return [Math.floor((lng / 360 + 0.5) * 2 ** zoom), Math.floor((0.5 - (0.25 * Math.log((1 + sin) / (1 - sin))) / Math.PI) * 2 ** zoom)] as const;
+    };
+    expect(await archive.getZxy(last + 1, ...tileAt(last + 1))).toBeUndefined();
+    // Its last zoom holds every pin, alone, and no bubble.
+    const index = await indexOf(archive, bytes);
+    expect(index).toHaveLength(pins.length);
+    for (const entry of index) {
+      const aloneMask = entry[3];
+      expect(aloneMask & (1 << last), `${entry[0]} stands alone at zoom ${last}`).not.toBe(0);
+      expect(aloneMask >>> (last + 1), `${entry[0]}: no zoom past the archive's last`).toBe(0);
+    }
+    const here = await featuresOf(archive, last, ...tileAt(last));
+    expect(here.some((f) => f.properties.id === pins[0]!.id)).toBe(true);
+    expect(here.some((f) => f.properties.cluster)).toBe(false);
+    // Each of its zooms holds at most a tile a pin: none past it.
+    expect(result.tiles).toBeLessThan(2000 * (last + 1));
+  });
+
+  it('pins in a city, where bubbles last to the grouping\'s last zoom: at the zoom above it, as before', async () => {
+    const collection = { type: 'FeatureCollection', features: cityLngLats([4.835, 45.76]).map((coordinates, i) => feature(`c${i}`, {}, { geometry: { type: 'Point', coordinates } })) };
+    const { pins } = parsePins(collection);
+    expect(firstZoomWithoutBubbles(Float64Array.from(pins.flatMap((pin) => pin.lngLat)))).toBe(PIN_ARCHIVE.maxZoom);
+    const { archive } = await tile(collection, 'city');
+    const header = await archive.getHeader();
+    expect([header.minZoom, header.maxZoom]).toEqual([0, PIN_ARCHIVE.maxZoom]);
+  });
+
+  it('a few pins far apart: not below PIN_ARCHIVE.lowestLastZoom, where the tiles\' grid (1/8192 of a tile) is a few centimetres', async () => {
+    const collection = { type: 'FeatureCollection', features: [feature('a', {}, { geometry: { type: 'Point', coordinates: [2.35, 48.85] } }), feature('b', {}, { geometry: { type: 'Point', coordinates: [-74, 40.7] } })] };
+    const { archive, bytes } = await tile(collection, 'two');
+    const header = await archive.getHeader();
+    expect([header.minZoom, header.maxZoom]).toEqual([0, PIN_ARCHIVE.lowestLastZoom]);
+    const index = await indexOf(archive, bytes);
+    // Alone at every zoom of the archive.
+    for (const entry of index) expect(entry[3]).toBe(2 ** (PIN_ARCHIVE.lowestLastZoom + 1) - 1);
   });
 });
 

@@ -214,6 +214,7 @@ async function tileInto(writer: PmtilesWriter, input: Readable, output: string, 
     coordinates,
     ...(categoryOf ? { categoryOf } : {}),
     lastZoom: PIN_ARCHIVE.maxZoom,
+    lowestLastZoom: PIN_ARCHIVE.lowestLastZoom,
     index: { path: indexPath, buckets, partPins: options.indexPartPins ?? INDEX_PINS_PER_PART, ids: ids.columns(), looks: lookOfPin, records: records.spilled() },
   });
   let indexLength: number;
@@ -222,6 +223,7 @@ async function tileInto(writer: PmtilesWriter, input: Readable, output: string, 
   const leavesPath = writer.scratchPath('bubble-leaves.bin');
   const leaves = new BubbleLeavesWriter(leavesPath);
   let leavesInfo: PinLeavesInfo;
+  let lastZoom: number;
   try {
     // While the workers group the first zooms (they build the grouping's indexes first), this thread
     // sorts the pins along the tiles and writes the search index, which need no grouping.
@@ -236,13 +238,15 @@ async function tileInto(writer: PmtilesWriter, input: Readable, output: string, 
     // their largest ranges meanwhile.
     search = undefined;
     titles = undefined;
-    for (let zoom = 0; zoom <= PIN_ARCHIVE.maxZoom; zoom++) {
+    // Up to the first zoom without bubbles (from `lowestLastZoom` up), where every pin stands alone: MapLibre zooms in on it.
+    for (let zoom = 0; zoom <= groups.lastZoom; zoom++) {
       progress(`zoom ${zoom}: grouping`);
       const { bubbles, rank, leaves: range } = await groups.take(zoom);
       if (range) leaves.addRange(range.zooms, range.order);
       progress(`zoom ${zoom}: ${bubbles.count.toLocaleString('en-US')} ${bubbles.count === 1 ? 'bubble' : 'bubbles'}; writing tiles`);
       writeZoom(writer, zoom, bubbles, alongTiles, rank, categories.length);
     }
+    lastZoom = groups.lastZoom;
     progress('writing the pin index');
     indexLength = await groups.indexLength();
     leavesInfo = leaves.finish();
@@ -253,7 +257,7 @@ async function tileInto(writer: PmtilesWriter, input: Readable, output: string, 
   }
 
   progress('writing the archive');
-  const metadata = archiveMetadata(options.name ?? 'pins', count, members, looks, { buckets, length: indexLength }, categories, { fields: searchFields, ...searchIndex }, leavesInfo, box && [...box[0], ...box[1]]);
+  const metadata = archiveMetadata(options.name ?? 'pins', count, members, looks, { buckets, length: indexLength }, categories, { fields: searchFields, ...searchIndex }, leavesInfo, box && [...box[0], ...box[1]], lastZoom);
   const hasPins = count > 0;
   const written = writer.finish(
     output,
@@ -262,7 +266,7 @@ async function tileInto(writer: PmtilesWriter, input: Readable, output: string, 
       tileCompression: COMPRESSION.none,
       tileType: TILE_TYPE.mvt,
       minZoom: 0,
-      maxZoom: PIN_ARCHIVE.maxZoom,
+      maxZoom: lastZoom,
       bounds: hasPins ? [west, south, east, north] : [-180, -85, 180, 85],
       center: hasPins ? [(west + east) / 2, (south + north) / 2, 0] : [0, 0, 0],
     },
@@ -321,6 +325,7 @@ function archiveMetadata(
   search: PinSearchInfo,
   leaves: PinLeavesInfo,
   bounds: [number, number, number, number] | undefined,
+  lastZoom: number,
 ): object {
   const pinmap: PinArchiveMetadata = { version: PIN_ARCHIVE.version, count, pinStyles: members.pinStyles, looks, index, categories, search, leaves, ...(bounds ? { bounds } : {}) };
   if (members.attribution !== undefined) pinmap.attribution = members.attribution;
@@ -333,7 +338,7 @@ function archiveMetadata(
       {
         id: PIN_ARCHIVE.layer,
         minzoom: 0,
-        maxzoom: PIN_ARCHIVE.maxZoom,
+        maxzoom: lastZoom,
         fields: {
           id: 'String',
           title: 'String',

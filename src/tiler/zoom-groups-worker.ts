@@ -6,9 +6,10 @@ import { Grouper, transferablesOf, type GroupingMessage, type GroupingRequest, t
 /**
  * A grouping worker thread (see `GroupsInWorker`): answers each of its zooms it is asked for with
  * that zoom's groups, building each of its ranges of zooms as soon as it is done with the one
- * before; asked to, writes the pin index and answers with its length.
+ * before, up to the archive's last zoom as known so far; asked to, writes the pin index and
+ * answers with its length.
  */
-const { coordinates, categoryOf, zooms, finestFrom, index } = workerData as WorkerData;
+const { coordinates, categoryOf, zooms, finestFrom, index, lastZoomNow } = workerData as WorkerData;
 const grouper = new Grouper(coordinates, categoryOf);
 const post = (message: GroupingMessage, transfer: ArrayBuffer[] = []) => parentPort!.postMessage(message, transfer);
 
@@ -23,9 +24,11 @@ parentPort!.on('message', (request: GroupingRequest) => {
     post({ indexLength: writePinIndex(index.path, index.buckets, { coordinates, ids: { id: (pin) => ids.text(pin) }, looks: index.looks, alone: request.alone, records: index.records }, index.partPins) });
     return;
   }
+  // Past the archive's last zoom (found once this was asked for): not grouped, nor answered.
+  if (request > Atomics.load(lastZoomNow, 0)) return;
   const groups = grouper.at(request);
   post({ zoom: request, groups }, transferablesOf(groups));
   // The next of its zooms in another range (not the next zoom): that range is built now, unless it is the finest (see `GroupsInWorker`).
   const next = zooms[zooms.indexOf(request) + 1];
-  if (next !== undefined && next !== request + 1 && next < finestFrom) grouper.prepare(next);
+  if (next !== undefined && next !== request + 1 && next < finestFrom && next <= Atomics.load(lastZoomNow, 0)) grouper.prepare(next);
 });

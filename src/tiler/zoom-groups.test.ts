@@ -8,8 +8,8 @@ import { ByteStore } from './byte-store.ts';
 import { writePinIndex } from './pin-lookup.ts';
 import { Grouper, GroupsInWorker, NOT_ALONE, zoomsOfWorkers, type GroupingWork } from './zoom-groups.ts';
 
-/** `count` pins around Europe, in shared memory as the tiler keeps them; their records' file is `recordsPath`. */
-function work(count: number, recordsPath: string): GroupingWork {
+/** `count` pins around Europe, in shared memory as the tiler keeps them; their records' file is `recordsPath`; grouped up to the first zoom from `lowestLastZoom` up without bubbles. */
+function work(count: number, recordsPath: string, lowestLastZoom: number = PIN_ARCHIVE.lowestLastZoom): GroupingWork {
   let state = 11;
   const random = () => (state = (Math.imul(state, 1103515245) + 12345) >>> 0) / 2 ** 32;
   const coordinates = new Float64Array(new SharedArrayBuffer(count * 16));
@@ -20,13 +20,15 @@ function work(count: number, recordsPath: string): GroupingWork {
   return {
     coordinates,
     lastZoom: PIN_ARCHIVE.maxZoom,
+    lowestLastZoom,
     index: { path: `${recordsPath}.index`, buckets: 1, partPins: 1000, ids: ids.columns(), looks: new Uint16Array(new SharedArrayBuffer(count * 2)), records: { path: recordsPath, lengths: new Uint32Array(new SharedArrayBuffer(count * 4)).fill(2) } },
   };
 }
 
 describe('the grouping in a worker thread', () => {
   it('gives every zoom the same groups as the grouping in this thread, and an error in the worker rejects what waits for it, naming it', async () => {
-    const job = work(3000, '/nonexistent/pinmap-records.jsonl');
+    // Every zoom, though none past 16 or so has bubbles.
+    const job = work(3000, '/nonexistent/pinmap-records.jsonl', PIN_ARCHIVE.maxZoom);
     const here = new Grouper(job.coordinates);
     const there = new GroupsInWorker(job);
     try {
@@ -47,7 +49,7 @@ describe('the grouping in a worker thread', () => {
     }
   }, 60_000);
 
-  it('groups a set of more pins than one range of zooms takes in two workers, each every other range, and writes the same pin index as one thread', async () => {
+  it('groups a set of more pins than one range of zooms takes in two workers, each every other range, up to the first zoom without bubbles, and writes the same pin index as one thread with the zooms up to it', async () => {
     const count = CLUSTER_TIERS.fromPins + 2000;
     const folder = mkdtempSync(join(tmpdir(), 'pinmap-zoom-groups-'));
     const job = work(count, join(folder, 'records.jsonl'));
@@ -60,13 +62,19 @@ describe('the grouping in a worker thread', () => {
     const alone = new Uint32Array(count);
     const there = new GroupsInWorker(job);
     try {
-      for (let zoom = 0; zoom <= PIN_ARCHIVE.maxZoom; zoom++) {
+      let zoom = 0;
+      for (; zoom <= there.lastZoom; zoom++) {
         const expected = here.at(zoom);
         const got = await there.take(zoom);
         expect([...got.bubbles.id], `zoom ${zoom}`).toEqual([...expected.bubbles.id]);
         expect([...got.rank], `zoom ${zoom}`).toEqual([...expected.rank]);
+        if (zoom >= PIN_ARCHIVE.lowestLastZoom) expect(got.bubbles.count === 0, `zoom ${zoom} is the last`).toBe(zoom === there.lastZoom);
         for (let i = 0; i < count; i++) if (expected.rank[i] !== NOT_ALONE) alone[i]! |= 1 << zoom;
       }
+      // Not below the lowest last zoom, though zoom 13 already has no bubbles; below the last zoom there can be.
+      expect(there.lastZoom).toBeGreaterThanOrEqual(PIN_ARCHIVE.lowestLastZoom);
+      expect(there.lastZoom).toBeLessThan(PIN_ARCHIVE.maxZoom);
+      expect(here.at(zoom).bubbles.count, 'the zoom past the last has no bubbles either').toBe(0);
       const length = await there.indexLength();
       const ids = ByteStore.fromColumns(job.index.ids);
       const expectedPath = join(folder, 'expected.index');

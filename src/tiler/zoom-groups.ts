@@ -224,7 +224,9 @@ export interface GroupingWork {
   coordinates: Float64Array;
   /** Each pin's category as a number (-1: none), when there are categories: bubbles count their pins per category. */
   categoryOf?: Int16Array;
+  /** The last zoom there can be; the grouping ends sooner, at the first zoom from `lowestLastZoom` up without bubbles (see `GroupsInWorker.lastZoom`). */
   lastZoom: number;
+  lowestLastZoom: number;
   index: {
     path: string;
     buckets: number;
@@ -240,6 +242,8 @@ export interface WorkerData extends GroupingWork {
   zooms: number[];
   /** The first zoom of the finest range: the worker builds its ranges ahead of being asked only below it. */
   finestFrom: number;
+  /** The last zoom as known so far (shared, one number): a worker neither groups nor builds past it. */
+  lastZoomNow: Int32Array;
 }
 
 /** A message from a worker: a zoom's groups, or the pin index's length once written. */
@@ -272,13 +276,18 @@ export class GroupsInWorker {
   private readonly zoomsOf: number[][];
   private readonly asked: number[];
   private readonly taken: number[];
-  private readonly arrivedOf: number[];
-  private readonly lastZoom: number;
+  /** The last zoom as known so far, here and for the workers (`lastZoom`). */
+  private last: number;
+  private readonly lowestLast: number;
+  private readonly lastShared = new Int32Array(new SharedArrayBuffer(Int32Array.BYTES_PER_ELEMENT));
+  /** Which zooms have come, by zoom. */
+  private readonly arrivedZoom: boolean[] = [];
+  private readonly ended = new Set<Worker>();
+  private indexAsked = false;
   private readonly waiting = new Map<number | 'index', Waiting<ZoomGroups> | Waiting<number>>();
   private readonly ready = new Map<number | 'index', ZoomGroups | number>();
   /** Bit z: the pin stands alone at zoom z (of the zooms arrived so far). */
   private readonly alone: Uint32Array;
-  private zoomsArrived = 0;
   /** The first zoom of the finest range, and how many zooms below it have arrived. */
   private readonly finestFrom: number;
   private arrivedBelowFinest = 0;
@@ -288,7 +297,9 @@ export class GroupsInWorker {
     for (const shared of [work.coordinates, ...(work.categoryOf ? [work.categoryOf] : []), work.index.looks, work.index.records.lengths, work.index.ids.chunkOf, work.index.ids.startOf, work.index.ids.lengthOf, ...work.index.ids.chunks]) {
       if (!(shared.buffer instanceof SharedArrayBuffer)) throw new Error('what the grouping worker reads must be in shared memory');
     }
-    this.lastZoom = work.lastZoom;
+    this.last = work.lastZoom;
+    this.lowestLast = work.lowestLastZoom;
+    this.lastShared[0] = this.last;
     const count = work.coordinates.length / 2;
     this.alone = new Uint32Array(count);
     const fail = (error: Error) => {
@@ -300,16 +311,27 @@ export class GroupsInWorker {
     this.finestFrom = this.zoomsOf.length > 1 ? clusterTiers(count).at(-1)![0] : 0;
     this.asked = this.zoomsOf.map(() => 0);
     this.taken = this.zoomsOf.map(() => 0);
-    this.arrivedOf = this.zoomsOf.map(() => 0);
     this.zoomsOf.forEach((zooms, w) => {
       for (const zoom of zooms) this.workerOf[zoom] = w;
-      const worker = startWorker(new URL(WORKER, import.meta.url), { ...work, zooms, finestFrom: this.finestFrom } satisfies WorkerData);
+      const worker = startWorker(new URL(WORKER, import.meta.url), { ...work, zooms, finestFrom: this.finestFrom, lastZoomNow: this.lastShared } satisfies WorkerData);
       worker.on('message', (message: GroupingMessage) => ('zoom' in message ? this.arrived(message.zoom, message.groups) : this.settle('index', message.indexLength)));
       worker.on('error', (error) => fail(new Error(`the grouping stopped: ${error.message}`, { cause: error })));
       worker.on('exit', (code) => fail(new Error(`the grouping's worker ended (exit code ${code})`)));
       this.workers.push(worker);
     });
     this.askAhead();
+  }
+
+  /**
+   * The archive's last zoom as known so far: `lastZoom` of the work, until a zoom from
+   * `lowestLastZoom` up comes without a bubble. That zoom is the last: its tiles hold every pin,
+   * alone, and so would every zoom above it (two lone pins are further apart than the grouping's
+   * radius, and twice as far at the next zoom), so none above it is asked for, a worker grouping
+   * one already drops it, and the pin index is written with the zooms up to it. Once `take` has
+   * given a zoom without bubbles, this is that zoom.
+   */
+  get lastZoom(): number {
+    return this.last;
   }
 
   take(zoom: number): Promise<ZoomGroups> {
@@ -332,26 +354,52 @@ export class GroupsInWorker {
     const finestReady = this.arrivedBelowFinest === this.finestFrom;
     this.workers.forEach((worker, w) => {
       const zooms = this.zoomsOf[w]!;
-      while (this.asked[w]! < zooms.length && this.asked[w]! - this.taken[w]! < AHEAD && (finestReady || zooms[this.asked[w]!]! < this.finestFrom)) {
+      while (this.asked[w]! < zooms.length && zooms[this.asked[w]!]! <= this.last && this.asked[w]! - this.taken[w]! < AHEAD && (finestReady || zooms[this.asked[w]!]! < this.finestFrom)) {
         worker.postMessage(zooms[this.asked[w]!++]! satisfies GroupingRequest);
       }
     });
   }
 
   /**
-   * A zoom's groups: its lone pins noted. A worker that has given all its zooms ends (what it held
-   * goes back to the system), unless it is the one with the last zoom, which is then asked for the
-   * pin index.
+   * A zoom's groups: its lone pins noted (a zoom past the last is dropped; the first without
+   * bubbles from `lowestLastZoom` up is the last, see `lastZoom`). A worker that has given all its
+   * zooms up to the last ends (what it held goes back to the system), unless it is the one with the
+   * last zoom, which is asked for the pin index once every zoom up to the last has come.
    */
   private arrived(zoom: number, groups: ZoomGroups): void {
+    if (zoom > this.last) return;
+    if (groups.bubbles.count === 0 && zoom >= this.lowestLast && zoom < this.last) this.endAt(zoom);
     const bit = 1 << zoom;
     const { alone } = this;
     for (let i = 0; i < alone.length; i++) if (groups.rank[i] !== NOT_ALONE) alone[i]! |= bit;
-    const w = this.workerOf[zoom]!;
-    if (++this.arrivedOf[w]! === this.zoomsOf[w]!.length && w !== this.workerOf[this.lastZoom]) void this.end(this.workers[w]!);
-    if (++this.zoomsArrived === this.lastZoom + 1) this.workers[this.workerOf[this.lastZoom]!]!.postMessage({ alone } satisfies GroupingRequest, [alone.buffer as ArrayBuffer]);
+    this.arrivedZoom[zoom] = true;
     if (zoom < this.finestFrom && ++this.arrivedBelowFinest === this.finestFrom) this.askAhead();
+    this.endIdleWorkers();
     this.settle(zoom, groups);
+  }
+
+  /** `zoom` is the last: what is known of the zooms above it is forgotten, and the workers told. */
+  private endAt(zoom: number): void {
+    this.last = zoom;
+    Atomics.store(this.lastShared, 0, zoom);
+    const below = 2 ** (zoom + 1) - 1;
+    const { alone } = this;
+    for (let i = 0; i < alone.length; i++) alone[i]! &= below;
+    for (const key of this.ready.keys()) if (typeof key === 'number' && key > zoom) this.ready.delete(key);
+  }
+
+  /** Ends the workers that have given every zoom of theirs up to the last, but the last's, and asks that one for the pin index once every zoom has come. */
+  private endIdleWorkers(): void {
+    const writer = this.workerOf[this.last]!;
+    this.workers.forEach((worker, w) => {
+      if (w === writer || this.ended.has(worker)) return;
+      if (this.zoomsOf[w]!.every((zoom) => zoom > this.last || this.arrivedZoom[zoom])) void this.end(worker);
+    });
+    if (this.indexAsked) return;
+    for (let zoom = 0; zoom <= this.last; zoom++) if (!this.arrivedZoom[zoom]) return;
+    this.indexAsked = true;
+    const { alone } = this;
+    this.workers[writer]!.postMessage({ alone } satisfies GroupingRequest, [alone.buffer as ArrayBuffer]);
   }
 
   private settle(key: number | 'index', value: ZoomGroups | number): void {
@@ -376,6 +424,7 @@ export class GroupsInWorker {
   }
 
   private end(worker: Worker): Promise<number> {
+    this.ended.add(worker);
     worker.removeAllListeners('exit');
     return worker.terminate();
   }
