@@ -61,6 +61,8 @@ export class ArchiveError extends Error {
   constructor(
     message: string,
     readonly transient = false,
+    /** The page refused the read (a redirect refused, the page's policy), not the archive's bytes. */
+    readonly refusal = false,
   ) {
     super(message);
   }
@@ -210,7 +212,7 @@ export class ArchiveSource implements Source {
         return await openRequest(this.url, { headers: { ...this.headers, Range: `bytes=${from}-${to}` }, signal, cache });
       } catch (error) {
         // A redirect refused or a request the page's policy blocks will not pass by itself.
-        if (error instanceof RequestError && (error.failure === 'redirect' || error.failure === 'policy')) throw new ArchiveError(error.message);
+        if (error instanceof RequestError && (error.failure === 'redirect' || error.failure === 'policy')) throw new ArchiveError(error.message, false, true);
         throw error;
       }
     };
