@@ -85,7 +85,7 @@ describe('pinmap serve (fuzz)', () => {
           return;
         }
         if (answer.status === 200) expect(servable.has(answer.body), `${method} ${path}`).toBe(true);
-        else expect(answer.status === 302 || answer.status >= 400).toBe(true);
+        else expect(answer.status === 302 || answer.status >= 400, `${method} ${path}: HTTP ${answer.status}`).toBe(true);
       }),
       {
         ...fuzzParameters<[string, string, string]>(300),
@@ -99,6 +99,9 @@ describe('pinmap serve (fuzz)', () => {
           ['/style/sprites/sprite.png', 'evil.test', 'GET'],
           ['/pinmap-serve.json', 'evil.test:PORT', 'GET'],
           ['/pinmap-serve.json', '127.0.0.1', 'POST'],
+          // A folder, named straight or through `..`: no file, so a 404 (not a redirect to it).
+          ['/basemap', '127.0.0.1', 'GET'],
+          ['/5.pbf%2f..', '127.0.0.1', 'GET'],
         ],
       },
     );
