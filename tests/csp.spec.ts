@@ -133,6 +133,19 @@ test.describe('the policy in force', () => {
     });
   }
 
+  test('a ?config= of the page\'s own origin that redirects to a plain-http origin: the panel says the redirect went where the policy refuses, not "Failed to fetch"', async ({ mapPage: page, baseURL }) => {
+    const csp = await watchCsp(page);
+    await page.route((url) => url.pathname === '/__test/moved-config.json', (route) => route.fulfill({ status: 302, headers: { Location: 'http://localhost:9/config.json' } }));
+    await page.goto('/?config=/__test/moved-config.json');
+    await waitForMapState(page, 'error');
+    const panel = page.getByRole('alert');
+    await expect(panel).toContainText(
+      `Could not load the config from ${baseURL}/__test/moved-config.json: the server redirected it to an origin the page's Content Security Policy does not allow (connect-src): serve the file without the redirect, or add the origin it redirects to to connect-src`,
+    );
+    // The browser reports the address asked for, never where the redirect pointed.
+    expect(csp.violations.map((v) => `${v.directive} ${v.blocked}`)).toEqual([`connect-src ${baseURL}/__test/moved-config.json`]);
+  });
+
   test('hybrid view: a raster layer on a plain-http origin is refused: the warning names img-src and the origin to add; the map goes on', async ({ mapPage: page }) => {
     const console = watchConsole(page);
     await serveJson(page, '/__test/http-raster.json', { view: 'hybrid', rasterLayers: [{ url: 'http://localhost:9/{z}/{x}/{y}.png' }] });

@@ -687,7 +687,7 @@ test.describe('pre-tiled pin archives damaged after their metadata', () => {
     {
       name: 'has tiles that are not gzip though its header says so',
       notice: 'Could not read the map tiles archive',
-      reason: 'its data is not gzip-compressed, though its header says it is',
+      reason: 'a tile is not gzip-compressed, though its header says it is',
       bytes: () => {
         const copy = Buffer.from(readFileSync('fixtures/pins/cities.pmtiles'));
         copy[98] = 2; // tile compression: gzip (they are stored uncompressed)

@@ -203,7 +203,7 @@ test.describe('archive faults', () => {
     { name: 'is truncated', reason: new RegExp(`the archive is truncated: its header describes ${ARCHIVE.length} bytes, the file has 200000`), serve: (page) => serveArchive(page, ARCHIVE_PATH, ARCHIVE.subarray(0, 200_000)) },
     { name: 'has a wrong magic number', reason: /it is not a PMTiles archive \(wrong magic number\)/, serve: (page) => serveArchive(page, ARCHIVE_PATH, patched({ 0: 0x50, 1: 0x4b })) },
     { name: 'is PMTiles version 2', reason: /it is PMTiles version 2; only version 3 is supported/, serve: (page) => serveArchive(page, ARCHIVE_PATH, patched({ 7: 2 })) },
-    { name: 'has tiles that are not gzip though its header says so', reason: /its data is not gzip-compressed, though its header says it is/, serve: async (page) => serveArchive(page, ARCHIVE_PATH, await archiveWithFalseGzipHeader()) },
+    { name: 'has tiles that are not gzip though its header says so', reason: /a tile is not gzip-compressed, though its header says it is/, serve: async (page) => serveArchive(page, ARCHIVE_PATH, await archiveWithFalseGzipHeader()) },
   ];
 
   for (const fault of faults) {

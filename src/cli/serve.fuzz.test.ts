@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { fuzzParameters, fuzzTimeout } from '../testing/fuzz.testing.ts';
+import { fuzzParameters, fuzzTimeout, reportFuzz } from '../testing/fuzz.testing.ts';
 import { rawRequest } from './raw-request.testing.ts';
 import { serve, type Serving } from './serve.ts';
 import { writeStyleFolder, type StyleFolder } from './style-folder.testing.ts';
@@ -64,8 +64,11 @@ const method = fc.constantFrom('GET', 'GET', 'GET', 'HEAD', 'POST', 'PUT', 'DELE
 describe('pinmap serve (fuzz)', () => {
   it('returns nothing but what it serves, to its own names, for GET and HEAD', async () => {
     const secrets = Object.values(home.secrets);
+    const started = performance.now();
+    let cases = 0;
     await fc.assert(
       fc.asyncProperty(path, host, method, async (path, rawHost, method) => {
+        cases++;
         const hostHeader = rawHost.replace('PORT', String(port));
         const answer = await rawRequest(port, path, { host: hostHeader, method });
         expect(answer.headers['x-content-type-options']).toBe('nosniff');
@@ -82,7 +85,7 @@ describe('pinmap serve (fuzz)', () => {
           return;
         }
         if (answer.status === 200) expect(servable.has(answer.body), `${method} ${path}`).toBe(true);
-        else expect(answer.status === 302 || answer.status >= 400).toBe(true);
+        else expect(answer.status === 302 || answer.status >= 400, `${method} ${path}: HTTP ${answer.status}`).toBe(true);
       }),
       {
         ...fuzzParameters<[string, string, string]>(300),
@@ -96,8 +99,12 @@ describe('pinmap serve (fuzz)', () => {
           ['/style/sprites/sprite.png', 'evil.test', 'GET'],
           ['/pinmap-serve.json', 'evil.test:PORT', 'GET'],
           ['/pinmap-serve.json', '127.0.0.1', 'POST'],
+          // A folder, named straight or through `..`: no file, so a 404 (not a redirect to it).
+          ['/basemap', '127.0.0.1', 'GET'],
+          ['/5.pbf%2f..', '127.0.0.1', 'GET'],
         ],
       },
     );
+    reportFuzz({ suite: 'pinmap serve, random paths, hosts and methods', cases, seconds: (performance.now() - started) / 1000 });
   }, fuzzTimeout(60_000));
 });

@@ -340,6 +340,8 @@ function sendAppFile(request: IncomingMessage, response: ServerResponse, path: s
 function sendFrom(request: IncomingMessage, response: ServerResponse, path: string, root: string, dotfiles: 'allow' | 'ignore'): void {
   send(request, path, { root, index: false, dotfiles })
     .on('error', (error: { status?: number }) => plain(response, error.status ?? 500, error.status === 404 ? `not found: ${request.url ?? path}` : 'the file could not be read'))
+    // A folder is no file: a plain 404, not `send`'s redirect to the folder's address with a slash.
+    .on('directory', () => plain(response, 404, `not found: ${request.url ?? path}`))
     .pipe(response);
 }
 

@@ -20,6 +20,9 @@ export const MESSAGES = {
   addressPinsRefused: (pins: string, reason: string) => `The pins of this link (${pins}) are not shown: ${reason}`,
   addressConfigRefused: (config: string, reason: string) => `The config of this link (${config}) is not used, the site's own is: ${reason}`,
   blockedByPolicy: (directive: string, origin: string) => `the page's Content Security Policy does not allow it (${directive}): add ${origin} to ${directive}`,
+  /** The browser reports a redirect the policy refused under the URL asked for (the page's own), never where it pointed. */
+  redirectBlockedByPolicy: (directive: string) =>
+    `the server redirected it to an origin the page's Content Security Policy does not allow (${directive}): serve the file without the redirect, or add the origin it redirects to to ${directive}`,
   stylesheetMissing: (library: string, file: string) =>
     `Pinmap: the ${library} style sheet (${file}) is not on the page; the map may look broken. Include it, or import 'pinmap/style.css'.`,
 } as const;

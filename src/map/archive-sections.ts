@@ -29,8 +29,9 @@ export const SECTION_LIMITS = {
 export type ArchiveSection = 'pin index' | 'search index' | "bubbles' pins";
 
 /**
- * A section of a pin archive is damaged or over its limit: names the archive (`href`), the section
- * and what is wrong. `notice` is what the page shows; the rest of the map goes on.
+ * A section of a pin archive is damaged or over its limit, or the page refused to read it (a
+ * redirect refused, the page's policy: `refused`): names the archive (`href`), the section and what
+ * is wrong. `notice` is what the page shows; the rest of the map goes on.
  */
 export class ArchiveSectionError extends Error {
   override name = 'ArchiveSectionError';
@@ -39,8 +40,9 @@ export class ArchiveSectionError extends Error {
     readonly section: ArchiveSection,
     readonly detail: string,
     options?: ErrorOptions,
+    readonly refused = false,
   ) {
-    super(`${href}: its ${section} ${section === "bubbles' pins" ? 'are' : 'is'} damaged (${detail})`, options);
+    super(`${href}: its ${section} ${refused ? 'could not be read' : `${section === "bubbles' pins" ? 'are' : 'is'} damaged`} (${detail})`, options);
   }
 
   /** The notice the page shows. */
@@ -67,8 +69,9 @@ export async function inflateJson(data: ArrayBuffer, limit: number, href: string
 /**
  * Reads `length` bytes at `offset` with `read`, for a piece of `section` that must lie within
  * `[from, to)` (its section, as the archive's metadata declares it) and be at most `limit` long:
- * a piece outside, over the limit, or cut short by the file's end is an `ArchiveSectionError`; a
- * passing failure (network, server error) stays as it is, to be tried again.
+ * a piece outside, over the limit, or cut short by the file's end is an `ArchiveSectionError`, and
+ * so is a read the page refused (a redirect, its policy: the section "could not be read", not
+ * "is damaged"); a passing failure (network, server error) stays as it is, to be tried again.
  */
 export async function readPiece(
   read: (offset: number, length: number) => Promise<ArrayBuffer>,
@@ -87,7 +90,7 @@ export async function readPiece(
   try {
     data = await read(offset, length);
   } catch (error) {
-    if (error instanceof ArchiveError && !error.transient) throw new ArchiveSectionError(href, section, `${what}: ${error.message}`, { cause: error });
+    if (error instanceof ArchiveError && !error.transient) throw new ArchiveSectionError(href, section, `${what}: ${error.message}`, { cause: error }, error.refusal);
     throw error;
   }
   if (data.byteLength !== length) throw new ArchiveSectionError(href, section, `${what} is cut short: ${length} bytes declared, ${data.byteLength} read`);

@@ -1,10 +1,13 @@
 import { afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { pinBucket } from '../pins/archive-format.ts';
+import { openPinArchive } from './pin-archive.ts';
+import { forgetArchiveReader } from './pmtiles.ts';
 import type { PinArchive } from '../pins/types.ts';
 import {
   gzipBomb,
   openServedArchive,
   pinmapOf,
+  rangeFetch,
   sectionsOf,
   tileCollection,
   withIndexBucket,
@@ -155,5 +158,30 @@ describe('a pin archive damaged otherwise', () => {
   it('listing 200,000 pin looks is refused at opening, naming the archive', async () => {
     const looks = withMetadata(bytes, (pinmap) => (pinmap.looks = Array.from({ length: 200_000 }, () => ({}))));
     await expect(open(looks)).rejects.toThrow(/pins-\d+\.pmtiles: its metadata lists 200000 pin looks; a pin archive has at most 1000/);
+  });
+});
+
+describe('a pin archive whose sections the page may not read', () => {
+  it("the page's policy refuses the reads after its tiles: the notice says the pin index could not be read and why, not that it is damaged", async () => {
+    const url = `${HOST}/refused.pmtiles`;
+    afterEach(() => forgetArchiveReader(url));
+    // A page whose policy lets the archive's first bytes through, then refuses (as a browser's
+    // fetch fails, with the violation a task later): the sections are read past the tiles.
+    const page = new EventTarget();
+    vi.stubGlobal('document', page);
+    const served = rangeFetch({ [url]: bytes }).fetch;
+    const { index } = sectionsOf(bytes);
+    vi.stubGlobal('fetch', async (input: string, init?: RequestInit) => {
+      const from = Number(/bytes=(\d+)/.exec(new Headers(init?.headers).get('range') ?? '')?.[1] ?? 0);
+      if (from < index) return served(input, init);
+      setTimeout(() => page.dispatchEvent(Object.assign(new Event('securitypolicyviolation'), { blockedURI: input, effectiveDirective: 'connect-src' })), 0);
+      throw new TypeError('Failed to fetch');
+    });
+    const archive = await openPinArchive(`pmtiles://${url}`, {}, `${HOST}/`);
+    const notices: string[] = [];
+    archive.onDamage((notice) => notices.push(notice));
+    const reason = `the offsets of bucket ${pinBucket('p2', pinmapOf(bytes).index.buckets)}: the page's Content Security Policy does not allow it (connect-src): add ${HOST} to connect-src`;
+    await expect(archive.find('p2')).rejects.toThrow(`${url}: its pin index could not be read (${reason})`);
+    expect(notices).toEqual([`Could not read the pin archive ${url}: its pin index could not be read (${reason})`]);
   });
 });

@@ -134,7 +134,7 @@ describe('PinArchiveTiles', () => {
     return [at, at + Number(bytes.readBigUInt64LE(64))];
   };
   for (const fault of [
-    { name: 'tiles not gzip though its header says so', reason: 'its data is not gzip-compressed, though its header says it is', damage: (bytes: Buffer) => void (bytes[98] = 2) },
+    { name: 'tiles not gzip though its header says so', reason: 'a tile is not gzip-compressed, though its header says it is', damage: (bytes: Buffer) => void (bytes[98] = 2) },
     { name: 'tiles that are not vector tiles', reason: 'its pin tiles are not vector tiles', damage: (bytes: Buffer) => void bytes.fill(0xff, ...tileData(bytes)) },
   ]) {
     it(`a damaged archive (${fault.name}) is told to onUnreadable with its URL and the reason, once; its tiles are asked for again`, async () => {

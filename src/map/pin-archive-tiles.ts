@@ -119,6 +119,15 @@ export class PinArchiveTiles {
       const properties = feature.properties as Record<string, unknown>;
       if (properties.cluster === true) {
         const count = Number(properties.point_count);
+        // A bubble must say how many pins it holds (a damaged tile may not): else it is left out.
+        if (!Number.isSafeInteger(count) || count < 0 || !lngLat.every(Number.isFinite)) {
+          const problem = `a bubble in ${this.archive.url} has no pin count`;
+          if (!this.warned.has(problem)) {
+            this.warned.add(problem);
+            console.warn(`Pinmap: ${problem}; it is not shown`);
+          }
+          continue;
+        }
         const expansionZoom = Number(properties.expansion_zoom);
         groups.push({ kind: 'cluster', key: `cluster:${String(properties.cluster_id)}`, count, lngLat, expansionZoom: Number.isFinite(expansionZoom) ? expansionZoom : z + 1, properties });
         continue;

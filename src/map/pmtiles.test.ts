@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { writePmtiles } from '../../scripts/pmtiles-writer.ts';
-import { ArchiveError, ArchiveSource, loadFromArchive, prefetchArchives, WHOLE_FILE_LIMIT } from './pmtiles.ts';
+import { ArchiveError, ArchiveSource, archiveFailure, loadFromArchive, prefetchArchives, WHOLE_FILE_LIMIT } from './pmtiles.ts';
 import { tokenTransform } from './request-transform.ts';
 
 /** A small real archive (three zooms of made-up tiles). */
@@ -136,7 +136,7 @@ describe('ArchiveSource', () => {
     answerShort(true);
     const broken = new ArchiveSource('https://maps.example.org/b.pmtiles');
     await broken.getBytes(0, 16_384);
-    await expect(broken.getBytes(tileAt, 5_000)).rejects.toThrow(`the archive is truncated: bytes ${tileAt}–${tileAt + 4_999} were asked for and ${4096 - (tileAt % 4096)} came`);
+    await expect(broken.getBytes(tileAt, 5_000)).rejects.toThrow(`the archive is truncated: bytes ${tileAt}–${tileAt + 4_999} (a tile) were asked for and ${4096 - (tileAt % 4096)} came`);
   });
 
   it('says what is wrong: HTTP status (5xx passing, 4xx not), truncation, magic number, version', async () => {
@@ -179,6 +179,33 @@ async function loadTile(url: string, transform: ReturnType<typeof tokenTransform
   const params = transform ? await transform(url, 'Tile' as never)! : { url };
   return loadFromArchive({ ...params, type: 'arrayBuffer' }, new AbortController());
 }
+
+describe('a damaged archive names the piece at fault', () => {
+  /** `ARCHIVE` with the gzip checksum of the piece at `at` (of `length` bytes: its last 8 are the checksum and the size) flipped. */
+  const flipped = (at: number, length: number) => {
+    const bytes = Buffer.from(ARCHIVE);
+    bytes[at + length - 8]! ^= 0x5a;
+    return bytes;
+  };
+  const header = (at: number) => Number(ARCHIVE.readBigUInt64LE(at));
+  const cases = [
+    { piece: 'its root directory', bytes: () => flipped(header(8), header(16)) },
+    { piece: 'its metadata', bytes: () => flipped(header(24), header(32)) },
+    // The first tile (0/0/0) is the first of the tile data, up to where the next begins.
+    { piece: 'a tile', bytes: () => flipped(header(56), ARCHIVE.indexOf(Buffer.from([0x1f, 0x8b]), header(56) + 2) - header(56)) },
+  ];
+  for (const { piece, bytes } of cases) {
+    it(`${piece}: "${piece} is not gzip-compressed", not "its data"`, async () => {
+      vi.spyOn(console, 'warn').mockImplementation(() => {});
+      serve(bytes());
+      const archive = `https://maps.example.org/${piece.replace(/\W+/g, '-')}.pmtiles`;
+      await loadFromArchive({ url: `pmtiles://${archive}`, type: 'json' }, new AbortController());
+      // A tile read clears the archive's failure when it reads: only the tile is asked for after the TileJSON failed.
+      if (piece === 'a tile') await loadFromArchive({ url: `pmtiles://${archive}/0/0/0`, type: 'arrayBuffer' }, new AbortController()).catch(() => {});
+      expect(archiveFailure(archive)).toBe(`${piece} is not gzip-compressed, though its header says it is`);
+    });
+  }
+});
 
 describe('prefetchArchives', () => {
   const transform = tokenTransform('secret', 'https://maps.example.org', 'X-Api-Key');

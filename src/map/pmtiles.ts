@@ -1,5 +1,5 @@
 import { addProtocol, type AddProtocolAction, type RequestTransformFunction, type ResourceType } from 'maplibre-gl';
-import { PMTiles, TileType, bytesToHeader, type RangeResponse, type Source } from 'pmtiles';
+import { PMTiles, SharedPromiseCache, TileType, bytesToHeader, type RangeResponse, type Source } from 'pmtiles';
 import { formatBytes } from '../config/errors.ts';
 import { InflateLimitError, inflateWithin } from './inflate.ts';
 import { MAP_RESOURCE_LIMIT, headersOf } from './map-requests.ts';
@@ -23,7 +23,8 @@ import { openRequest, readBody, RequestError } from './request-path.ts';
  * - every way an archive can be broken is an {@link ArchiveError} whose message says what is
  *   wrong (HTTP status, refused range, truncated file, not a PMTiles archive, unsupported version,
  *   data that is not compressed as the header says, a directory that points outside the file or
- *   cannot be parsed: `archiveProblem`), filed by {@link archiveFailure}. The map
+ *   cannot be parsed: `archiveProblem`), each naming the piece at fault (its header, root
+ *   directory, metadata, a leaf directory, a tile), filed by {@link archiveFailure}. The map
  *   reports it as a notice naming the archive (`watchMapErrors`), and the rest of the map goes
  *   on. A passing server error (HTTP 5xx) or a network failure is only a failed tile: warned
  *   about in the console and tried again, as loose tiles are.
@@ -60,6 +61,8 @@ export class ArchiveError extends Error {
   constructor(
     message: string,
     readonly transient = false,
+    /** The page refused the read (a redirect refused, the page's policy), not the archive's bytes. */
+    readonly refusal = false,
   ) {
     super(message);
   }
@@ -94,8 +97,18 @@ export function archiveFailure(url: string): string | undefined {
  */
 export function archiveProblem(error: unknown): unknown {
   if (error instanceof ArchiveError || error instanceof RequestError || (error instanceof Error && error.name === 'AbortError')) return error;
-  return new ArchiveError(`its directory or metadata is damaged (${error instanceof Error ? error.message : String(error)})`);
+  // The reader parses two things: its metadata (JSON) and its directories (varints).
+  const reason = error instanceof Error ? error.message : String(error);
+  return new ArchiveError(error instanceof SyntaxError ? `its metadata is damaged (not JSON: ${reason})` : `its directory is damaged (${reason})`);
 }
+
+/**
+ * The piece of an archive each buffer `ArchiveSource.getBytes` handed the reader was read from
+ * ("a tile", "its metadata", "a leaf directory"), so that data that does not decompress is named
+ * by its section. The root directory is the one piece the reader cuts out of the first bytes
+ * itself, so a buffer not listed here is the root directory.
+ */
+const pieces = new WeakMap<ArrayBuffer, string>();
 
 /** Files or clears the archive's failure after a request for it. */
 function noteOutcome(url: string, error: unknown): void {
@@ -112,12 +125,13 @@ const COMPRESSION_NAMES: Record<number, string> = { 2: 'gzip', 3: 'brotli', 4: '
  */
 async function decompress(data: ArrayBuffer, compression: number): Promise<ArrayBuffer> {
   if (compression === 0 || compression === 1) return data;
-  if (compression !== 2) throw new ArchiveError(`its data is compressed with ${COMPRESSION_NAMES[compression] ?? `method ${compression}`}, which browsers cannot read (use gzip or none)`);
+  const piece = pieces.get(data) ?? 'its root directory';
+  if (compression !== 2) throw new ArchiveError(`its header says ${piece} is compressed with ${COMPRESSION_NAMES[compression] ?? `method ${compression}`}, which browsers cannot read (use gzip or none)`);
   try {
     return toArrayBuffer(await inflateWithin(data, MAP_RESOURCE_LIMIT));
   } catch (error) {
-    if (error instanceof InflateLimitError) throw new ArchiveError(`a directory, its metadata or a tile inflates to more than ${formatBytes(MAP_RESOURCE_LIMIT)}`);
-    throw new ArchiveError('its data is not gzip-compressed, though its header says it is');
+    if (error instanceof InflateLimitError) throw new ArchiveError(`${piece} inflates to more than ${formatBytes(MAP_RESOURCE_LIMIT)}`);
+    throw new ArchiveError(`${piece} is not gzip-compressed, though its header says it is`);
   }
 }
 
@@ -147,6 +161,8 @@ export class ArchiveSource implements Source {
   private first: ArrayBuffer | undefined;
   /** The file's size, once a server said it (a range's `Content-Range`, or the whole file). */
   private size: number | undefined;
+  /** Where the header says its root directory, metadata and leaf directories start and end, once read. */
+  private layout: { piece: string; from: number; to: number }[] = [];
 
   constructor(
     private readonly url: string,
@@ -159,7 +175,7 @@ export class ArchiveSource implements Source {
   }
 
   async getBytes(offset: number, length: number, signal?: AbortSignal): Promise<RangeResponse> {
-    if (this.first && offset > 0 && offset + length <= this.first.byteLength) return { data: this.first.slice(offset, offset + length) };
+    if (this.first && offset > 0 && offset + length <= this.first.byteLength) return { data: this.named(this.first.slice(offset, offset + length), offset) };
     // Only a damaged directory points outside the file (or at no whole byte).
     if (offset > 0 && (!Number.isSafeInteger(offset) || !Number.isSafeInteger(length) || length < 0 || (this.size !== undefined && offset + length > this.size))) {
       throw new ArchiveError(`its directory is damaged: it points to bytes ${offset}–${offset + length - 1}${this.size === undefined ? '' : `, past the end of the file (${this.size} bytes)`}`);
@@ -171,11 +187,23 @@ export class ArchiveSource implements Source {
     if (offset === 0) {
       this.checkHeader(data);
       this.first = data;
+      this.layout = layoutOf(bytesToHeader(data.slice(0, HEADER_BYTES)));
     }
     else if (data.byteLength < length) {
-      throw new ArchiveError(`the archive is truncated: bytes ${offset}–${offset + length - 1} were asked for and ${data.byteLength} came`);
+      throw new ArchiveError(`the archive is truncated: bytes ${offset}–${offset + length - 1} (${this.pieceAt(offset)}) were asked for and ${data.byteLength} came`);
     }
-    return { data };
+    return { data: this.named(data, offset) };
+  }
+
+  /** `data`, filed as the piece of the archive at `offset` (`pieces`). */
+  private named(data: ArrayBuffer, offset: number): ArrayBuffer {
+    pieces.set(data, this.pieceAt(offset));
+    return data;
+  }
+
+  /** The piece of the archive at `offset`, as its header places them (a pin archive keeps more after its tiles). */
+  private pieceAt(offset: number): string {
+    return this.layout.find((piece) => offset >= piece.from && offset < piece.to)?.piece ?? 'past its tiles';
   }
 
   private async fetchRange(offset: number, length: number, signal?: AbortSignal, cache?: RequestCache): Promise<ArrayBuffer> {
@@ -184,7 +212,7 @@ export class ArchiveSource implements Source {
         return await openRequest(this.url, { headers: { ...this.headers, Range: `bytes=${from}-${to}` }, signal, cache });
       } catch (error) {
         // A redirect refused or a request the page's policy blocks will not pass by itself.
-        if (error instanceof RequestError && (error.failure === 'redirect' || error.failure === 'policy')) throw new ArchiveError(error.message);
+        if (error instanceof RequestError && (error.failure === 'redirect' || error.failure === 'policy')) throw new ArchiveError(error.message, false, true);
         throw error;
       }
     };
@@ -242,6 +270,16 @@ export class ArchiveSource implements Source {
   }
 }
 
+/** The pieces of an archive, where its header says they are. */
+function layoutOf(header: ReturnType<typeof bytesToHeader>): { piece: string; from: number; to: number }[] {
+  return [
+    { piece: 'its root directory', from: header.rootDirectoryOffset, to: header.rootDirectoryOffset + header.rootDirectoryLength },
+    { piece: 'its metadata', from: header.jsonMetadataOffset, to: header.jsonMetadataOffset + header.jsonMetadataLength },
+    { piece: 'a leaf directory', from: header.leafDirectoryOffset, to: header.leafDirectoryOffset + (header.leafDirectoryLength ?? 0) },
+    { piece: 'a tile', from: header.tileDataOffset, to: header.tileDataOffset + (header.tileDataLength ?? 0) },
+  ];
+}
+
 /** An archive URL as messages show it: an access token in it blanked. */
 const shownUrl = (url: string): string => url.replace(/([?&]access_token=)[^&]*/, '$1[token]');
 
@@ -257,7 +295,9 @@ function archiveFor(url: string, headers: Record<string, string>): PMTiles {
     const source = new ArchiveSource(url, headers, (bytes) =>
       console.warn(`Pinmap: the server of ${shownUrl(url)} ignores Range requests; the whole archive (${bytes} bytes) was read at once.`),
     );
-    archive = new PMTiles(source, undefined, decompress);
+    // The reader's cache decompresses the directories itself, with the package's own gzip (no
+    // limit: a leaf directory that is a gzip bomb would inflate whole) unless it is given ours.
+    archive = new PMTiles(source, new SharedPromiseCache(undefined, undefined, decompress), decompress);
     archives.set(key, archive);
   }
   return archive;

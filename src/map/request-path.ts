@@ -1,5 +1,5 @@
 import { MESSAGES, reasonOf } from '../config/errors.ts';
-import { policyViolationFor } from './policy-violations.ts';
+import { policyViolationFor, watchPolicyViolations } from './policy-violations.ts';
 
 /**
  * The one way Pinmap fetches anything: the style, tiles, glyphs and sprites (MapLibre's requests,
@@ -17,7 +17,10 @@ import { policyViolationFor } from './policy-violations.ts';
  * - The caller's abort signal (a map destroyed) stops the request and the reading.
  * - Progress, for the files large enough to show it.
  * - A request the page's Content Security Policy refused is named as such, with the directive
- *   and the origin to add (`policy-violations.ts`), not as a bare "Failed to fetch".
+ *   and the origin to add (`policy-violations.ts`), not as a bare "Failed to fetch"; one of the
+ *   page's own origin that a redirect took to an origin the policy refuses says so (the browser
+ *   tells the page neither where it pointed nor that it was a redirect). Watched from the page's
+ *   first request on, a `?config=` or a pin file before any map.
  *
  * Every failure but an abort is a {@link RequestError}; its message says why, without the URL
  * (the caller names what it asked for).
@@ -75,6 +78,9 @@ export function carriesSiteHeaders(headers: Record<string, string> | undefined):
  * it). Rejects with a {@link RequestError} (or the signal's abort).
  */
 export async function openRequest(url: string, { headers, signal, timeout, cache }: RequestOptions = {}): Promise<Response> {
+  // From the page's first request on, whichever it is: a `?config=` or a pin file is asked for
+  // before any map (whose request protocol watched the policy once) is made.
+  watchPolicyViolations();
   const timer = new AbortController();
   const combined = signal ? AbortSignal.any([signal, timer.signal]) : timer.signal;
   const timeoutId = timeout === undefined ? undefined : setTimeout(() => timer.abort(), timeout);
@@ -85,7 +91,9 @@ export async function openRequest(url: string, { headers, signal, timeout, cache
     if (signal?.aborted) throw error;
     if (timer.signal.aborted) throw new RequestError(MESSAGES.requestTimedOut(timeout ?? 0), 'timeout');
     const violation = await policyViolationFor(url);
-    if (violation) throw new RequestError(MESSAGES.blockedByPolicy(violation.directive, violation.origin), 'policy');
+    // The page's own origin is refused only where a redirect took the request elsewhere: the
+    // browser reports the URL asked for, and keeps where the redirect pointed to itself.
+    if (violation) throw new RequestError(violation.origin === globalThis.location?.origin ? MESSAGES.redirectBlockedByPolicy(violation.directive) : MESSAGES.blockedByPolicy(violation.directive, violation.origin), 'policy');
     throw new RequestError(reasonOf(error), 'network');
   } finally {
     clearTimeout(timeoutId);

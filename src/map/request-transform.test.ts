@@ -113,6 +113,10 @@ describe('redactToken, every spelling', () => {
         const spelled = spellings[name]!(token);
         // Cases where the fixed text or the marker itself holds the token are left out.
         fc.pre(!Object.values(spellings).some((spell) => `${around[0]}[token]${around[1]}`.includes(spell(token))));
+        // A query set by href is not the token when it holds a `#` (which ends the query) or a tab
+        // or line break (which the URL parser drops); Pinmap sets the parameter with searchParams,
+        // which encodes them.
+        fc.pre(name !== 'URL parser (a query set by href)' || !/[#\t\n\r]/.test(token));
         const redacted = redactToken(`${around[0]}${spelled}${around[1]}`, token);
         expect(redacted).toBe(`${around[0]}[token]${around[1]}`);
         for (const spell of Object.values(spellings)) expect(redacted.includes(spell(token))).toBe(false);

@@ -1,3 +1,4 @@
+import { appendFileSync } from 'node:fs';
 import type { Parameters } from 'fast-check';
 
 /**
@@ -16,4 +17,14 @@ export function fuzzParameters<T>(runs: number): Parameters<T> {
 /** A fuzz test's time limit: `ms` for the cases of `npm test`, more in proportion for `npm run fuzz`. */
 export function fuzzTimeout(ms: number): number {
   return ms * Math.max(1, Number(process.env.PINMAP_FUZZ_SCALE ?? 1));
+}
+
+/**
+ * Tells `npm run fuzz` a suite's figures (cases run, seconds, peak memory): appended as a line of
+ * JSON to the file `PINMAP_FUZZ_REPORT` names, which the script prints at the end (vitest keeps a
+ * test's console quiet there). Nothing outside `npm run fuzz`.
+ */
+export function reportFuzz(figures: { suite: string; cases: number; seconds: number; peakMB?: number; boundMB?: number }): void {
+  const file = process.env.PINMAP_FUZZ_REPORT;
+  if (file) appendFileSync(file, `${JSON.stringify(figures)}\n`);
 }

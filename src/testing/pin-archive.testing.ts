@@ -191,3 +191,66 @@ export async function gzipBomb(megabytes: number): Promise<Buffer> {
   await once(gzip, 'end');
   return Buffer.concat(out);
 }
+
+/** The PMTiles pieces a header places (its offset and length fields, header bytes 8–71), in the file's order. */
+const REGIONS = { 'root directory': 8, metadata: 24, 'leaf directories': 40, tiles: 56 } as const;
+export type PmtilesRegion = keyof typeof REGIONS;
+
+/** Where each piece of `bytes` lies, as its header says: `[from, to)`. */
+export function regionsOf(bytes: Buffer): Record<PmtilesRegion | 'header', [number, number]> {
+  const at = (field: number): [number, number] => [Number(bytes.readBigUInt64LE(field)), Number(bytes.readBigUInt64LE(field)) + Number(bytes.readBigUInt64LE(field + 8))];
+  return { header: [0, 127], 'root directory': at(8), metadata: at(24), 'leaf directories': at(40), tiles: at(56) };
+}
+
+/**
+ * `bytes` with the piece `region` replaced by `data`: the header's offsets of the pieces after it
+ * moved and its length set to match (the sections after the tiles move with them), nothing else.
+ */
+export function withRegion(bytes: Buffer, region: PmtilesRegion, data: Buffer): Buffer {
+  const [from, to] = regionsOf(bytes)[region];
+  const copy = spliced(bytes, from, to - from, data);
+  const delta = data.length - (to - from);
+  for (const field of Object.values(REGIONS)) {
+    const offset = Number(copy.readBigUInt64LE(field));
+    if (field !== REGIONS[region] && offset >= to) copy.writeBigUInt64LE(BigInt(offset + delta), field);
+  }
+  copy.writeBigUInt64LE(BigInt(data.length), REGIONS[region] + 8);
+  return copy;
+}
+
+/** A gzipped PMTiles directory of `entries` (run length 0: a leaf directory's entry). */
+export function directoryOf(entries: { tileId: number; runLength: number; length: number; offset: number }[]): Buffer {
+  const out: number[] = [];
+  const varint = (value: number) => {
+    for (; value >= 0x80; value = Math.floor(value / 0x80)) out.push((value % 0x80) | 0x80);
+    out.push(value);
+  };
+  varint(entries.length);
+  let last = 0;
+  for (const entry of entries) {
+    varint(entry.tileId - last);
+    last = entry.tileId;
+  }
+  for (const entry of entries) varint(entry.runLength);
+  for (const entry of entries) varint(entry.length);
+  for (const entry of entries) varint(entry.offset + 1);
+  return gzipSync(Buffer.from(out));
+}
+
+/** `bytes` whose leaf directories are `data` (a gzip bomb, say), one leaf that every tile's lookup reads. */
+export function withLeafDirectory(bytes: Buffer, data: Buffer): Buffer {
+  const leaves = withRegion(bytes, 'leaf directories', data);
+  return withRegion(leaves, 'root directory', directoryOf([{ tileId: 0, runLength: 0, length: data.length, offset: 0 }]));
+}
+
+/**
+ * `bytes` whose tile 0/0/0 is `data` (a gzip bomb, say), added after the other tiles, and whose
+ * header says its tiles are gzipped (the pin tiler's are not): the only tile its root directory names.
+ */
+export function withTile(bytes: Buffer, data: Buffer): Buffer {
+  const [from, to] = regionsOf(bytes).tiles;
+  const copy = spliced(bytes, to, 0, data);
+  copy.writeBigUInt64LE(BigInt(to - from + data.length), 64);
+  copy[98] = 2;
+  return withRegion(copy, 'root directory', directoryOf([{ tileId: 0, runLength: 1, length: data.length, offset: to - from }]));
+}
