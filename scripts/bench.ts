@@ -38,9 +38,9 @@ import { CSV_HEADER, csvLine, generatePins } from './synthetic-pins.ts';
 import { PIN_CATEGORY_STYLES } from './pin-categories.ts';
 import { createIndexCore } from '../src/pins/grouping/index-core.ts';
 import { abbreviate, clusterDiameter } from '../src/pins/bubble.ts';
-import { PRETILED_COUNT, existingArchive, measurePretiled, pretiledTargets, renderCsvTiling, renderPretiled, renderTiling, tileForBench } from './bench/pretiled.ts';
+import { PRETILED_COUNT, existingArchive, measurePretiled, pretiledTargets, renderCsvTiling, renderPretiled, renderTiling, serveArchive, tileForBench } from './bench/pretiled.ts';
 import { measureSearch } from './bench/search.ts';
-import { busiestPlace, cityPins, measureCityZoom, renderCityZoom } from './bench/city-zoom.ts';
+import { CITY_ZOOM, busiestPlace, cityPins, measureCityZoom, renderCityZoom } from './bench/city-zoom.ts';
 
 const ROOT = resolve(import.meta.dirname, '..');
 const RESULTS = join(ROOT, 'bench/results');
@@ -71,7 +71,7 @@ function usage(): string {
     '  --tiling <n>     only the tiling: n synthetic pins written as GeoJSON and tiled by pinmap tile (wall and CPU time, peak memory, size); no build, no browser',
     '  --csv            with --tiling: the same pins written as CSV and tiled, against the CSV targets',
     '  --clumped        with --tiling: the pins placed in towns, streets and blocks of flats (clumpedSyntheticPins), not spread over the world',
-    '  --city-zoom      only 100k clumped pins (inline GeoJSON) in the vector view at zoom 16 over the busiest town, against the same view without pins: time to idle; writes city-zoom.md',
+    '  --city-zoom      only 100k clumped pins (inline GeoJSON, and pre-tiled) in the vector view at zoom 16 over the busiest town, against the same view without pins: time to idle; writes city-zoom.md',
     `  --trace          also record a Chrome trace of one load of a row (${Object.keys(RENDERER_LABELS).join(', ')}) and print where the time went`,
     '  --cpu            also load these rows --runs times each, in turn, and report the CPU time the browser\'s threads spent until idle',
     '                   (Linux /proc: every Chromium process on the machine) and how busy the machine\'s cores were; writes cpu.md',
@@ -384,7 +384,11 @@ async function main(): Promise<number> {
       const path = '/__bench/data/city-pins.geojson';
       server.put(path, JSON.stringify(pins));
       const center = busiestPlace(pins.features);
-      const section = renderCityZoom(await measureCityZoom(browser, appWith, path, center, runs, loadCapMs, log, () => loadavg()[0]!));
+      // The same pins pre-tiled (the same generator and seed), served with range requests.
+      const { archive } = await tileForBench(tmp, log, CITY_ZOOM.count, 'geojson', true);
+      const served = await serveArchive(archive);
+      const figures = await measureCityZoom(browser, appWith, path, served.url, center, runs, loadCapMs, log, () => loadavg()[0]!).finally(() => served.close());
+      const section = renderCityZoom(figures);
       console.log(`\n${section}\n`);
       mkdirSync(options.outDir, { recursive: true });
       writeFileSync(join(options.outDir, 'city-zoom.md'), `${section}\n`);

@@ -9,9 +9,10 @@ import { median } from './stats.ts';
 /**
  * A city's addresses up close (`npm run bench -- --city-zoom`): 100k pins placed as a country's
  * addresses are (`clumpedSyntheticPins`, towns of streets and blocks of flats, where bubbles last
- * to the grouping's last zoom), given inline, the vector view opened at zoom 16 over the busiest
- * town, against the same view without pins: time to idle, as a ratio taken run by run (the two
- * pages loaded in turn, so both see the same load on the machine).
+ * to the grouping's last zoom), given inline and pre-tiled (`pinmap tile`, the README's way for a
+ * set this large), the vector view opened at zoom 16 over the busiest town, against the same view
+ * without pins: time to idle, as a ratio taken run by run (the pages loaded in turn, so all see
+ * the same load on the machine).
  */
 
 export const CITY_ZOOM = { count: 100_000, zoom: 16, idleRatio: 1.2 };
@@ -20,7 +21,10 @@ export interface CityZoomFigures {
   runs: number;
   center: [number, number];
   noPins: number[];
+  /** The pins inline (GeoJSON). */
   pins: number[];
+  /** The same pins pre-tiled, when an archive was given. */
+  archive: number[];
   failures: string[];
   loadAverage: [number, number];
 }
@@ -52,6 +56,7 @@ export async function measureCityZoom(
   browser: Browser,
   pageUrl: (config: object) => string,
   pinsPath: string,
+  archiveUrl: string | undefined,
   center: [number, number],
   runs: number,
   loadCapMs: number,
@@ -59,21 +64,22 @@ export async function measureCityZoom(
   loadAverage: () => number,
 ): Promise<CityZoomFigures> {
   const camera = { center, zoom: CITY_ZOOM.zoom, fadeDuration: 0 };
-  const pages = [
-    ['no pins', pageUrl(camera)],
-    [`${CITY_ZOOM.count.toLocaleString('en-US')} clumped pins`, pageUrl({ ...camera, pins: pinsPath })],
-  ] as const;
-  const figures: CityZoomFigures = { runs, center, noPins: [], pins: [], failures: [], loadAverage: [loadAverage(), 0] };
+  const figures: CityZoomFigures = { runs, center, noPins: [], pins: [], archive: [], failures: [], loadAverage: [loadAverage(), 0] };
+  const pages: [string, string, number[]][] = [
+    ['no pins', pageUrl(camera), figures.noPins],
+    [`${CITY_ZOOM.count.toLocaleString('en-US')} clumped pins inline`, pageUrl({ ...camera, pins: pinsPath }), figures.pins],
+    ...(archiveUrl ? [[`${CITY_ZOOM.count.toLocaleString('en-US')} clumped pins pre-tiled`, pageUrl({ ...camera, pins: `pmtiles://${archiveUrl}` }), figures.archive] as [string, string, number[]]] : []),
+  ];
   for (const [, url] of pages) await measure(browser, url, { loadCapMs, focus: 'canvas.maplibregl-canvas', loadOnly: true }); // warm-up, not counted
   for (let run = 0; run < runs; run++) {
-    for (const [k, [label, url]] of pages.entries()) {
+    for (const [label, url, times] of pages) {
       const result = await measure(browser, url, { loadCapMs, focus: 'canvas.maplibregl-canvas', loadOnly: true });
       if (!result.ok) {
         figures.failures.push(`${label}: ${result.reason}`);
         log(`run ${run + 1}/${runs}, ${label}: ${result.reason}`);
         continue;
       }
-      (k === 0 ? figures.noPins : figures.pins)[run] = result.sample.idleMs;
+      times[run] = result.sample.idleMs;
       log(`run ${run + 1}/${runs}, ${label}: idle ${result.sample.idleMs.toFixed(0)} ms`);
     }
   }
@@ -81,16 +87,16 @@ export async function measureCityZoom(
   return figures;
 }
 
-/** The ratio of time to idle with the pins to without, the median of the runs' ratios. */
-export function cityZoomRatio(figures: CityZoomFigures): number {
-  const ratios = figures.pins.flatMap((ms, i) => (ms !== undefined && figures.noPins[i] ? [ms / figures.noPins[i]] : []));
+/** The ratio of time to idle with the pins (inline, or pre-tiled) to without, the median of the runs' ratios. */
+export function cityZoomRatio(figures: CityZoomFigures, how: 'inline' | 'pre-tiled' = 'inline'): number {
+  const ratios = (how === 'inline' ? figures.pins : figures.archive).flatMap((ms, i) => (ms !== undefined && figures.noPins[i] ? [ms / figures.noPins[i]] : []));
   return ratios.length ? median(ratios) : Number.NaN;
 }
 
-export function cityZoomTarget(figures: CityZoomFigures): Target {
-  const ratio = cityZoomRatio(figures);
+export function cityZoomTarget(figures: CityZoomFigures, how: 'inline' | 'pre-tiled' = 'inline'): Target {
+  const ratio = cityZoomRatio(figures, how);
   return {
-    name: `${CITY_ZOOM.count.toLocaleString('en-US')} clumped pins at zoom ${CITY_ZOOM.zoom}: time to idle ≤ ${CITY_ZOOM.idleRatio}× the no-pin map`,
+    name: `${CITY_ZOOM.count.toLocaleString('en-US')} clumped pins ${how} at zoom ${CITY_ZOOM.zoom}: time to idle ≤ ${CITY_ZOOM.idleRatio}× the no-pin map`,
     figure: Number.isNaN(ratio) ? 'not measured' : `${ratio.toFixed(2)}×`,
     met: Number.isNaN(ratio) ? undefined : ratio <= CITY_ZOOM.idleRatio,
   };
@@ -105,15 +111,16 @@ export function renderCityZoom(figures: CityZoomFigures): string {
   return [
     `#### ${CITY_ZOOM.count.toLocaleString('en-US')} clumped pins at zoom ${CITY_ZOOM.zoom}`,
     '',
-    ...renderTargets([cityZoomTarget(figures)]),
+    ...renderTargets([cityZoomTarget(figures, 'inline'), ...(figures.archive.length ? [cityZoomTarget(figures, 'pre-tiled')] : [])]),
     '',
     '| page | time to idle (ms) |',
     '|---|---:|',
     `| Pinmap, vector view, no pins, zoom ${CITY_ZOOM.zoom} | ${med(figures.noPins)} |`,
     `| Pinmap, vector view, ${CITY_ZOOM.count.toLocaleString('en-US')} clumped pins inline (GeoJSON), zoom ${CITY_ZOOM.zoom} | ${med(figures.pins)} |`,
+    ...(figures.archive.length ? [`| Pinmap, vector view, the same pins pre-tiled (\`pinmap tile\`), zoom ${CITY_ZOOM.zoom} | ${med(figures.archive)} |`] : []),
     '',
     `clumpedSyntheticPins(${CITY_ZOOM.count}, 1), the camera at [${figures.center.join(', ')}] (the busiest 0.01° cell). Medians of ${figures.runs} runs, ` +
-      `the ratio taken run by run, the two pages loaded in turn; viewport ${VIEWPORT.width}×${VIEWPORT.height}; load average ${figures.loadAverage[0].toFixed(1)} before, ` +
+      `the ratio taken run by run, the pages loaded in turn; viewport ${VIEWPORT.width}×${VIEWPORT.height}; load average ${figures.loadAverage[0].toFixed(1)} before, ` +
       `${figures.loadAverage[1].toFixed(1)} after.${figures.failures.length ? ` Failures: ${figures.failures.join('; ')}.` : ''}`,
   ].join('\n');
 }
