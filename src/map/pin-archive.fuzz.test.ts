@@ -5,6 +5,7 @@ import type { PinArchive } from '../pins/types.ts';
 import { fuzzParameters, fuzzTimeout, reportFuzz } from '../testing/fuzz.testing.ts';
 import {
   gzipBomb,
+  peakMemory,
   pinmapOf,
   rangeFetch,
   regionsOf,
@@ -135,20 +136,6 @@ async function tileGroups(archive: PinArchive, onUnreadable: (url: string, reaso
 
 /** What a notice must name: the archive, and the section or piece at fault. */
 const NAMES_SECTION = /header|directory|metadata|a tile|its pin tiles|PMTiles|pin index|search index|bubbles' pins|pinmap/;
-
-/** The most memory (heap and array buffers) `work` took above what was in use when it started, sampled as it ran. */
-async function peakMemory(work: () => Promise<void>): Promise<number> {
-  const used = () => process.memoryUsage().heapUsed + process.memoryUsage().arrayBuffers;
-  const before = used();
-  let peak = before;
-  const sampler = setInterval(() => (peak = Math.max(peak, used())), 2);
-  try {
-    await work();
-  } finally {
-    clearInterval(sampler);
-  }
-  return Math.max(peak, used()) - before;
-}
 
 let opened = 0;
 

@@ -254,3 +254,20 @@ export function withTile(bytes: Buffer, data: Buffer): Buffer {
   copy[98] = 2;
   return withRegion(copy, 'root directory', directoryOf([{ tileId: 0, runLength: 1, length: data.length, offset: to - from }]));
 }
+
+/**
+ * The most memory (heap and array buffers) `work` took above what was in use when it started,
+ * sampled every 2 ms as it ran.
+ */
+export async function peakMemory(work: () => Promise<unknown>): Promise<number> {
+  const used = () => process.memoryUsage().heapUsed + process.memoryUsage().arrayBuffers;
+  const before = used();
+  let peak = before;
+  const sampler = setInterval(() => (peak = Math.max(peak, used())), 2);
+  try {
+    await work();
+  } finally {
+    clearInterval(sampler);
+  }
+  return Math.max(peak, used()) - before;
+}
