@@ -82,6 +82,7 @@ export async function readPinStream(options: PinStreamOptions): Promise<void> {
   let lastId: string | undefined;
   let count = 0;
   while (!signal.aborted) {
+    let failed: { reason: string } | undefined;
     try {
       const { url: withRule, headers } = withToken(url, options.rule);
       const response = await openRequest(withRule, {
@@ -135,10 +136,11 @@ export async function readPinStream(options: PinStreamOptions): Promise<void> {
         return;
       }
       attempt++;
-      const wait = reconnectDelay(attempt, serverRetry, options.firstDelay, options.maxDelay);
-      notice(`${name} could not be read: ${reasonOf(error)}. Trying again in ${formatWait(wait)}.`, 'connection');
+      failed = { reason: reasonOf(error) };
     }
-    await sleep(reconnectDelay(attempt, serverRetry, options.firstDelay, options.maxDelay), signal);
+    const wait = reconnectDelay(attempt, serverRetry, options.firstDelay, options.maxDelay);
+    if (failed) notice(`${name} could not be read: ${failed.reason}. Trying again in ${formatWait(wait)}.`, 'connection');
+    await sleep(wait, signal);
   }
 }
 
