@@ -54,6 +54,15 @@ test.describe('the note that the embedded basemap has no streets', () => {
     expect(console.warnings).toEqual([]);
   });
 
+  test('a notice shown with it stands under it, not over it', async ({ mapPage: page }) => {
+    await open(page, { center: [4.6, 52.38], zoom: 12, pins: '/__note/missing.geojson' });
+    const notice = page.locator('.pinmap-notices .pinmap-notice').filter({ hasText: 'Could not load the pins' });
+    await expect(page.locator(NOTE)).toBeVisible();
+    await expect(notice).toBeVisible();
+    const [note, below] = await Promise.all([page.locator(NOTE).boundingBox(), notice.boundingBox()]);
+    expect(below!.y).toBeGreaterThanOrEqual(note!.y + note!.height);
+  });
+
   test('hybrid view: not there at zoom 10, said when the user zooms in to 11, and gone by itself when its fade has run', async ({ mapPage: page }) => {
     await open(page, { view: 'hybrid', center: [10.5, 51.2], zoom: 10 });
     const note = page.locator(NOTE);

@@ -475,6 +475,10 @@ function PinmapView({ config, fitPins, viewState, events, className, style, hand
         </a>
       )}
       <div className="pinmap-map" ref={containerRef} />
+      <div className="pinmap-top">
+      {basemapNote.state !== 'hidden' && (
+        <BasemapNote text={locale['Basemap.NoStreets'].replaceAll('{pins}', pinFileName(config.pins))} dismissLabel={dismissLabel} fading={basemapNote.state === 'fading'} onDone={basemapNote.hide} />
+      )}
       {(engineNotice || notice || progressText || shownPageNotice || streamNotice) && (
         <div className="pinmap-notices">
           {shownPageNotice && <PinNotice text={shownPageNotice} dismissLabel={dismissLabel} onDismiss={() => setDismissedPageNotice(shownPageNotice)} />}
@@ -498,11 +502,7 @@ function PinmapView({ config, fitPins, viewState, events, className, style, hand
           )}
         </div>
       )}
-      {basemapNote.state !== 'hidden' && (
-        <div className="pinmap-basemap-note-strip">
-          <BasemapNote text={locale['Basemap.NoStreets'].replaceAll('{pins}', pinFileName(config.pins))} dismissLabel={dismissLabel} fading={basemapNote.state === 'fading'} onDone={basemapNote.hide} />
-        </div>
-      )}
+      </div>
       {adapter && status !== 'error' && (
         <Controls
           key={adapterKey(adapter)}
