@@ -464,6 +464,7 @@ function PinmapView({ config, fitPins, viewState, events, className, style, hand
   }, [status, adapter, events, latestConfig]);
 
   const basemapNote = useBasemapNote(adapter, config.style === undefined && status !== 'error', status === 'idle');
+  const anyNotice = Boolean(engineNotice || notice || progressText || shownPageNotice || streamNotice);
 
   const dismissLabel = locale['PinLayer.Dismiss'];
   return (
@@ -475,34 +476,36 @@ function PinmapView({ config, fitPins, viewState, events, className, style, hand
         </a>
       )}
       <div className="pinmap-map" ref={containerRef} />
-      <div className="pinmap-top">
-      {basemapNote.state !== 'hidden' && (
-        <BasemapNote text={locale['Basemap.NoStreets'].replaceAll('{pins}', pinFileName(config.pins))} dismissLabel={dismissLabel} fading={basemapNote.state === 'fading'} onDone={basemapNote.hide} />
-      )}
-      {(engineNotice || notice || progressText || shownPageNotice || streamNotice) && (
-        <div className="pinmap-notices">
-          {shownPageNotice && <PinNotice text={shownPageNotice} dismissLabel={dismissLabel} onDismiss={() => setDismissedPageNotice(shownPageNotice)} />}
-          {progressText && (
-            <p className="pinmap-notice pinmap-progress" role="status">
-              {progressText}
-            </p>
+      {(basemapNote.state !== 'hidden' || anyNotice) && (
+        <div className="pinmap-top">
+          {basemapNote.state !== 'hidden' && (
+            <BasemapNote text={locale['Basemap.NoStreets'].replaceAll('{pins}', pinFileName(config.pins))} dismissLabel={dismissLabel} fading={basemapNote.state === 'fading'} onDone={basemapNote.hide} />
           )}
-          {engineNotice && <PinNotice text={redact(engineNotice)} dismissLabel={dismissLabel} onDismiss={() => setEngineNotice(undefined)} alert />}
-          {streamNotice && (
-            <PinNotice text={redact(streamNotice)} dismissLabel={dismissLabel} onDismiss={() => setStreamNotice(undefined)} alert />
-          )}
-          {notice && (
-            <PinNotice
-              text={redact(notice.text)}
-              dismissLabel={dismissLabel}
-              onDismiss={() => setNotice(undefined)}
-              alert={notice.retry !== undefined}
-              {...(notice.retry ? { retryLabel: locale['PinLayer.Retry'], onRetry: notice.retry } : {})}
-            />
+          {anyNotice && (
+            <div className="pinmap-notices">
+              {shownPageNotice && <PinNotice text={shownPageNotice} dismissLabel={dismissLabel} onDismiss={() => setDismissedPageNotice(shownPageNotice)} />}
+              {progressText && (
+                <p className="pinmap-notice pinmap-progress" role="status">
+                  {progressText}
+                </p>
+              )}
+              {engineNotice && <PinNotice text={redact(engineNotice)} dismissLabel={dismissLabel} onDismiss={() => setEngineNotice(undefined)} alert />}
+              {streamNotice && (
+                <PinNotice text={redact(streamNotice)} dismissLabel={dismissLabel} onDismiss={() => setStreamNotice(undefined)} alert />
+              )}
+              {notice && (
+                <PinNotice
+                  text={redact(notice.text)}
+                  dismissLabel={dismissLabel}
+                  onDismiss={() => setNotice(undefined)}
+                  alert={notice.retry !== undefined}
+                  {...(notice.retry ? { retryLabel: locale['PinLayer.Retry'], onRetry: notice.retry } : {})}
+                />
+              )}
+            </div>
           )}
         </div>
       )}
-      </div>
       {adapter && status !== 'error' && (
         <Controls
           key={adapterKey(adapter)}
