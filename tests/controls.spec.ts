@@ -1,7 +1,6 @@
-import AxeBuilder from '@axe-core/playwright';
 import { expect, test, type Browser, type Page } from './test.ts';
 import { EMBEDDED_STYLE_PATH } from '../src/config/constants.ts';
-import { PLAIN_STYLE, serveJson, waitForMapState, watchConsole } from './helpers.ts';
+import { axe, PLAIN_STYLE, serveJson, waitForMapState, watchConsole } from './helpers.ts';
 
 /**
  * The map's controls as a user meets them: real MapLibre in real Chromium, geolocation from the
@@ -633,7 +632,7 @@ test.describe('keyboard and accessibility', () => {
     test(`axe-core finds no violations at ${width} px`, async ({ page }) => {
       await page.setViewportSize({ width, height: 600 });
       await openApp(page);
-      const results = await new AxeBuilder({ page }).analyze();
+      const results = await axe(page).analyze();
       expect(results.violations.map((v) => `${v.id}: ${v.help} (${v.nodes.map((n) => n.target.join(' ')).join(', ')})`)).toEqual([]);
     });
   }

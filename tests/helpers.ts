@@ -1,6 +1,17 @@
+import AxeBuilder from '@axe-core/playwright';
 import { expect, type ConsoleMessage, type Locator, type Page } from '@playwright/test';
 import type { StyleSpecification } from 'maplibre-gl';
 import { LIBRARY_CONTENT_SECURITY_POLICY } from '../src/config/csp.ts';
+
+/**
+ * axe-core over the page, as the accessibility tests run it: in the page itself (legacy mode:
+ * no blank page opened to put the frames' results together; the app's pages have no cross-origin
+ * frames) and returning the violations only. The default, a blank page per run and every node
+ * that passed sent back, took about 20 s a run over a map of 300 pins, against 3.
+ */
+export function axe(page: Page): AxeBuilder {
+  return new AxeBuilder({ page }).setLegacyMode(true).options({ resultTypes: ['violations'] });
+}
 
 export type MapState = 'loading' | 'idle' | 'error';
 

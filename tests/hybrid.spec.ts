@@ -1,7 +1,6 @@
 import { expect, test, type Page } from './test.ts';
-import AxeBuilder from '@axe-core/playwright';
 import { PNG } from 'pngjs';
-import { arrowToPin, disableWebGL, drivenGeolocation, serveJson, waitForMapState, watchConsole, watchForNothing } from './helpers.ts';
+import { axe, arrowToPin, disableWebGL, drivenGeolocation, serveJson, waitForMapState, watchConsole, watchForNothing } from './helpers.ts';
 import { countWebGLContexts, liveWebGLContexts } from './webgl-contexts.ts';
 
 /**
@@ -432,7 +431,7 @@ test.describe('pins and popups in the hybrid view', () => {
     await waitForMapState(page, 'idle');
     await page.locator('.pinmap-pin[data-pin-id="paris-fr"]').click();
     await expect(page.locator('.pinmap-popup')).toBeVisible();
-    const results = await new AxeBuilder({ page }).include('.pinmap').analyze();
+    const results = await axe(page).include('.pinmap').analyze();
     expect(results.violations.map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`)).toEqual([]);
   });
 

@@ -1,6 +1,5 @@
-import AxeBuilder from '@axe-core/playwright';
 import { expect, test, type Page } from './test.ts';
-import { PLAIN_STYLE, serveJson, waitForMapState, watchConsole } from './helpers.ts';
+import { axe, PLAIN_STYLE, serveJson, waitForMapState, watchConsole } from './helpers.ts';
 
 /**
  * The map as a keyboard user meets it, in both views and with each pin renderer: the pins as one
@@ -326,7 +325,7 @@ ${indent}- ${item}
   - button "Enter fullscreen"
 `;
     await expect(page.locator('.pinmap')).toMatchAriaSnapshot(tree('button /^Place \\d+, (Museum|Park|Cafe|Library)$/'));
-    expect((await new AxeBuilder({ page }).include('.pinmap').analyze()).violations.map((violation) => violation.id)).toEqual([]);
+    expect((await axe(page).include('.pinmap').analyze()).violations.map((violation) => violation.id)).toEqual([]);
 
     // Zoomed out, the bubbles: each named by its count.
     await page.evaluate(() => (location.hash = '#map=4/50/10'));

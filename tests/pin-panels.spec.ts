@@ -1,8 +1,7 @@
-import AxeBuilder from '@axe-core/playwright';
 import { expect, test, type Page } from './test.ts';
 import type { PinmapConfigInput } from '../src/config/schema.ts';
 import { EMBEDDED_STYLE_PATH } from '../src/config/constants.ts';
-import { PLAIN_STYLE, serveJson, waitForMapState, watchConsole } from './helpers.ts';
+import { axe, PLAIN_STYLE, serveJson, waitForMapState, watchConsole } from './helpers.ts';
 
 /**
  * The pin panels (the list of the pins in view, the legend with its filter, the search box) as a
@@ -116,7 +115,7 @@ test('the list follows the view once it rests, a screen reader finds real named 
   await expect(item).toHaveAttribute('aria-setsize', String(await listCount(page)));
   await expect(page.locator('.pinmap-list-items').getByRole('button', { name: /^São Paulo/ })).toBeVisible();
 
-  const results = await new AxeBuilder({ page }).include('.pinmap-corner').analyze();
+  const results = await axe(page).include('.pinmap-corner').analyze();
   expect(results.violations.map((v) => `${v.id}: ${v.help} (${v.nodes.map((n) => n.target.join(' ')).join(', ')})`)).toEqual([]);
 
   // The whole world: every pin in view, yet only the entries scrolled into the panel are in the DOM.
@@ -235,7 +234,7 @@ for (const view of ['vector', 'hybrid'] as const) {
     await page.keyboard.type('Türkiye');
     await expect(page.locator('.pinmap-search-option[data-pin-id="istanbul-tr"]')).toBeVisible();
     for (const text of await options.allTextContents()) expect(text).toMatch(/Türkiye/);
-    const results = await new AxeBuilder({ page }).include('.pinmap-corner').analyze();
+    const results = await axe(page).include('.pinmap-corner').analyze();
     expect(results.violations.map((v) => `${v.id}: ${v.help} (${v.nodes.map((n) => n.target.join(' ')).join(', ')})`)).toEqual([]);
   });
 }

