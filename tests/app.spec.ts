@@ -53,7 +53,7 @@ test.describe('the app on its embedded basemap', () => {
 
 test.describe('the camera in the page address', () => {
   test.use({ reducedMotion: 'no-preference' }); // flings glide on after the drag
-  test('restores the camera from #map= and keeps it on reload', async ({ page }) => {
+  test('restores the camera from #map= and keeps it on reload', async ({ mapPage: page }) => {
     await page.goto('/#map=4/48.85/2.35/30/20');
     await waitForMapState(page, 'idle');
     await expect(page).toHaveURL(/#map=4\/48\.85\/2\.35\/30\/20$/);
@@ -76,7 +76,7 @@ test.describe('the camera in the page address', () => {
   });
 
   for (const view of ['vector', 'hybrid'] as const) {
-    test(`the address shows where the map came to rest as soon as it reports itself idle (${view} view)`, async ({ page }) => {
+    test(`the address shows where the map came to rest as soon as it reports itself idle (${view} view)`, async ({ mapPage: page }) => {
       // A plain style: nothing to load, so the map is idle in the frame where a fling ends.
       await serveJson(page, '/__test/plain.json', { version: 8, sources: {}, layers: [{ id: 'backdrop', type: 'background', paint: { 'background-color': '#e9eef2' } }] });
       await serveJson(page, '/__test/config.json', { style: '/__test/plain.json', view });
@@ -118,7 +118,7 @@ test.describe('the camera in the page address', () => {
     });
   }
 
-  test('a drag released over a control (outside the map itself) ends there: the map goes idle with no further mouse move', async ({ page }) => {
+  test('a drag released over a control (outside the map itself) ends there: the map goes idle with no further mouse move', async ({ mapPage: page }) => {
     await page.goto('/#map=3/45/12');
     await waitForMapState(page, 'idle');
     const credits = (await page.locator('.pinmap-attrib').boundingBox())!;
@@ -130,7 +130,7 @@ test.describe('the camera in the page address', () => {
     await expect(page).not.toHaveURL(/#map=3\/45\/12$/);
   });
 
-  test('follows a hash the user edits by hand', async ({ page }) => {
+  test('follows a hash the user edits by hand', async ({ mapPage: page }) => {
     await page.goto('/#map=2/0/0');
     await waitForMapState(page, 'idle');
     await page.evaluate(() => {
@@ -159,7 +159,7 @@ test.describe('the camera in the page address', () => {
   /** The default view's address: the app's pins, the camera fitted to them (no camera given); read once per worker. */
   let defaultView: string | undefined;
   for (const garbage of ['#map=abc/def/ghi', '#map=1/2', '#map=3/95/10', '#map=3/10/200', '#map=%E0%A4%A', '#map=3/1e999/2', '#map=3/4/5/6/7/8', '#map=', '#%%%']) {
-    test(`ignores garbage in the hash (${garbage}) and shows the default view`, async ({ page }) => {
+    test(`ignores garbage in the hash (${garbage}) and shows the default view`, async ({ mapPage: page }) => {
       const console = watchConsole(page);
       if (defaultView === undefined) {
         await page.goto('/');
@@ -176,7 +176,7 @@ test.describe('the camera in the page address', () => {
     });
   }
 
-  test('clamps a pitch in the hash to the allowed range instead of failing', async ({ page }) => {
+  test('clamps a pitch in the hash to the allowed range instead of failing', async ({ mapPage: page }) => {
     await page.goto('/#map=3/45/12/0/85');
     await waitForMapState(page, 'idle');
     await expect(page).toHaveURL(/#map=3\/45\/12\/0\/60$/);

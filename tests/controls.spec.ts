@@ -134,7 +134,7 @@ test.describe('corners', () => {
 test.describe('zoom and compass', () => {
   test.use({ reducedMotion: 'no-preference' });
 
-  test('zoom in and zoom out change the zoom in the address by 1, eased over about 500 ms', async ({ page }) => {
+  test('zoom in and zoom out change the zoom in the address by 1, eased over about 500 ms', async ({ mapPage: page }) => {
     await openApp(page, {}, '#map=3/45/12');
     // Not before the ease's 500 ms, and done within a few frames after it (a software-rendered
     // frame on a busy machine can be long), so an instant, stuck or doubled ease fails.
@@ -150,14 +150,14 @@ test.describe('zoom and compass', () => {
     test.info().annotations.push({ type: 'timing', description: `zoom in ${Math.round(zoomIn.ms)} ms, zoom out ${Math.round(zoomOut.ms)} ms (longest frame ${Math.round(Math.max(zoomIn.longestFrame, zoomOut.longestFrame))} ms)` });
   });
 
-  test('the navigation control shows the camera machine animating while the ease runs', async ({ page }) => {
+  test('the navigation control shows the camera machine animating while the ease runs', async ({ mapPage: page }) => {
     await openApp(page, {}, '#map=3/45/12');
     await page.locator('.pinmap-zoom-in').click();
     await expect(page.locator('.pinmap-navigation')).toHaveAttribute('data-state', 'animating');
     await expect(page.locator('.pinmap-navigation')).toHaveAttribute('data-state', 'idle');
   });
 
-  test('zoom buttons are disabled at the maximum and minimum zoom', async ({ page }) => {
+  test('zoom buttons are disabled at the maximum and minimum zoom', async ({ mapPage: page }) => {
     await openApp(page, { minZoom: 2, maxZoom: 4 }, '#map=4/45/12');
     await expect(page.getByRole('button', { name: 'Zoom in' })).toBeDisabled();
     await expect(page.getByRole('button', { name: 'Zoom out' })).toBeEnabled();
@@ -166,7 +166,7 @@ test.describe('zoom and compass', () => {
     await expect(page.getByRole('button', { name: 'Zoom in' })).toBeEnabled();
   });
 
-  test('the compass shows the bearing and returns it to 0 over about 1000 ms', async ({ page }) => {
+  test('the compass shows the bearing and returns it to 0 over about 1000 ms', async ({ mapPage: page }) => {
     await openApp(page, {}, '#map=3/45/12/60');
     const needle = page.locator('.pinmap-compass svg');
     await expect(needle).toHaveAttribute('style', /rotate\(-60deg\)/);
@@ -177,7 +177,7 @@ test.describe('zoom and compass', () => {
     test.info().annotations.push({ type: 'timing', description: `reset north ${Math.round(north.ms)} ms (longest frame ${Math.round(north.longestFrame)} ms)` });
   });
 
-  test('a user rotation that ends within 7° of north snaps to north; one further off stays', async ({ page }) => {
+  test('a user rotation that ends within 7° of north snaps to north; one further off stays', async ({ mapPage: page }) => {
     await openApp(page, {}, '#map=3/45/12');
     const rotate = async (dx: number) => {
       await page.mouse.move(400, 300);
@@ -193,7 +193,7 @@ test.describe('zoom and compass', () => {
     expect(Math.abs((await addressCamera(page)).bearing)).toBeGreaterThan(7);
   });
 
-  test('a drag interrupts the reset-north ease: the camera machine records it as interrupted', async ({ page }) => {
+  test('a drag interrupts the reset-north ease: the camera machine records it as interrupted', async ({ mapPage: page }) => {
     await openApp(page, {}, '#map=3/45/12/90');
     // The pointer waits over the map, so the drag begins right after the click, well inside the
     // 1000 ms ease.
@@ -215,7 +215,7 @@ test.describe('zoom and compass', () => {
 test.describe('reduced motion', () => {
   test.use({ reducedMotion: 'reduce' });
 
-  test('makes the zoom buttons and the compass instant', async ({ page }) => {
+  test('makes the zoom buttons and the compass instant', async ({ mapPage: page }) => {
     await openApp(page, {}, '#map=3/45/12/40');
     // Instant: the address shows the new camera on the first frames after the click, however
     // slow the frames of a software-rendered map are.
@@ -440,7 +440,7 @@ test.describe('attribution', () => {
     await expect(text).toHaveText('© Alpha | © Beta maps');
   });
 
-  test('renders credits as text: markup from a source never becomes elements, only http(s) links do', async ({ page }) => {
+  test('renders credits as text: markup from a source never becomes elements, only http(s) links do', async ({ mapPage: page }) => {
     const console = watchConsole(page);
     await page.exposeFunction('pinmapPwned', () => console.errors.push('script ran'));
     await serveJson(page, '/__test/evil-style.json', {
@@ -492,7 +492,7 @@ test.describe('fullscreen', () => {
     expect(await page.evaluate(() => document.fullscreenElement)).toBeNull();
   });
 
-  test('fills the window where the Fullscreen API is missing, and Esc leaves', async ({ page }) => {
+  test('fills the window where the Fullscreen API is missing, and Esc leaves', async ({ mapPage: page }) => {
     await page.addInitScript(() => {
       for (const name of ['fullscreenEnabled', 'webkitFullscreenEnabled', 'exitFullscreen', 'webkitExitFullscreen']) delete (Document.prototype as unknown as Record<string, unknown>)[name];
       for (const name of ['requestFullscreen', 'webkitRequestFullscreen']) delete (Element.prototype as unknown as Record<string, unknown>)[name];
@@ -543,7 +543,7 @@ test.describe('scale', () => {
     ['nautical', { zoom: 5.5, lat: 45, lng: 12 }],
     ['nautical', { zoom: 15, lat: 0, lng: 0 }],
   ] as const) {
-    test(`${unit} at zoom ${camera.zoom}, latitude ${camera.lat} shows what MapLibre's own scale shows`, async ({ page, browser }) => {
+    test(`${unit} at zoom ${camera.zoom}, latitude ${camera.lat} shows what MapLibre's own scale shows`, async ({ mapPage: page, browser }) => {
       const expected = await maplibreScale(browser, unit, camera);
       const ours = await ourScale(page, unit, camera);
       expect(ours.text).toBe(expected.text);
@@ -552,7 +552,7 @@ test.describe('scale', () => {
     });
   }
 
-  test("below one unit, where MapLibre's bar grows past 100 px, ours keeps one digit less and stays within it", async ({ page, browser }) => {
+  test("below one unit, where MapLibre's bar grows past 100 px, ours keeps one digit less and stays within it", async ({ mapPage: page, browser }) => {
     const camera = { zoom: 13.2, lat: -33.9, lng: 151.2 };
     const expected = await maplibreScale(browser, 'nautical', camera);
     const ours = await ourScale(page, 'nautical', camera);
@@ -582,7 +582,7 @@ test.describe('scale', () => {
 
 test.describe('keyboard and accessibility', () => {
   test.use({ basemap: 'embedded' }); // its credits are links the Tab reaches
-  test('Tab reaches every control, each with a visible focus ring', async ({ page }) => {
+  test('Tab reaches every control, each with a visible focus ring', async ({ mapPage: page }) => {
     await openApp(page, { style: EMBEDDED_STYLE_PATH }); // its credits are links the Tab reaches
     const names: string[] = [];
     for (let i = 0; i < 14; i++) {
@@ -603,7 +603,7 @@ test.describe('keyboard and accessibility', () => {
     expect(names.some((name) => /^\d+\u00a0km$/.test(name)), `the scale among ${names.join(', ')}`).toBe(true);
   });
 
-  test('the focus ring shows in the pixels', async ({ page }) => {
+  test('the focus ring shows in the pixels', async ({ mapPage: page }) => {
     await openApp(page);
     const button = page.getByRole('button', { name: 'Zoom in' });
     const region = async () => page.screenshot({ clip: { x: 755, y: 5, width: 40, height: 40 } });

@@ -77,7 +77,7 @@ test.describe('the policy the server sends', () => {
 });
 
 test.describe('the policy in force', () => {
-  test('an injected inline script, an inline event handler, a string evaluated as code and a fetch to a plain-http origin are refused and reported', async ({ page }) => {
+  test('an injected inline script, an inline event handler, a string evaluated as code and a fetch to a plain-http origin are refused and reported', async ({ mapPage: page }) => {
     const csp = await watchCsp(page);
     const console = watchConsole(page);
     await page.goto('/');

@@ -309,7 +309,7 @@ const ANY_TILE_PATH = new RegExp(`${TILE_PATH.source}|${RASTER_PATH.source}`);
 test.describe('tile faults', () => {
   test.use({ reducedMotion: 'no-preference' }); // animations cut short by faults
   for (const view of ['vector', 'hybrid'] as const) {
-    test(`${view} view: with 30% of tile requests failing and the rest taking 1 s the map stays usable, and once the faults stop every visible tile loads`, async ({ page }) => {
+    test(`${view} view: with 30% of tile requests failing and the rest taking 1 s the map stays usable, and once the faults stop every visible tile loads`, async ({ mapPage: page }) => {
       test.setTimeout(180_000);
       const config = {
         view,

@@ -126,7 +126,7 @@ test.describe(`fuzz: misbehaving servers (seed ${seed})`, () => {
 test.describe('misbehaving servers: fixed cases', () => {
   test.use({ viewport: { width: 480, height: 360 } });
 
-  test('a pin file on the provider that redirects to another origin, inflates past maxPinBytes, is an HTML page, or is good: each named exactly, the token never at the other origin', async ({ page, servers }) => {
+  test('a pin file on the provider that redirects to another origin, inflates past maxPinBytes, is an HTML page, or is good: each named exactly, the token never at the other origin', async ({ mapPage: page, servers }) => {
     const thrown: string[] = [];
     page.on('pageerror', (error) => thrown.push(error.message));
     const TOKEN = 'fixed-token';

@@ -28,12 +28,12 @@ async function camera(page: Page) {
   return { zoom, lat, lng };
 }
 
-test('after load', async ({ page }) => {
+test('after load', async ({ mapPage: page }) => {
   await openGrid(page);
   await expectAligned(page, { atLeast: 25 });
 });
 
-test('after a drag', async ({ page }) => {
+test('after a drag', async ({ mapPage: page }) => {
   await openGrid(page);
   await settleAfter(page, async () => {
     await page.mouse.move(455, 355);
@@ -46,7 +46,7 @@ test('after a drag', async ({ page }) => {
   await expectAligned(page, { atLeast: 12 });
 });
 
-test('during a drag, in the frame the vector layer moves to cover the view', async ({ page }) => {
+test('during a drag, in the frame the vector layer moves to cover the view', async ({ mapPage: page }) => {
   const frames = await controlFrames(page);
   await openGrid(page);
   await page.mouse.move(455, 355);
@@ -62,14 +62,14 @@ test('during a drag, in the frame the vector layer moves to cover the view', asy
   await expectAligned(page, { atLeast: 20, label: 'after' });
 });
 
-test('after the zoom-in button', async ({ page }) => {
+test('after the zoom-in button', async ({ mapPage: page }) => {
   await openGrid(page, { controls: { ...NO_CONTROLS, navigation: 'top-right' } });
   await settleAfter(page, () => page.locator('.pinmap-zoom-in').click());
   expect((await camera(page)).zoom).toBeCloseTo(4, 5);
   await expectAligned(page, { atLeast: 9 });
 });
 
-test('after a wheel zoom', async ({ page }) => {
+test('after a wheel zoom', async ({ mapPage: page }) => {
   await openGrid(page);
   await page.mouse.move(333, 251);
   await settleAfter(page, () => page.mouse.wheel(0, -120));
@@ -79,7 +79,7 @@ test('after a wheel zoom', async ({ page }) => {
   await expectAligned(page, { atLeast: 9 });
 });
 
-test('after a double-click zoom', async ({ page }) => {
+test('after a double-click zoom', async ({ mapPage: page }) => {
   await openGrid(page);
   await settleAfter(page, () => page.mouse.dblclick(455, 250));
   expect(await camera(page)).toMatchObject({ zoom: 4 });
@@ -122,7 +122,7 @@ async function expectFollowsResize(page: Page, frames: PageFrames, action: () =>
   await expectAligned(page, { atLeast, label });
 }
 
-test('after the map container is resized, with the newly shown part drawn at once', async ({ page }) => {
+test('after the map container is resized, with the newly shown part drawn at once', async ({ mapPage: page }) => {
   const frames = await controlFrames(page);
   await openGrid(page);
   await expectFollowsResize(page, frames, () => sizeRoot(page, { width: 533, height: 411 }), { atLeast: 9, label: 'smaller' });
@@ -136,7 +136,7 @@ test('after the window is resized', async ({ page }) => {
   await expectFollowsResize(page, frames, () => page.setViewportSize({ width: 800, height: 600 }), { atLeast: 25, label: 'larger', exposed: [[611, 0, 800, 600], [0, 457, 800, 600]] });
 });
 
-test('after entering and leaving fullscreen', async ({ page }) => {
+test('after entering and leaving fullscreen', async ({ mapPage: page }) => {
   const frames = await controlFrames(page);
   await openGrid(page, { controls: { ...NO_CONTROLS, fullscreen: 'top-left' } });
   await settleAfterResize(page, () => sizeRoot(page, { width: 533, height: 411 }));
@@ -176,7 +176,7 @@ const WORLD: TestPoint[] = [
   { id: 's60', lngLat: [140, -60] },
 ];
 
-test('at zoom 0, 1 and 2', async ({ page }) => {
+test('at zoom 0, 1 and 2', async ({ mapPage: page }) => {
   await openHybrid(page, WORLD, { center: [0, 0], zoom: 0 });
   await expectAligned(page, { atLeast: 19, label: 'zoom 0' });
   for (const zoom of [1, 2]) {
@@ -189,7 +189,7 @@ test('at zoom 0, 1 and 2', async ({ page }) => {
 /** Points at 70°, 80° and 84° north. */
 const ARCTIC: TestPoint[] = [70, 80, 84].flatMap((lat) => [-40, 0, 40].map((lng) => ({ id: `a${lng}_${lat}`, lngLat: [lng, lat] as LngLat })));
 
-test('at high latitudes', async ({ page }) => {
+test('at high latitudes', async ({ mapPage: page }) => {
   await openHybrid(page, ARCTIC, { center: [3, 79.4], zoom: 2.3 });
   await expectAligned(page, { atLeast: 9, label: 'zoom 2.3' });
   await settleAfter(page, () => page.evaluate(() => (location.hash = '#map=3.6/82.1/-21.7')));
@@ -201,7 +201,7 @@ test.describe('zoom animations', () => {
   test.use({ viewport: { width: 811, height: 607 } });
 
   for (const gesture of ['wheel', 'double-click'] as const) {
-    test(`during and after the zoom animation of a ${gesture}`, async ({ page }) => {
+    test(`during and after the zoom animation of a ${gesture}`, async ({ mapPage: page }) => {
       await openGrid(page);
       const hold = await holdNextZoomAnimation(page);
       const at = { x: 333, y: 251 };

@@ -109,7 +109,7 @@ test.describe('the hybrid view', () => {
     });
   });
 
-  test("the vector layer's six options: class, pane, padding, update interval and pointer events", async ({ page }) => {
+  test("the vector layer's six options: class, pane, padding, update interval and pointer events", async ({ mapPage: page }) => {
     await openHybrid(page, {
       style: whiteStyle,
       center: [10, 50],
@@ -154,7 +154,7 @@ test.describe('the hybrid view', () => {
 
   test.describe(() => {
     test.use({ basemap: 'embedded' }); // France is a country of the basemap
-    test('an interactive vector layer hears clicks: a click on a country shows its name; not interactive, it shows nothing', async ({ page }) => {
+    test('an interactive vector layer hears clicks: a click on a country shows its name; not interactive, it shows nothing', async ({ mapPage: page }) => {
       // France at zoom 4 fills the middle of the view.
       await openHybrid(page, { center: [2.5, 46.8], zoom: 4, controls: noControls, vectorLayer: { interactive: true } });
       expect(await page.locator('canvas.maplibregl-canvas').evaluate((e) => getComputedStyle(e).pointerEvents)).not.toBe('none');
@@ -409,7 +409,7 @@ test.describe('pins and popups in the hybrid view', () => {
   });
 
   for (const view of ['vector', 'hybrid']) {
-    test(`a drag that starts on a pin pans the map and opens no popup (${view} view)`, async ({ page }) => {
+    test(`a drag that starts on a pin pans the map and opens no popup (${view} view)`, async ({ mapPage: page }) => {
       await openHybrid(page, { style: whiteStyle, center: [12, 50], zoom: 5, controls: noControls, pins, hash: true, view });
       const tip = await tipOf(page, 'berlin');
       const before = addressCamera(page);
@@ -611,7 +611,7 @@ test.describe('switching views', () => {
 });
 
 test.describe('without WebGL', () => {
-  test('the hybrid view still shows Leaflet, the raster layers and the pins, with the message', async ({ page }) => {
+  test('the hybrid view still shows Leaflet, the raster layers and the pins, with the message', async ({ mapPage: page }) => {
     await disableWebGL(page);
     const console = watchConsole(page);
     await serveSolidTiles(page, 'red', [255, 0, 0, 255]);

@@ -134,7 +134,7 @@ const WALKS = [
 ] as const;
 
 for (const { view, renderer, pins, domPinLimit } of WALKS) {
-  test(`keyboard only (${view} view, ${renderer}): Tab in, arrows, Home/End, Page Down, Enter on a bubble, a popup and Esc, Tab out and back, the focus kept`, async ({ page }) => {
+  test(`keyboard only (${view} view, ${renderer}): Tab in, arrows, Home/End, Page Down, Enter on a bubble, a popup and Esc, Tab out and back, the focus kept`, async ({ mapPage: page }) => {
     const console = watchConsole(page);
     await openApp(page, { style: PLAIN_STYLE, view, pins, domPinLimit, center: [10, 50], zoom: 3.5 });
     const hash = () => new URL(page.url()).hash;
@@ -254,7 +254,7 @@ const README_ORDER: [corner: string, controls: string[]][] = [
 test.describe(() => {
   test.use({ basemap: 'embedded' }); // its credits are the attribution's links, the last stops
   for (const view of ['vector', 'hybrid'] as const) {
-    test(`Tab from page load: the skip link, the map, the pins, then the controls corner by corner (top right, top left, bottom left, bottom right) in README's order; zoom in within 5 presses (${view} view)`, async ({ page }) => {
+    test(`Tab from page load: the skip link, the map, the pins, then the controls corner by corner (top right, top left, bottom left, bottom right) in README's order; zoom in within 5 presses (${view} view)`, async ({ mapPage: page }) => {
       await openApp(page, { view, pins: GEOJSON, controls: { list: true, legend: true, search: true } });
       const expected = README_ORDER.map(([corner, controls]) => [corner, controls.filter((control) => view === 'vector' || control !== 'compass')] as const);
       const all = expected.flatMap(([, controls]) => controls);
@@ -306,7 +306,7 @@ function tenThousandPins() {
 }
 
 for (const view of ['vector', 'hybrid'] as const) {
-  test(`what a screen reader hears (${view} view, 10,000 pins): the skip link, the map, the pins' group with its pins and bubbles, the controls; axe finds nothing`, async ({ page }) => {
+  test(`what a screen reader hears (${view} view, 10,000 pins): the skip link, the map, the pins' group with its pins and bubbles, the controls; axe finds nothing`, async ({ mapPage: page }) => {
     test.setTimeout(120_000);
     await serveJson(page, '/__keyboard/pins.geojson', tenThousandPins());
     await openApp(page, { view, pins: '/__keyboard/pins.geojson', center: [10, 50], zoom: 7 });

@@ -23,7 +23,7 @@ const pins = {
 };
 
 for (const view of ['vector', 'hybrid'] as const) {
-  test(`${view} view: the German locale names every control, the region, the view switch and the popup's close button`, async ({ page }) => {
+  test(`${view} view: the German locale names every control, the region, the view switch and the popup's close button`, async ({ mapPage: page }) => {
     await openApp(page, { locale: pinmapLocaleDe, pins, center: [32, 31], zoom: 5, controls: { view: 'top-left' } }, `&view=${view}`);
     await expect(page.getByRole('region', { name: 'Interaktive Karte' })).toBeVisible();
     for (const name of ['Vergrößern', 'Verkleinern', 'Meinen Standort finden', 'Vollbild', 'Karte', 'Hybrid']) {

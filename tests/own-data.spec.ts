@@ -99,7 +99,7 @@ test.describe('pinmap serve', () => {
     }
   });
 
-  test('serves a pin archive with Range requests, the page fitted to its metadata; a path that is no file is a 404, not the page', async ({ page, request }) => {
+  test('serves a pin archive with Range requests, the page fitted to its metadata; a path that is no file is a 404, not the page', async ({ mapPage: page, request }) => {
     const csv = join(folder, 'archive.csv');
     writeFileSync(csv, PACIFIC_CSV);
     const archive = join(folder, 'pacific.pmtiles');

@@ -295,7 +295,7 @@ test.describe('pre-tiled pins', () => {
     });
   }
 
-  test('a deep link straight to zoom 16.5, past the archive\'s last zoom, warns of nothing in either view, whether its server answers each range or sends the whole file, or the browser\'s cache answers a range short', async ({ page }) => {
+  test('a deep link straight to zoom 16.5, past the archive\'s last zoom, warns of nothing in either view, whether its server answers each range or sends the whole file, or the browser\'s cache answers a range short', async ({ mapPage: page }) => {
     const bytes = readFileSync('fixtures/pins/cities.pmtiles');
     const whole = '/__archive/whole.pmtiles';
     // A server without Range: every read is the whole file.
@@ -650,7 +650,7 @@ test.describe('pre-tiled pins in the hybrid view', () => {
     await expect(page.locator('.pinmap-popup[data-pin-id="paris-fr"]')).toBeVisible();
   });
 
-  test('without WebGL the pre-tiled pins still show and open, with the WebGL notice', async ({ page }) => {
+  test('without WebGL the pre-tiled pins still show and open, with the WebGL notice', async ({ mapPage: page }) => {
     await disableWebGL(page);
     await openApp(page, { ...hybrid, center: [2.3488, 48.8534], zoom: 8, pins: ARCHIVE });
     await expect(page.locator('.pinmap-notice')).toContainText('Failed to initialize WebGL');
@@ -721,7 +721,7 @@ test.describe('pre-tiled pin archives damaged after their metadata', () => {
   // (`watchMapErrors`); a tile MapLibre cannot decode is only a console warning there.
   for (const [fault, view] of damagedArchives.flatMap((fault) => (fault.hybridOnly ? [[fault, 'hybrid']] : [[fault, 'hybrid'], [fault, 'vector']]) as [typeof fault, string][])) {
     const tiles = fault.opens === false ? '' : ', the tiles are asked for again';
-    test(`${view} view: an archive that ${fault.name} is a notice naming it and the reason, once; the map pans, its controls answer${tiles}`, async ({ page, baseURL }) => {
+    test(`${view} view: an archive that ${fault.name} is a notice naming it and the reason, once; the map pans, its controls answer${tiles}`, async ({ mapPage: page, baseURL }) => {
       await serveArchive(page, '/__archive/damaged.pmtiles', fault.bytes());
       let requests = 0;
       page.on('request', (request) => {

@@ -133,7 +133,7 @@ for (const view of ['vector', 'hybrid'] as const) {
 test.describe('the glide', () => {
   test.use({ reducedMotion: 'no-preference', viewport: { width: 480, height: 360 } });
 
-  test('a moved pin glides to its new place, its popup with it', async ({ page }) => {
+  test('a moved pin glides to its new place, its popup with it', async ({ mapPage: page }) => {
     // The longest glide: a slow frame of a busy machine must not take it all.
     await mount(page, 'vector', { pinTransition: 5000 });
     await pin(page, 'b').click();

@@ -196,7 +196,7 @@ test.describe('pins as DOM markers', () => {
     await expect.poll(async () => (await cameraOf(page)).zoom).toBe(split);
   });
 
-  test('each pin tip sits on its coordinate within 1 px, at several zooms and after panning', async ({ page }) => {
+  test('each pin tip sits on its coordinate within 1 px, at several zooms and after panning', async ({ mapPage: page }) => {
     const places: [string, [number, number]][] = [
       ['a', [10, 50]],
       ['b', [12.5, 48.2]],

@@ -184,7 +184,7 @@ test('pins, pin styles and controls change on the live map: same WebGL context, 
   expect(console.errors).toEqual([]);
 });
 
-test('the ref updates pins by id: the open popup stays on its moved pin, the camera and the WebGL context stay', async ({ page }) => {
+test('the ref updates pins by id: the open popup stays on its moved pin, the camera and the WebGL context stay', async ({ mapPage: page }) => {
   const console = watchConsole(page);
   await open(page, { initialViewState: { longitude: 4, latitude: 46, zoom: 4.5 }, pins: PINS, config: { style: PLAIN_STYLE } });
   const contexts = await liveWebGLContexts(page);

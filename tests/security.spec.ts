@@ -59,7 +59,7 @@ test.describe('finding 1: a redirect never carries the token to another origin',
   test.use({ viewport: { width: 480, height: 360 } });
 
   for (const carrier of CARRIERS) {
-    test(`token as ${carrier.name}: provider tiles that redirect to another origin ${carrier.header ? 'are refused (a warning says why) and that origin is never asked' : 'are followed, and reach it without the token'}`, async ({ page, servers }) => {
+    test(`token as ${carrier.name}: provider tiles that redirect to another origin ${carrier.header ? 'are refused (a warning says why) and that origin is never asked' : 'are followed, and reach it without the token'}`, async ({ mapPage: page, servers }) => {
       // Every tile the provider is asked for answers 302 to the same path on the attacker's origin.
       servers.on('provider', (_request, response, url) => {
         if (!url.pathname.startsWith('/tiles/')) return false;
@@ -99,7 +99,7 @@ test.describe('finding 1: a redirect never carries the token to another origin',
     });
   }
 
-  test('token as a custom header: a basemap archive on the provider whose range reads redirect to another origin is not read through the redirect (a notice says so) and that origin is never asked', async ({ page, servers }) => {
+  test('token as a custom header: a basemap archive on the provider whose range reads redirect to another origin is not read through the redirect (a notice says so) and that origin is never asked', async ({ mapPage: page, servers }) => {
     servers.on('provider', (_request, response, url) => {
       if (url.pathname === '/style.json') {
         return sendJson(response, { ...providerStyle(servers), sources: { basemap: { type: 'vector', url: `pmtiles://${servers.provider}/world.pmtiles` } } });
@@ -364,7 +364,7 @@ test.describe('finding 7: ?pins= in a link is taken from the page\'s own origin 
 test.describe("?config= in a link is taken from the page's own origin only, unless the site allows more", () => {
   test.use({ viewport: { width: 480, height: 360 } });
 
-  test("?config= on another origin is refused: a notice names it and why, the site's own map and pins show, and the other origin is never asked", async ({ page, servers }) => {
+  test("?config= on another origin is refused: a notice names it and why, the site's own map and pins show, and the other origin is never asked", async ({ mapPage: page, servers }) => {
     servers.on('attacker', (_request, response, url) => {
       if (url.pathname !== '/site.json') return false;
       sendJson(response, { style: PLAIN_STYLE, addressPins: 'any', pins: `${servers.attacker}/pins.geojson` });
@@ -377,7 +377,7 @@ test.describe("?config= in a link is taken from the page's own origin only, unle
     expect(servers.requests.filter((r) => r.server === 'attacker')).toEqual([]);
   });
 
-  test('?config=javascript:… is a notice naming why, not "Failed to fetch", and the site\'s map shows', async ({ page }) => {
+  test('?config=javascript:… is a notice naming why, not "Failed to fetch", and the site\'s map shows', async ({ mapPage: page }) => {
     await page.goto(`/?config=${encodeURIComponent('javascript:alert(1)')}#map=4/48.86/2.35`);
     await waitForMapState(page, 'idle');
     await expect(page.getByRole('status').filter({ hasText: 'config' })).toContainText("The config of this link (javascript:alert(1)) is not used, the site's own is: it is not an http(s) URL or a path");

@@ -205,7 +205,7 @@ for (const theme of ['light', 'dark'] as const) {
   });
 }
 
-test('keyboard only, dark theme: Tab reaches every control with a visible focus ring, and a pin opens its dark popup with Enter', async ({ page }) => {
+test('keyboard only, dark theme: Tab reaches every control with a visible focus ring, and a pin opens its dark popup with Enter', async ({ mapPage: page }) => {
   await openApp(page, { ...pinsConfig(500), theme: 'dark', openPin: undefined, controls: { view: 'top-left' } });
   const seen: { name: string; outline: string }[] = [];
   let opened = false;

@@ -22,7 +22,7 @@ async function fulfillTile(route: Route, path: string, baseURL: string): Promise
  */
 for (const view of ['vector', 'hybrid'] as const) {
   for (const carrier of ['query', 'header'] as const) {
-    test(`${view} view, token as ${carrier === 'query' ? 'the access_token parameter' : 'a header'}: it reaches only the provider origin, and never the address, the console or the page`, async ({ page, baseURL }) => {
+    test(`${view} view, token as ${carrier === 'query' ? 'the access_token parameter' : 'a header'}: it reaches only the provider origin, and never the address, the console or the page`, async ({ mapPage: page, baseURL }) => {
       const token = 'pk.Test+Token/42=';
       const provider = 'https://tiles.provider.test';
       await page.route(

@@ -2,7 +2,7 @@ import { chromium, expect, test } from './test.ts';
 import { CHROMIUM_ARGS, findChromium } from './chromium.ts';
 import { disableWebGL, waitForMapState, watchConsole } from './helpers.ts';
 
-test('shows "Failed to initialize WebGL" when WebGL cannot start, and throws nothing uncaught', async ({ page }) => {
+test('shows "Failed to initialize WebGL" when WebGL cannot start, and throws nothing uncaught', async ({ mapPage: page }) => {
   await disableWebGL(page);
   const console = watchConsole(page);
   await page.goto('/');
