@@ -14,6 +14,7 @@
  *   npm run bench -- --pretiled                     # only the pre-tiled pin rows (1M pins tiled, then loaded)
  *   npm run bench -- --pretiled --archive pins.pmtiles   # the same rows with an archive made before (no tiling)
  *   npm run bench -- --city-zoom                    # only 100k clumped pins at zoom 16 against the no-pin map (city-zoom.md)
+ *   npm run bench -- --fleet                        # only 10k pins, 1k moving at 1 Hz, against MapLibre's clustered updateData (fleet.md)
  *
  * Exits 0 whatever the figures (it is not a test); 1 only when it could not measure at all.
  */
@@ -41,6 +42,7 @@ import { abbreviate, clusterDiameter } from '../src/pins/bubble.ts';
 import { PRETILED_COUNT, existingArchive, measurePretiled, pretiledTargets, renderCsvTiling, renderPretiled, renderTiling, serveArchive, tileForBench } from './bench/pretiled.ts';
 import { measureSearch } from './bench/search.ts';
 import { CITY_ZOOM, busiestPlace, cityPins, measureCityZoom, renderCityZoom } from './bench/city-zoom.ts';
+import { fleetData, fleetPage, fleetTargets, measureFleet, renderFleet } from './bench/fleet.ts';
 
 const ROOT = resolve(import.meta.dirname, '..');
 const RESULTS = join(ROOT, 'bench/results');
@@ -71,6 +73,7 @@ function usage(): string {
     '  --tiling <n>     only the tiling: n synthetic pins written as GeoJSON and tiled by pinmap tile (wall and CPU time, peak memory, size); no build, no browser',
     '  --csv            with --tiling: the same pins written as CSV and tiled, against the CSV targets',
     '  --clumped        with --tiling: the pins placed in towns, streets and blocks of flats (clumpedSyntheticPins), not spread over the world',
+    '  --fleet          only a fleet: 10k pins, 1k of them moving at 1 Hz (updatePins), against MapLibre\'s clustered GeoJSON source fed the same changes (updateData): pan, main-thread time per update, change to frame, bubbles re-created; writes fleet.md and fleet.json',
     '  --city-zoom      only 100k clumped pins (inline GeoJSON, and pre-tiled) in the vector view at zoom 16 over the busiest town, against the same view without pins: time to idle; writes city-zoom.md',
     `  --trace          also record a Chrome trace of one load of a row (${Object.keys(RENDERER_LABELS).join(', ')}) and print where the time went`,
     '  --cpu            also load these rows --runs times each, in turn, and report the CPU time the browser\'s threads spent until idle',
@@ -96,6 +99,7 @@ function parseCli() {
       csv: { type: 'boolean', default: false },
       clumped: { type: 'boolean', default: false },
       'city-zoom': { type: 'boolean', default: false },
+      fleet: { type: 'boolean', default: false },
       archive: { type: 'string' },
       trace: { type: 'string' },
       cpu: { type: 'string' },
@@ -141,6 +145,7 @@ function parseCli() {
     csv: values.csv,
     clumped: values.clumped,
     cityZoom: values['city-zoom'],
+    fleet: values.fleet,
     trace: values.trace === undefined ? undefined : rowOf('trace', values.trace),
     cpuRows,
     outDir: resolve(values['out-dir']),
@@ -379,6 +384,19 @@ async function main(): Promise<number> {
       // The same pins from a CSV file, tiled too (issue 34's targets).
       return options.archive ? figures : { ...figures, csvTiling: (await tileForBench(tmp, log, undefined, 'csv')).figures };
     };
+    if (options.fleet) {
+      const data = fleetData();
+      server.put('/__bench/data/fleet.json', JSON.stringify(data));
+      server.put('/__bench/fleet.html', fleetPage('/lib', '/__bench/data/fleet.json'));
+      const figures = await measureFleet(browser, (mode) => `${server!.origin}/__bench/fleet.html?mode=${mode}`, data, log, () => loadavg()[0]!);
+      const section = renderFleet(figures);
+      console.log(`\n${section}\n`);
+      mkdirSync(options.outDir, { recursive: true });
+      writeFileSync(join(options.outDir, 'fleet.md'), `${section}\n`);
+      writeFileSync(join(options.outDir, 'fleet.json'), `${JSON.stringify({ date: new Date().toISOString(), targets: fleetTargets(figures), figures }, null, 2)}\n`);
+      log(`Written: ${join(options.outDir, 'fleet.md')}`);
+      return 0;
+    }
     if (options.cityZoom) {
       const pins = cityPins();
       const path = '/__bench/data/city-pins.geojson';

@@ -44,6 +44,13 @@ export interface Scene {
   /** Geolocation that answers only when an action says so (position 20, 10 ± 700 m). */
   drivenGeolocation?: boolean;
   actions?: SceneAction[];
+  /**
+   * Pins moved by one event of the pin stream (config `pinsStream`), captured `at` ms into their
+   * glide (`pinTransition`) on Playwright's clock, with motion not reduced: the event is answered
+   * once the map is idle and its clock stopped on a frame's edge, so the frame is the same run
+   * after run. The event adds the pin `added` too: its marker says the update is on the map.
+   */
+  glide?: { event: { add: unknown[]; update: unknown[] }; added: string; at: number };
   /** Which state the map settles in; `idle` unless the scene shows a failure. */
   expectState?: 'idle' | 'error';
   /** The map root (`map`) or the whole page (`page`, for corner and panel scenes). */
@@ -118,6 +125,28 @@ function pinGridScene(renderer: 'dom' | 'gl', deviceScaleFactor: 1 | 2): Scene {
   };
 }
 
+/** A pin of the glide scenes: [id, longitude, latitude]. */
+const glidePin = ([id, lng, lat]: [string, number, number]) => ({ type: 'Feature' as const, id, geometry: { type: 'Point' as const, coordinates: [lng, lat] }, properties: { title: `Bus ${id}` } });
+
+/**
+ * Pins that move, half-way through their glide, in both views: three of five pins moved by a
+ * stream event (a north-east, b east, c south), one added, two still.
+ */
+function glideScenes(): Scene[] {
+  const pins = { type: 'FeatureCollection' as const, features: [['a', 2, 46], ['b', 3, 44], ['c', 8, 46.5], ['d', 4.5, 45], ['still', 7.5, 47.5]].map((pin) => glidePin(pin as [string, number, number])) };
+  const event = { add: [glidePin(['new', 3.5, 47.6])], update: [glidePin(['a', 5, 47]), glidePin(['b', 6.5, 44.5]), glidePin(['c', 8, 44.8])] };
+  const what = 'Pins moved by a pinsStream event, 512 ms into their 1024 ms glide on a stopped clock: a, b and c between their old and new places (eased: seven eighths of the way), the added pin "new" in place, d and "still" where they were';
+  return (['vector', 'hybrid'] as const).map((view) => ({
+    name: view === 'vector' ? 'pins-glide-half-way' : 'pins-glide-half-way-hybrid',
+    description: `${what}; ${view} view.`,
+    config: { view, style: plainStyle, center: [5, 46], zoom: 5, pins, pinTransition: 1024, pinsTimeout: 600_000, controls: { ...noControls, view: false } },
+    viewport: small,
+    deviceScaleFactor: 1,
+    glide: { event, added: 'new', at: 512 },
+    capture: 'map',
+  }));
+}
+
 export const scenes: Scene[] = [
   {
     name: 'basemap-z1',
@@ -162,6 +191,7 @@ export const scenes: Scene[] = [
   pinGridScene('dom', 2),
   pinGridScene('gl', 1),
   pinGridScene('gl', 2),
+  ...glideScenes(),
   {
     name: 'pins-default-z2',
     description: 'The default world-city pins over the basemap at zoom 2 (DOM markers, glyph per category).',

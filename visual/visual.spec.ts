@@ -15,11 +15,13 @@ test.describe.configure({ retries: 0 });
 
 /**
  * A scene draws in a page kept for the scenes of its screen (viewport and pixel ratio), with a
- * new document each time (`mapPage`); one that is given a position has a context of its own.
+ * new document each time (`mapPage`); one that is given a position, or a glide (motion, a clock),
+ * has a context of its own.
  */
+const ownContext = (scene: Scene) => scene.geolocation !== undefined || scene.glide !== undefined;
 const byScreen = new Map<string, Scene[]>();
 for (const scene of scenes) {
-  if (scene.geolocation) continue;
+  if (ownContext(scene)) continue;
   const key = JSON.stringify([scene.viewport, scene.deviceScaleFactor]);
   byScreen.set(key, [...(byScreen.get(key) ?? []), scene]);
 }
@@ -29,14 +31,13 @@ for (const group of byScreen.values()) {
     for (const scene of group) test(scene.name, async ({ mapPage: page }) => draw(page, scene));
   });
 }
-for (const scene of scenes.filter((s) => s.geolocation)) {
+for (const scene of scenes.filter(ownContext)) {
   test(scene.name, async ({ browser }) => {
     const context = await browser.newContext({
       viewport: scene.viewport,
       deviceScaleFactor: scene.deviceScaleFactor,
-      reducedMotion: 'reduce',
-      geolocation: scene.geolocation,
-      permissions: ['geolocation'],
+      reducedMotion: scene.glide ? 'no-preference' : 'reduce',
+      ...(scene.geolocation ? { geolocation: scene.geolocation, permissions: ['geolocation'] } : {}),
     });
     try {
       await draw(await context.newPage(), scene);
@@ -60,14 +61,17 @@ async function capture(page: Page, scene: Scene): Promise<Buffer> {
   if (scene.webgl === false) await disableWebGL(page);
   if (scene.drivenGeolocation) await drivenGeolocation(page);
   const configPath = `/__visual/${scene.name}.json`;
+  const stream = scene.glide ? await holdStream(page, `/__visual/${scene.name}.events`, scene.glide.event) : undefined;
   await serveJson(page, configPath, {
     ...scene.config,
+    ...(stream ? { pinsStream: stream.path } : {}),
     fadeDuration: 0,
     preserveDrawingBuffer: true,
     pixelRatio: scene.deviceScaleFactor,
   });
   await page.goto(`/?config=${encodeURIComponent(configPath)}${scene.address ?? ''}`);
   await waitForMapState(page, scene.expectState ?? 'idle');
+  if (scene.glide && stream) await glideHalfWay(page, scene.glide, stream);
   for (const action of scene.actions ?? []) {
     const waits = action.type === 'waitForState' || action.type === 'waitForSelector';
     if (!waits) await watchForReaction(page);
@@ -75,9 +79,48 @@ async function capture(page: Page, scene: Scene): Promise<Buffer> {
     if (!waits) await waitForReaction(page);
     await waitForMapState(page, scene.expectState ?? 'idle');
   }
-  await settle(page);
+  if (!scene.glide) await settle(page);
   const options = { animations: 'disabled', caret: 'hide', scale: 'device' } as const;
   return scene.capture === 'page' ? page.screenshot(options) : page.locator('.pinmap').first().screenshot(options);
+}
+
+/**
+ * Answers the pin stream at `path` with one event, and only when `send` is called; a connection
+ * after it is held open, silent. `asked` resolves once the map has asked for the stream.
+ */
+async function holdStream(page: Page, path: string, event: unknown): Promise<{ path: string; asked: Promise<void>; send: () => void }> {
+  let send = () => {};
+  const sent = new Promise<void>((done) => (send = done));
+  let heard = () => {};
+  const asked = new Promise<void>((done) => (heard = done));
+  let answered = false;
+  await page.route((url) => url.pathname === path, async (route) => {
+    heard();
+    await sent;
+    if (answered) return;
+    answered = true;
+    await route.fulfill({ status: 200, contentType: 'text/event-stream', body: `data: ${JSON.stringify(event)}\n\n` });
+  });
+  // Playwright's clock, installed before the page's scripts run: time flows until it is paused.
+  await page.clock.install({ time: new Date('2026-01-01T00:00:00Z') });
+  return { path, asked, send };
+}
+
+/**
+ * With the map idle and the stream asked for: stops the clock on a frame's edge, sends the event,
+ * waits (in real time, the clock stopped) for its added pin, so the glides begin at the stopped
+ * time, then runs the clock `at` ms: the last frame drawn is `at` ms into the glide.
+ */
+async function glideHalfWay(page: Page, glide: NonNullable<Scene['glide']>, stream: { asked: Promise<void>; send: () => void }): Promise<void> {
+  await stream.asked;
+  await page.clock.pauseAt((await page.evaluate(() => Date.now())) + 1000);
+  // Frames come every 16 ms of the clock's ticks (`performance.now()`): on to the next edge.
+  const ticks = await page.evaluate(() => performance.now());
+  await page.clock.runFor(16 - (ticks % 16));
+  expect(await page.evaluate(() => performance.now() % 16), 'the clock stopped on a frame edge').toBeCloseTo(0, 6);
+  stream.send();
+  await expect(page.locator(`.pinmap-pin[data-pin-id="${glide.added}"]`), 'the event\'s added pin never showed').toBeVisible();
+  await page.clock.runFor(glide.at);
 }
 
 /** Starts noting whether the map's state changes (it leaves idle when an action moves it or loads tiles). */

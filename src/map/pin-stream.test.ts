@@ -1,6 +1,7 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { PinChangesChecked } from '../config/pin-changes.ts';
+import { simulatedClock, type SimulatedClock } from '../testing/clock.testing.ts';
 import { readPinStream, reconnectDelay } from './pin-stream.ts';
 
 describe('reconnectDelay', () => {
@@ -17,7 +18,10 @@ describe('reconnectDelay', () => {
 
 const bus = (id: string, lng: number) => ({ type: 'Feature', id, geometry: { type: 'Point', coordinates: [lng, 50] }, properties: { title: id } });
 
-/** A local server whose answers the test writes, one handler per connection in turn. */
+/**
+ * A local server whose answers the test writes, one handler per connection in turn; `at` is when
+ * each request came on the simulated clock the stream waits by.
+ */
 let server: Server | undefined;
 afterEach(() => {
   server?.closeAllConnections();
@@ -26,17 +30,19 @@ afterEach(() => {
 });
 
 type Handler = (request: IncomingMessage, response: ServerResponse) => void;
-async function serveInTurn(handlers: Handler[]): Promise<{ url: string; requests: IncomingMessage[] }> {
+async function serveInTurn(handlers: Handler[], clock?: SimulatedClock): Promise<{ url: string; requests: IncomingMessage[]; at: number[] }> {
   const requests: IncomingMessage[] = [];
+  const at: number[] = [];
   server = createServer((request, response) => {
     requests.push(request);
+    if (clock) at.push(clock.now);
     const handler = handlers[requests.length - 1];
     if (handler) handler(request, response);
-    else response.writeHead(200, { 'Content-Type': 'text/event-stream' }); // held open, silent
+    else response.writeHead(200, { 'Content-Type': 'text/event-stream' }).flushHeaders(); // held open, silent
   });
   await new Promise<void>((done) => server!.listen(0, '127.0.0.1', done));
   const { port } = server.address() as { port: number };
-  return { url: `http://127.0.0.1:${port}/live`, requests };
+  return { url: `http://127.0.0.1:${port}/live`, requests, at };
 }
 
 const stream = (text: string, end = true): Handler => (_, response) => {
@@ -44,9 +50,13 @@ const stream = (text: string, end = true): Handler => (_, response) => {
   response.write(text);
   if (end) response.end();
 };
+const busy: Handler = (_, response) => response.writeHead(503, { 'Content-Type': 'text/plain' }).end('busy');
 
-/** Reads a stream until `until` says the test has seen enough; the stream is then stopped. */
-async function read(url: string, until: (seen: { changes: PinChangesChecked[]; notices: (string | undefined)[] }) => boolean, options: { maxEventSize?: number; firstDelay?: number } = {}) {
+/**
+ * Reads a stream until `until` says the test has seen enough; the stream is then stopped. Its
+ * waits are taken on `clock` (simulated: at once), so the real figures are read, not waited out.
+ */
+async function read(url: string, until: (seen: { changes: PinChangesChecked[]; notices: (string | undefined)[] }) => boolean, options: { maxEventSize?: number; clock?: SimulatedClock } = {}) {
   const seen = { changes: [] as PinChangesChecked[], notices: [] as (string | undefined)[] };
   const stop = new AbortController();
   let check = () => {};
@@ -54,7 +64,7 @@ async function read(url: string, until: (seen: { changes: PinChangesChecked[]; n
   const reading = readPinStream({
     url,
     signal: stop.signal,
-    firstDelay: options.firstDelay ?? 10,
+    wait: (options.clock ?? simulatedClock()).wait,
     maxEventSize: options.maxEventSize,
     onChanges: (changes) => {
       seen.changes.push(changes);
@@ -73,12 +83,14 @@ async function read(url: string, until: (seen: { changes: PinChangesChecked[]; n
 }
 
 describe('readPinStream, against a local server', () => {
-  it('applies events in order, names a malformed one and goes on, and after a drop reads again from the last event id', async () => {
-    const { url, requests } = await serveInTurn([
+  it('applies events in order, names a malformed one and goes on, and 1 s after a drop reads again from the last event id', async () => {
+    const clock = simulatedClock();
+    const { url, requests, at } = await serveInTurn([
       stream(`id: 1\ndata: ${JSON.stringify({ add: [bus('a', 1)] })}\n\n` + 'id: 2\ndata: {"update": [\n\n' + `id: 3\ndata: ${JSON.stringify({ update: [bus('a', 2)] })}\n\n`),
       stream(`id: 4\ndata: ${JSON.stringify({ remove: ['a'] })}\n\n`, false),
-    ]);
-    const seen = await read(url, ({ changes }) => changes.length === 3);
+    ], clock);
+    const seen = await read(url, ({ changes }) => changes.length === 3, { clock });
+    expect(at).toEqual([0, 1000]);
     expect(seen.changes).toEqual([
       { add: [bus('a', 1)], update: [], remove: [] },
       { add: [], update: [bus('a', 2)], remove: [] },
@@ -91,21 +103,43 @@ describe('readPinStream, against a local server', () => {
     expect(requests[1]!.headers['last-event-id']).toBe('3');
   });
 
-  it("honours the server's retry: over its own first wait", async () => {
-    const { url, requests } = await serveInTurn([stream('retry: 20\n\n'), stream(`data: ${JSON.stringify({ add: [bus('b', 1)] })}\n\n`, false)]);
-    // With its own first wait of 10 minutes, only the server's 20 ms brings the second connection within the test.
-    const seen = await read(url, ({ changes }) => changes.length === 1, { firstDelay: 600_000 });
-    expect(seen.changes).toEqual([{ add: [bus('b', 1)], update: [], remove: [] }]);
-    expect(requests).toHaveLength(2);
+  it('waits 1 s, 2 s, 4 s … at most 60 s between failed attempts in a row, and 1 s again once a connection was made', async () => {
+    const clock = simulatedClock();
+    const { url, at } = await serveInTurn([...Array<Handler>(8).fill(busy), stream(`data: ${JSON.stringify({ remove: ['x'] })}\n\n`), busy], clock);
+    // Eight 503s, a stream that ends, a 503, then a connection held open.
+    const seen = await read(url, ({ notices }) => notices.length === 11, { clock });
+    expect(clock.waits).toEqual([1000, 2000, 4000, 8000, 16_000, 32_000, 60_000, 60_000, 1000, 2000]);
+    expect(at).toEqual([0, 1000, 3000, 7000, 15_000, 31_000, 63_000, 123_000, 183_000, 184_000, 186_000]);
+    const trying = (wait: string) => `The pin stream ${url} could not be read: HTTP 503 (Service Unavailable). Trying again in ${wait}.`;
+    expect(seen.notices).toEqual([...['1 s', '2 s', '4 s', '8 s', '16 s', '32 s', '60 s', '60 s'].map(trying), undefined, trying('2 s'), undefined]);
+  });
+
+  it("honours the server's retry: as the first wait, doubled from there, and longer than 60 s when it says so", async () => {
+    const clock = simulatedClock();
+    // A stream that sets 5 s and then breaks, two 503s, one held open.
+    const broken: Handler = (_, response) => {
+      response.writeHead(200, { 'Content-Type': 'text/event-stream' });
+      response.write('retry: 5000\n\n', () => response.destroy());
+    };
+    const { url, at } = await serveInTurn([broken, busy, busy], clock);
+    const seen = await read(url, ({ notices }) => notices.length === 4, { clock });
+    expect(clock.waits).toEqual([5000, 10_000, 20_000]);
+    expect(at).toEqual([0, 5000, 15_000, 35_000]);
+    expect(seen.notices.map((text) => text?.match(/Trying again in .*/)?.[0])).toEqual(['Trying again in 5 s.', 'Trying again in 10 s.', 'Trying again in 20 s.', undefined]);
+
+    server!.closeAllConnections();
+    server!.close();
+    const slow = simulatedClock();
+    const long = await serveInTurn([stream('retry: 120000\n\n'), busy, busy], slow);
+    await read(long.url, ({ notices }) => notices.length === 3, { clock: slow });
+    expect(slow.waits).toEqual([120_000, 120_000, 120_000]);
+    expect(long.at).toEqual([0, 120_000, 240_000, 360_000]);
   });
 
   it('tries a 503 again with a notice that the next connection clears', async () => {
-    const { url } = await serveInTurn([
-      (_, response) => response.writeHead(503, { 'Content-Type': 'text/plain' }).end('busy'),
-      stream(`data: ${JSON.stringify({ remove: ['x'] })}\n\n`, false),
-    ]);
+    const { url } = await serveInTurn([busy, stream(`data: ${JSON.stringify({ remove: ['x'] })}\n\n`, false)]);
     const seen = await read(url, ({ changes }) => changes.length === 1);
-    expect(seen.notices).toEqual([`The pin stream ${url} could not be read: HTTP 503 (Service Unavailable). Trying again in 10 ms.`, undefined]);
+    expect(seen.notices).toEqual([`The pin stream ${url} could not be read: HTTP 503 (Service Unavailable). Trying again in 1 s.`, undefined]);
   });
 
   it('stops with a notice naming the stream for a 404 and for an answer that is not an event stream', async () => {
@@ -146,9 +180,10 @@ describe('readPinStream, against a local server', () => {
   it('stops reading, and closes its connection, when its signal aborts', async () => {
     const { url } = await serveInTurn([]);
     const closed = new Promise<void>((done) => server!.on('connection', (socket) => socket.on('close', () => done())));
+    const asked = new Promise<void>((done) => server!.once('request', () => done()));
     const stop = new AbortController();
     const reading = readPinStream({ url, signal: stop.signal, onChanges: () => Promise.resolve([]), onNotice: () => {} });
-    await new Promise((done) => setTimeout(done, 50));
+    await asked;
     stop.abort();
     await reading;
     await closed;

@@ -3,6 +3,7 @@ import { httpFailure, reasonOf } from '../config/errors.ts';
 import { checkFeedEvent, type PinChangesChecked } from '../config/pin-changes.ts';
 import { openRequest, RequestError } from './request-path.ts';
 import { withToken, type TokenRule } from './request-transform.ts';
+import { waitFor, type Wait } from './wait.ts';
 
 /**
  * A pin stream (config `pinsStream`, README "Pins that move"): server-sent events of pin changes,
@@ -43,10 +44,8 @@ export interface PinStreamOptions {
   onChanges(changes: PinChangesChecked): Promise<string[]>;
   /** The stream's notice: a text, or undefined when there is nothing (more) to say. */
   onNotice(text: string | undefined): void;
-  /** The first wait before reading again, ms (1000). */
-  firstDelay?: number | undefined;
-  /** The longest wait, ms (60000). */
-  maxDelay?: number | undefined;
+  /** The wait before reading again: a timer, or a test's simulated clock. */
+  wait?: Wait | undefined;
 }
 
 /** The first wait before a stream is read again, and the longest, in ms (unless the server's `retry:` says otherwise). */
@@ -138,9 +137,9 @@ export async function readPinStream(options: PinStreamOptions): Promise<void> {
       attempt++;
       failed = { reason: reasonOf(error) };
     }
-    const wait = reconnectDelay(attempt, serverRetry, options.firstDelay, options.maxDelay);
+    const wait = reconnectDelay(attempt, serverRetry);
     if (failed) notice(`${name} could not be read: ${failed.reason}. Trying again in ${formatWait(wait)}.`, 'connection');
-    await sleep(wait, signal);
+    await (options.wait ?? waitFor)(wait, signal);
   }
 }
 
@@ -150,20 +149,6 @@ function eventName(count: number, message: EventSourceMessage): string {
 
 function formatWait(ms: number): string {
   return ms < 1000 ? `${ms} ms` : `${Math.round(ms / 100) / 10} s`;
-}
-
-/** Waits `ms`, or until `signal` aborts. */
-function sleep(ms: number, signal: AbortSignal): Promise<void> {
-  return new Promise((done) => {
-    if (signal.aborted) return done();
-    const timer = setTimeout(finish, ms);
-    function finish() {
-      clearTimeout(timer);
-      signal.removeEventListener('abort', finish);
-      done();
-    }
-    signal.addEventListener('abort', finish);
-  });
 }
 
 interface EventHandlers {

@@ -6,6 +6,7 @@ import type { Camera, ViewName } from '../config/address.ts';
 import type { MapAdapter, PopupContent } from '../map/adapter.ts';
 import { configKey, safeParseConfig, type ConfigError, type PinmapConfig, type PinmapConfigInput } from '../config/schema.ts';
 import { createEngine } from '../map/engines.ts';
+import { refreshPins } from '../map/pin-refresh.ts';
 import type { Pin, PinSet } from '../pins/types.ts';
 import type { PinSetReport } from '../pins/data.ts';
 import { accessTokenOf, redactToken, tokenRuleOf } from '../map/request-transform.ts';
@@ -308,16 +309,13 @@ function PinmapView({ config, fitPins, viewState, events, className, style, hand
     const streamedNow = streamed.current?.for === pinSource ? streamed.current.pins : undefined;
     const placed = place(streamedNow ? pinSource.latest().then((set): PinSet => ({ ...set, pins: [...streamedNow], skipped: [] })) : pinSource.latest(), inPlace);
     pinsPlaced.current = placed;
-    // `pinsRefresh`: the file read again every N seconds, N seconds after the last reading ended;
-    // a new file is applied by id as a new `pins` value is, a 304 changes nothing, and a failure
-    // is a notice (the pins shown stay) that the next reading that succeeds clears.
-    let refreshTimer: ReturnType<typeof setTimeout> | undefined;
+    // `pinsRefresh`: the file read again every N seconds, N seconds after the last reading ended
+    // (`refreshPins`); a new file is applied by id as a new `pins` value is, a 304 changes nothing,
+    // and a failure is a notice (the pins shown stay) that the next reading that succeeds clears.
+    const refreshing = new AbortController();
     const every = pinSource.config.pinsRefresh;
     if (every !== undefined) {
-      const next = () => {
-        if (live) refreshTimer = setTimeout(refresh, every * 1000);
-      };
-      const refresh = () => {
+      const read = () =>
         pinSource.refresh().then(
           (set) => {
             if (!live) return;
@@ -327,17 +325,14 @@ function PinmapView({ config, fitPins, viewState, events, className, style, hand
               streamed.current = undefined;
               pinsPlaced.current = place(Promise.resolve(set), true);
             }
-            next();
           },
           (error: unknown) => {
             if (!live) return;
             console.error(`Pinmap: ${redactToken(reasonOf(error), accessTokenOf(pinSource.config))}`);
             setNotice({ text: `${reasonOf(error)}. The pins shown are from the last reading; it is tried again in ${every} s.`, for: pinSource, refreshFailure: true });
-            next();
           },
         );
-      };
-      void placed.then(next, next);
+      void placed.catch(() => {}).then(() => refreshPins({ every, signal: refreshing.signal, read }));
     }
     // A popup open in the other view opens again here, where the camera is; else `?pin=`'s.
     const next = pinForNextMap.current;
@@ -363,7 +358,7 @@ function PinmapView({ config, fitPins, viewState, events, className, style, hand
     return () => {
       live = false;
       stopDamage();
-      clearTimeout(refreshTimer);
+      refreshing.abort();
     };
   }, [adapter, pinSource, hiddenNow, latestConfig]);
 
