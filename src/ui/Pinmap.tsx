@@ -4,7 +4,7 @@ import { createPortal } from 'react-dom';
 import { mapStatusMachine, type MapStatus } from '../machines/map-status.machine.ts';
 import type { Camera, ViewName } from '../config/address.ts';
 import type { MapAdapter, PopupContent } from '../map/adapter.ts';
-import { configKey, safeParseConfig, type ConfigError, type PinmapConfig, type PinmapConfigInput } from '../config/schema.ts';
+import { configKey, safeParseConfig, showsEmbeddedBasemap, type ConfigError, type PinmapConfig, type PinmapConfigInput } from '../config/schema.ts';
 import { createEngine } from '../map/engines.ts';
 import type { Pin, PinSet } from '../pins/types.ts';
 import type { PinSetReport } from '../pins/data.ts';
@@ -463,7 +463,7 @@ function PinmapView({ config, fitPins, viewState, events, className, style, hand
     events.current.onLoad?.({ target: pinmapRefOf(adapter, latestConfig) });
   }, [status, adapter, events, latestConfig]);
 
-  const basemapNote = useBasemapNote(adapter, config.style === undefined && status !== 'error', status === 'idle');
+  const basemapNote = useBasemapNote(adapter, showsEmbeddedBasemap(config) && status !== 'error', status === 'idle');
   const anyNotice = Boolean(engineNotice || notice || progressText || shownPageNotice || streamNotice);
 
   const dismissLabel = locale['PinLayer.Dismiss'];
