@@ -16,7 +16,7 @@ import { ErrorPanel } from './ErrorPanel.tsx';
 import { inspectOptions } from './inspect.ts';
 import { PinNotice } from './PinNotice.tsx';
 import { BasemapNote, pinFileName } from './BasemapNote.tsx';
-import { useBasemapNote } from './hooks/use-basemap-note.ts';
+import { useBasemapNote, useNoteStrip } from './hooks/use-basemap-note.ts';
 import { PageNoticeContext } from './page-notice.ts';
 import { useAddressSync, useHiddenAddressSync, useOpenPinAddressSync } from './hooks/use-address-sync.ts';
 import { useTheme } from './hooks/use-theme.ts';
@@ -464,6 +464,8 @@ function PinmapView({ config, fitPins, viewState, events, className, style, hand
   }, [status, adapter, events, latestConfig]);
 
   const basemapNote = useBasemapNote(adapter, showsEmbeddedBasemap(config) && status !== 'error', status === 'idle');
+  const [noteStrip, setNoteStrip] = useState<HTMLDivElement | null>(null);
+  useNoteStrip(adapter, rootRef, noteStrip);
   const anyNotice = Boolean(engineNotice || notice || progressText || shownPageNotice || streamNotice);
 
   const dismissLabel = locale['PinLayer.Dismiss'];
@@ -476,13 +478,18 @@ function PinmapView({ config, fitPins, viewState, events, className, style, hand
         </a>
       )}
       <div className="pinmap-map" ref={containerRef} />
-      {(basemapNote.state !== 'hidden' || anyNotice) && (
+      {(basemapNote.state === 'shown' || basemapNote.state === 'leaving') && (
+        <BasemapNote
+          text={locale['Basemap.NoStreets'].replaceAll('{pins}', pinFileName(config.pins))}
+          dismissLabel={dismissLabel}
+          gone={basemapNote.state === 'leaving'}
+          onDone={basemapNote.hide}
+          stripRef={setNoteStrip}
+        />
+      )}
+      {anyNotice && (
         <div className="pinmap-top">
-          {basemapNote.state !== 'hidden' && (
-            <BasemapNote text={locale['Basemap.NoStreets'].replaceAll('{pins}', pinFileName(config.pins))} dismissLabel={dismissLabel} fading={basemapNote.state === 'fading'} onDone={basemapNote.hide} />
-          )}
-          {anyNotice && (
-            <div className="pinmap-notices">
+          <div className="pinmap-notices">
               {shownPageNotice && <PinNotice text={shownPageNotice} dismissLabel={dismissLabel} onDismiss={() => setDismissedPageNotice(shownPageNotice)} />}
               {progressText && (
                 <p className="pinmap-notice pinmap-progress" role="status">
@@ -502,8 +509,7 @@ function PinmapView({ config, fitPins, viewState, events, className, style, hand
                   {...(notice.retry ? { retryLabel: locale['PinLayer.Retry'], onRetry: notice.retry } : {})}
                 />
               )}
-            </div>
-          )}
+          </div>
         </div>
       )}
       {adapter && status !== 'error' && (
