@@ -1,5 +1,4 @@
 import { expect, test, type Page } from './test.ts';
-import { FIT_PINS } from '../src/config/constants.ts';
 import { DEFAULT_LOCALE } from '../src/config/locale.ts';
 import { pinmapLocaleDe } from '../src/config/locales/de.ts';
 import { serveJson, waitForMapState, watchConsole } from './helpers.ts';
@@ -38,9 +37,9 @@ test.describe('the note that the embedded basemap has no streets', () => {
     await expect(note.locator('.pinmap-notice-text')).toHaveText(shown(DEFAULT_LOCALE['Basemap.NoStreets'], 'shops.geojson'));
     await expect(note.locator('code')).toHaveText(['pinmap streets shops.geojson -o area.pmtiles', 'pinmap serve shops.geojson --streets area.pmtiles']);
     await expect(note).toHaveRole('status');
-    // In the strip the camera keeps free of pins when it opens on them, not over them.
-    const [map, box] = await Promise.all([page.locator('.pinmap').boundingBox(), note.boundingBox()]);
-    expect(box!.y + box!.height - map!.y).toBeLessThanOrEqual(FIT_PINS.padding.top);
+    // In a strip of its own above the map's box, not over the map.
+    const [map, box] = await Promise.all([page.locator('.pinmap-map').boundingBox(), note.boundingBox()]);
+    expect(map!.y).toBeGreaterThanOrEqual(box!.y + box!.height - 0.5);
     await note.getByRole('button', { name: DEFAULT_LOCALE['PinLayer.Dismiss'] }).click();
     await expect(note).toHaveCount(0);
 
@@ -53,6 +52,59 @@ test.describe('the note that the embedded basemap has no streets', () => {
     expect(console.errors).toEqual([]);
     expect(console.warnings).toEqual([]);
   });
+
+  for (const view of ['vector', 'hybrid'] as const) {
+    test(`${view} view: it never covers a pin: it takes a strip above the map, and no pin moves on the screen as it comes and goes`, async ({ mapPage: page }) => {
+      // Pins every 70 px or so across a view larger than the map at zoom 12, so some stand where the strip comes.
+      const features = [];
+      for (let i = 0; i < 14; i++) {
+        for (let j = 0; j < 14; j++) features.push({ type: 'Feature', id: `p${i}-${j}`, geometry: { type: 'Point', coordinates: [4.6 - 0.08 + i * 0.012, 52.38 - 0.05 + j * 0.0074] }, properties: { title: `Pin ${i}-${j}` } });
+      }
+      await serveJson(page, '/__note/grid.geojson', { type: 'FeatureCollection', features });
+      await open(page, { view, center: [4.6, 52.38], zoom: 12, pins: '/__note/grid.geojson' });
+      const note = page.locator(NOTE);
+      await expect(note).toBeVisible();
+      await waitForMapState(page, 'idle');
+
+      /** Each pin's box as drawn: its element's box within the map's (the map clips it), by pin id; none when outside. */
+      const drawnPins = () =>
+        page.evaluate(() => {
+          const map = document.querySelector('.pinmap-map')!.getBoundingClientRect();
+          const boxes: Record<string, { left: number; top: number; right: number; drawnTop: number }> = {};
+          for (const pin of document.querySelectorAll<HTMLElement>('.pinmap-pin')) {
+            const box = pin.getBoundingClientRect();
+            const drawn = { left: Math.max(box.left, map.left), top: Math.max(box.top, map.top), right: Math.min(box.right, map.right), bottom: Math.min(box.bottom, map.bottom) };
+            if (drawn.left < drawn.right && drawn.top < drawn.bottom) boxes[pin.dataset.pinId!] = { left: box.left, top: box.top, right: box.right, drawnTop: drawn.top };
+          }
+          return boxes;
+        });
+      const withNote = await drawnPins();
+      const strip = (await note.boundingBox())!;
+      const map = (await page.locator('.pinmap-map').boundingBox())!;
+      expect(Object.keys(withNote).length).toBeGreaterThan(40);
+      for (const [id, box] of Object.entries(withNote)) {
+        expect(box.drawnTop >= strip.y + strip.height - 0.5 || box.right <= strip.x || box.left >= strip.x + strip.width, `pin ${id} drawn under the note`).toBe(true);
+      }
+      expect(map.y, 'the map starts under the strip').toBeGreaterThanOrEqual(strip.y + strip.height - 0.5);
+
+      // Closed, the strip goes and the map grows back under it: the pins stay where they were on the
+      // screen, and the camera is back where the config put it (as it was before the note came).
+      await note.getByRole('button', { name: DEFAULT_LOCALE['PinLayer.Dismiss'] }).click();
+      await expect(note).toHaveCount(0);
+      await waitForMapState(page, 'idle');
+      const withoutNote = await drawnPins();
+      for (const [id, box] of Object.entries(withNote)) {
+        const after = withoutNote[id];
+        expect(after, `pin ${id} still drawn`).toBeDefined();
+        expect(Math.abs(after!.left - box.left), `pin ${id} x`).toBeLessThanOrEqual(1);
+        expect(Math.abs(after!.top - box.top), `pin ${id} y`).toBeLessThanOrEqual(1);
+      }
+      const [zoom, lat, lng] = new URL(page.url()).hash.replace('#map=', '').split('/').map(Number);
+      expect(zoom).toBe(12);
+      expect(lat).toBeCloseTo(52.38, 4);
+      expect(lng).toBeCloseTo(4.6, 4);
+    });
+  }
 
   test('a notice shown with it stands under it, not over it', async ({ mapPage: page }) => {
     await open(page, { center: [4.6, 52.38], zoom: 12, pins: '/__note/missing.geojson' });
@@ -72,7 +124,6 @@ test.describe('the note that the embedded basemap has no streets', () => {
     await expect(note.locator('.pinmap-notice-text')).toHaveText(TEXT);
     // Once the map is drawn it fades out by itself: a CSS animation of opacity, after a few seconds.
     await waitForMapState(page, 'idle');
-    await expect(note).toHaveAttribute('data-fading');
     expect(await note.evaluate((element) => getComputedStyle(element).animationName)).not.toBe('none');
     await finishFade(page);
     await expect(note).toHaveCount(0);

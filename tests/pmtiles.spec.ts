@@ -289,6 +289,39 @@ test.describe('bring your own basemap: Protomaps layers over a PMTiles extract',
       await expect(page.locator('.pinmap-attrib')).toContainText('Protomaps');
     });
   }
+
+  test('config streets: the archive alone, drawn in the Protomaps style of the theme on the embedded fonts, with the archive\'s own credit', async ({ mapPage: page }) => {
+    const blocked = await blockExternalNetwork(page);
+    const console = watchConsole(page);
+    const requests: string[] = [];
+    page.on('request', (request) => requests.push(new URL(request.url()).pathname));
+    // The fixture archive under another name: the style's own source (protomaps.pmtiles beside it) is not what is read.
+    await page.route('**/__streets/area.pmtiles', (route) => route.continue({ url: new URL('/protomaps/protomaps.pmtiles', page.url()).href }));
+    await serveJson(page, '/__streets/config.json', { streets: '/__streets/area.pmtiles', theme: 'dark', center: [12, 48], zoom: 3, controls: { navigation: false, geolocate: false, scale: false, fullscreen: false } });
+    await page.goto('/?config=/__streets/config.json');
+    await waitForMapState(page, 'idle');
+    expect(blocked, 'requests that tried to leave the machine').toEqual([]);
+    expect(console.errors).toEqual([]);
+    expect(console.warnings).toEqual([]);
+    expect(requests).toContain('/protomaps/style-dark.json');
+    expect(requests).not.toContain('/protomaps/style-light.json');
+    expect(requests).toContain('/__streets/area.pmtiles');
+    expect(requests).not.toContain('/protomaps/protomaps.pmtiles');
+    expect(requests.filter((p) => /^\/protomaps\/fonts\/noto-sans-latin-(400-normal|500-normal|400-italic)\.woff2$/.test(p)).length).toBeGreaterThanOrEqual(2);
+    const colours = namedFlavor('dark');
+    const png = PNG.sync.read(await page.locator('.pinmap-map').screenshot());
+    const rgb = (hex: string) => [1, 3, 5].map((i) => parseInt(hex.slice(i, i + 2), 16));
+    const share = (hex: string) => {
+      const [r, g, b] = rgb(hex);
+      let n = 0;
+      for (let i = 0; i < png.data.length; i += 4) if (Math.abs(png.data[i]! - r!) + Math.abs(png.data[i + 1]! - g!) + Math.abs(png.data[i + 2]! - b!) <= 6) n++;
+      return n / (png.data.length / 4);
+    };
+    expect(share(colours.earth), `earth ${colours.earth}`).toBeGreaterThan(0.3);
+    expect(share(colours.water), `water ${colours.water}`).toBeGreaterThan(0.1);
+    // The archive's metadata's credit (this fixture's names its sources and the style).
+    await expect(page.locator('.pinmap-attrib')).toContainText('GeoNames');
+  });
 });
 
 test.describe('a hosted street map in the OpenMapTiles schema (a fixture archive and style, offline)', () => {

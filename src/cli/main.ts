@@ -35,7 +35,8 @@ Options:
       --streets <file>    a street map archive made by \`pinmap streets\`, shown with the Protomaps light
                           and dark styles (the config's theme picks one)
       --style <url|file>  the basemap: a MapLibre style URL, or a style file (with the files it refers to in its folder)
-      --config <file>     a Pinmap config (JSON) for everything else (csv columns, pinStyles, controls, …)
+      --config <file>     a Pinmap config (JSON) for everything else (csv columns, pinStyles, controls,
+                          streets, …); --streets and --style win over its basemap
       --port <n>          the port (default 4173; 0 for any free one)
       --host <name>       the address to listen on (default 127.0.0.1: this machine only)
       --no-panels         no pin list, legend or search unless the config places them
@@ -146,7 +147,7 @@ async function serveCommand(args: string[], out: Print, err: Print, options: Mai
     return 1;
   }
   out(`config: ${serving.config ?? 'none'}`);
-  if (values.streets !== undefined) out(`streets: ${values.streets} (the Protomaps light and dark styles; the config's theme picks one)`);
+  if (serving.streets !== undefined) out(`streets: ${values.streets ?? serving.streets} (the Protomaps light and dark styles; the config's theme picks one)`);
   for (const line of describeSummaries(serving.summaries)) out(line);
   if (!isLoopback(host)) err(`pinmap serve: warning: --host ${host} listens beyond this machine: anyone who can reach it can read the pin files, the config and the style it serves`);
   if (values.watch) out('watching the pin files: the open map follows what changes in them');

@@ -321,7 +321,7 @@ describe('pinmap serve --streets', () => {
   const area = join(folder, 'area.pmtiles');
   copyFileSync(new URL('protomaps.pmtiles', protomaps), area);
 
-  it('shows the archive in the Protomaps light and dark styles (the theme picks one), with the embedded fonts, the archive read with Range requests', async () => {
+  it('gives the page the archive as config streets (the page shows it in the app\'s Protomaps styles), serves it with Range requests and nothing else under /streets/', async () => {
     const csv = write('streets.csv', 'title,lat,lng\nA,52.37,4.89\n');
     const lines: string[] = [];
     let serving: Serving | undefined;
@@ -331,23 +331,81 @@ describe('pinmap serve --streets', () => {
       expect(lines).toContain(`streets: ${area} (the Protomaps light and dark styles; the config's theme picks one)`);
       const base = new URL(serving!.url);
       const config = (await (await fetch(new URL('/pinmap-serve.json', base))).json()) as Record<string, unknown>;
-      expect(config).toMatchObject({ pins: 'data/streets.csv', style: 'streets/style-light.json', darkStyle: 'streets/style-dark.json' });
+      expect(config).toMatchObject({ pins: 'data/streets.csv', streets: 'streets/area.pmtiles' });
+      expect(config).not.toHaveProperty('style');
+      // The styles the page builds the map from, with their fonts and sprite: the app's own files.
       for (const flavor of ['light', 'dark'] as const) {
-        const style = (await (await fetch(new URL(`/streets/style-${flavor}.json`, base))).json()) as { sources: Record<string, { url: string; attribution: string }>; layers: unknown[]; 'font-faces': Record<string, { url: string }[]>; sprite: string };
-        expect(style.sources).toEqual({ protomaps: { type: 'vector', url: 'pmtiles://area.pmtiles', attribution: expect.stringContaining('Natural Earth') } });
+        const style = (await (await fetch(new URL(`/protomaps/style-${flavor}.json`, base))).json()) as { layers: unknown[]; 'font-faces': Record<string, { url: string }[]>; sprite: string };
         expect(style.layers).toEqual(layers('protomaps', namedFlavor(flavor), { lang: 'en' }));
         const font = style['font-faces']['Noto Sans Regular']![0]!.url;
-        expect((await fetch(new URL(`/streets/${font}`, base))).headers.get('content-type'), font).toMatch(/font\/woff2/);
-        expect((await fetch(new URL(`/streets/${style.sprite}.png`, base))).status).toBe(200);
+        expect((await fetch(new URL(`/protomaps/${font}`, base))).headers.get('content-type'), font).toMatch(/font\/woff2/);
+        expect((await fetch(new URL(`/protomaps/${style.sprite}.png`, base))).status).toBe(200);
       }
       const range = await fetch(new URL('/streets/area.pmtiles', base), { headers: { Range: 'bytes=0-6' } });
       expect(range.status).toBe(206);
       expect(await range.text()).toBe('PMTiles');
       expect((await fetch(new URL('/streets/.hidden', base))).status).toBe(404);
+      expect((await fetch(new URL('/streets/style-light.json', base))).status).toBe(404);
     } finally {
       await serving?.close();
       await done;
     }
+  });
+
+  it('takes the config\'s streets as --streets: a file relative to the config file, served the same; a URL given to the page as it is; a flag wins over it', async () => {
+    const csv = write('streets-config.csv', 'title,lat,lng\nA,52.37,4.89\n');
+    const configFolder = join(folder, 'conf');
+    mkdirSync(configFolder, { recursive: true });
+    copyFileSync(area, join(configFolder, 'city.pmtiles'));
+    const configFile = join(configFolder, 'map.json');
+    const configOf = async (serving: Serving) => (await (await fetch(new URL('/pinmap-serve.json', serving.url))).json()) as Record<string, unknown>;
+    const served = async (config: Record<string, unknown>, flags: { streets?: string; style?: string } = {}) => {
+      writeFileSync(configFile, JSON.stringify(config));
+      return serve({ files: [csv], config: configFile, ...flags, port: 0, host: '127.0.0.1', appDir });
+    };
+
+    let serving = await served({ streets: 'city.pmtiles', theme: 'dark' });
+    try {
+      expect(serving.streets).toBe(join(configFolder, 'city.pmtiles'));
+      expect(await configOf(serving)).toMatchObject({ streets: 'streets/city.pmtiles', theme: 'dark' });
+      const range = await fetch(new URL('/streets/city.pmtiles', serving.url), { headers: { Range: 'bytes=0-6' } });
+      expect(await range.text()).toBe('PMTiles');
+    } finally {
+      await serving.close();
+    }
+
+    serving = await served({ streets: 'https://maps.example.org/area.pmtiles' });
+    try {
+      expect(await configOf(serving)).toMatchObject({ streets: 'https://maps.example.org/area.pmtiles' });
+      expect((await fetch(new URL('/streets/area.pmtiles', serving.url))).status).toBe(404);
+    } finally {
+      await serving.close();
+    }
+
+    // --streets wins over the config's streets and style; --style over its streets.
+    serving = await served({ streets: 'https://maps.example.org/other.pmtiles', style: 'https://tiles.example.com/style.json', darkStyle: 'https://tiles.example.com/dark.json' }, { streets: area });
+    try {
+      const config = await configOf(serving);
+      expect(config).toMatchObject({ streets: 'streets/area.pmtiles' });
+      expect(config).not.toHaveProperty('style');
+      expect(config).not.toHaveProperty('darkStyle');
+    } finally {
+      await serving.close();
+    }
+    serving = await served({ streets: 'city.pmtiles' }, { style: 'https://tiles.example.com/style.json' });
+    try {
+      const config = await configOf(serving);
+      expect(config).toMatchObject({ style: 'https://tiles.example.com/style.json' });
+      expect(config).not.toHaveProperty('streets');
+      expect(serving.streets).toBeUndefined();
+    } finally {
+      await serving.close();
+    }
+
+    // The config's own mistakes, named as the page would name them, or as --streets is.
+    await expect(served({ streets: 'city.pmtiles', style: 'https://tiles.example.com/style.json' })).rejects.toThrow('streets: cannot be given with style: the street map is the basemap');
+    await expect(served({ streets: 'nowhere.pmtiles' })).rejects.toThrow(`the config's streets nowhere.pmtiles: no such file (${join(configFolder, 'nowhere.pmtiles')})`);
+    await expect(served({ streets: 7 })).rejects.toThrow('streets: must be the URL of a street map archive (.pmtiles)');
   });
 
   it('names what is wrong with --streets: no such file, a pin archive, an archive of another schema, both --streets and --style', async () => {

@@ -6,6 +6,7 @@ import { basename, dirname, extname, isAbsolute, join, resolve } from 'node:path
 import { fileURLToPath } from 'node:url';
 import { PMTiles, type Source } from 'pmtiles';
 import send from 'send';
+import { STREETS_STYLE_PATHS } from '../config/constants.ts';
 import { CSP_DIRECTIVES, serializeCsp } from '../config/csp.ts';
 import { safeParseConfig } from '../config/schema.ts';
 import type { PinmapConfigInput } from '../config/types.ts';
@@ -45,23 +46,23 @@ export const STREAM_PATH = '/pinmap-serve-stream';
 const DATA_PATH = '/data/';
 /** Where the style file's folder is, on the server. */
 const STYLE_PATH = '/style/';
-/** Where the streets archive and its light and dark styles are, on the server (`--streets`). */
+/** Where the street map archive is, on the server (`--streets`, or a config's `streets` file). */
 const STREETS_PATH = '/streets/';
-/**
- * The Protomaps styles in the built app (`protomaps/` of `fixtures/`, written by
- * `scripts/generate-protomaps.ts`: `@protomaps/basemaps`' layers, the embedded Noto Sans faces,
- * a sprite): `--streets` serves them over the user's archive, with its fonts and sprite.
- */
-const PROTOMAPS_DIR = 'protomaps';
 
 export interface ServeOptions {
   /** The pin files: GeoJSON, CSV, or one `.pmtiles` archive. */
   files: string[];
   /** A style URL, or a style file (its folder is served with it, for its sprites, glyphs and tiles). */
   style?: string | undefined;
-  /** A street map archive made by `pinmap streets`: the basemap, in the Protomaps light and dark styles. */
+  /**
+   * A street map archive made by `pinmap streets`: the basemap, in the Protomaps light and dark
+   * styles (the config's `streets`, given as this file's address on the server).
+   */
   streets?: string | undefined;
-  /** A config file (JSON) for everything else; the pins and style given here win over its own. */
+  /**
+   * A config file (JSON) for everything else; the pins and the basemap given here (`--streets`,
+   * `--style`) win over its own. Its `streets` may name a file, relative to the config file's folder.
+   */
   config?: string | undefined;
   /** The port (0: any free one). */
   port: number;
@@ -137,6 +138,8 @@ export interface Serving {
   url: string;
   /** The config file read (its full path), if any. */
   config: string | undefined;
+  /** The street map shown (the archive's full path, or the config's URL), if any. */
+  streets: string | undefined;
   summaries: FileSummary[];
   server: Server;
   close(): Promise<void>;
@@ -163,8 +166,8 @@ export async function serve(options: ServeOptions): Promise<Serving> {
   const styleFile = options.style && !/^https?:\/\//i.test(options.style) ? inFolder(options.style, folder) : undefined;
   if (styleFile && (!existsSync(styleFile) || !statSync(styleFile).isFile())) throw new ServeError(`${options.style}: no such style file`);
   if (options.streets !== undefined && options.style !== undefined) throw new ServeError('give --streets or --style, not both: --streets is the basemap');
-  const streetsFile = options.streets === undefined ? undefined : inFolder(options.streets, folder);
-  const streetsAttribution = streetsFile ? await readStreets(streetsFile, options.streets!) : undefined;
+  const streets = streetsOf(options, userConfig, configFile, folder);
+  if (streets.file) await readStreets(streets.file, streets.given, streets.url!);
   const csvColumns = checkedCsvColumns(userConfig);
 
   // The files, and what the page is given: one file as it is, several merged.
@@ -188,15 +191,20 @@ export async function serve(options: ServeOptions): Promise<Serving> {
   // A file of no pin is a mistake, not a map of nothing.
   for (const [i, summary] of summaries.entries()) if (!summary.archive && summary.pins === 0) throw new ServeError(noPins(options.files[i]!, summary));
 
-  const streetsName = streetsFile ? basename(streetsFile) : undefined;
-  const basemap = streetsName
-    ? { style: `${STREETS_PATH.slice(1)}style-light.json`, darkStyle: `${STREETS_PATH.slice(1)}style-dark.json` }
-    : options.style
-      ? { style: styleFile ? `${STYLE_PATH.slice(1)}${encodeURIComponent(basename(styleFile))}` : options.style }
-      : {};
+  // The basemap the flags give wins over the config's: `--streets` over its style, `--style` over its streets.
+  const streetsName = streets.file ? basename(streets.file) : undefined;
+  const { style: _style, darkStyle: _darkStyle, ...withoutStyles } = userConfig;
+  const { streets: _streets, ...withoutStreets } = userConfig;
+  const ownConfig = options.streets !== undefined ? withoutStyles : options.style !== undefined ? withoutStreets : userConfig;
+  const basemap =
+    streets.url !== undefined
+      ? { streets: streetsName ? `${STREETS_PATH.slice(1)}${encodeURIComponent(streetsName)}` : streets.url }
+      : options.style
+        ? { style: styleFile ? `${STYLE_PATH.slice(1)}${encodeURIComponent(basename(styleFile))}` : options.style }
+        : {};
   const controls = options.panels === false || !isRecordOrMissing(userConfig.controls) ? userConfig.controls : { ...PANELS, ...userConfig.controls };
   const config: PinmapConfigInput = {
-    ...userConfig,
+    ...ownConfig,
     ...(controls === undefined ? {} : { controls: controls as PinmapConfigInput['controls'] }),
     pins,
     ...basemap,
@@ -205,10 +213,13 @@ export async function serve(options: ServeOptions): Promise<Serving> {
   const checked = safeParseConfig(config);
   if (!checked.ok) throw new ServeError(`the config has errors:\n${checked.error.problems.map((p) => `  ${p.option}: ${p.message}`).join('\n')}`);
   const configJson = JSON.stringify(config);
-  const policy = servedPolicy(options.style);
+  const policy = servedPolicy(options.style ?? (streetsName ? undefined : streets.url));
   const appDir = options.appDir ?? findAppDir();
   if (!appDir) throw new ServeError('the app is not built: run `npm run build` first (the package ships it built)');
-  const streetsStyles = streetsName ? streetsStylesOf(appDir, streetsName, streetsAttribution) : undefined;
+  // The page shows the archive in the app's Protomaps styles (src/map/maplibre-map.ts, `withStreets`).
+  for (const file of Object.values(STREETS_STYLE_PATHS)) {
+    if (streets.url !== undefined && !existsSync(join(appDir, file))) throw new ServeError(`the app's Protomaps style ${file} is missing: run \`npm run build\``);
+  }
 
   let styleFiles: StyleFiles | undefined;
   if (styleFile) {
@@ -264,13 +275,8 @@ export async function serve(options: ServeOptions): Promise<Serving> {
       if (file === undefined) return plain(response, 404, `not found: ${url.pathname}`);
       return sendFile(request, response, file);
     }
-    if (streetsStyles && streetsFile && path.startsWith(STREETS_PATH)) {
-      const name = path.slice(STREETS_PATH.length);
-      const style = streetsStyles.get(name);
-      if (style !== undefined) return json(response, style);
-      if (name === streetsName) return sendFile(request, response, streetsFile);
-      // The styles' fonts and sprite, from the app's Protomaps folder (no dotfile, nothing outside it).
-      if (/^(fonts|sprites)\//.test(name)) return sendAppFile(request, response, url.pathname.slice(STREETS_PATH.length - 1), join(appDir, PROTOMAPS_DIR));
+    if (streets.file && path.startsWith(STREETS_PATH)) {
+      if (path.slice(STREETS_PATH.length) === streetsName) return sendFile(request, response, streets.file);
       return plain(response, 404, `not found: ${url.pathname}`);
     }
     if (styleFiles && path.startsWith(STYLE_PATH)) {
@@ -290,6 +296,7 @@ export async function serve(options: ServeOptions): Promise<Serving> {
   return {
     url: `http://${host}:${port}/`,
     config: configFile,
+    streets: streets.file ?? streets.url,
     summaries,
     server,
     close: () => {
@@ -474,48 +481,39 @@ async function readArchive(file: string): Promise<FileSummary> {
 }
 
 /**
- * Checks a `--streets` archive: a PMTiles archive of vector tiles in the Protomaps basemap schema
- * (its metadata lists the layers the styles draw), not a pin archive. Returns its attribution.
+ * Where the street map comes from: `--streets` (a file, relative to the command's folder), else
+ * the config's `streets` unless `--style` is given: an http(s) URL the page reads, or a file,
+ * relative to the config file's folder, served here. `given` is how the messages name it.
  */
-async function readStreets(file: string, given: string): Promise<string | undefined> {
-  if (!existsSync(file) || !statSync(file).isFile()) throw new ServeError(`--streets ${given}: no such file (make it with \`pinmap streets <pins file> -o ${given}\`)`);
-  let metadata: { vector_layers?: { id?: unknown }[]; attribution?: unknown; pinmap?: unknown } | null;
+function streetsOf(options: ServeOptions, userConfig: Record<string, unknown>, configFile: string | undefined, folder: string): { url?: string; file?: string; given: string } {
+  if (options.streets !== undefined) return { url: options.streets, file: inFolder(options.streets, folder), given: `--streets ${options.streets}` };
+  const value = userConfig.streets;
+  // Not a string, or given with a style of the config's own: the config's check names it.
+  if (options.style !== undefined || typeof value !== 'string' || value === '' || userConfig.style !== undefined || userConfig.darkStyle !== undefined) return { given: '' };
+  if (/^[a-z][a-z0-9+.-]*:/i.test(value)) return { url: value, given: `streets ${value}` };
+  return { url: value, file: resolve(configFile ? dirname(configFile) : folder, value), given: `the config's streets ${value}` };
+}
+
+/**
+ * Checks a street map archive (`--streets`, or a config's `streets` file; `given` names it): a
+ * PMTiles archive of vector tiles in the Protomaps basemap schema (its metadata lists the layers
+ * the styles draw), not a pin archive; `name` is the path as given.
+ */
+async function readStreets(file: string, given: string, name: string): Promise<void> {
+  if (!existsSync(file) || !statSync(file).isFile()) throw new ServeError(`${given}: no such file${given.startsWith('--') ? '' : ` (${file})`} (make it with \`pinmap streets <pins file> -o ${name}\`)`);
+  let metadata: { vector_layers?: { id?: unknown }[]; pinmap?: unknown } | null;
   try {
     const archive = new PMTiles(fileSource(file));
     const header = await archive.getHeader();
     if (header.tileType !== 1) throw new Error('its tiles are not vector tiles');
     metadata = (await archive.getMetadata()) as typeof metadata;
   } catch (error) {
-    throw new ServeError(`--streets ${given} is not a street map archive (PMTiles of vector tiles): ${(error as Error).message}`);
+    throw new ServeError(`${given} is not a street map archive (PMTiles of vector tiles): ${(error as Error).message}`);
   }
-  if (metadata?.pinmap !== undefined) throw new ServeError(`--streets ${given} is a pin archive: give it as the pin file, and the street map archive (made by \`pinmap streets\`) as --streets`);
+  if (metadata?.pinmap !== undefined) throw new ServeError(`${given} is a pin archive: give it as the pin file, and the street map archive (made by \`pinmap streets\`) as --streets`);
   const layers = new Set((metadata?.vector_layers ?? []).map((layer) => layer.id));
   const missing = ['earth', 'water', 'roads'].filter((id) => !layers.has(id));
-  if (missing.length > 0) throw new ServeError(`--streets ${given} is not in the Protomaps basemap schema (its metadata lists no ${missing.join(', ')} layer): cut it from a Protomaps build with \`pinmap streets\``);
-  return typeof metadata?.attribution === 'string' ? metadata.attribution : undefined;
-}
-
-/**
- * The light and dark styles of `--streets`, by their served names: the app's Protomaps styles
- * with their source pointed at the archive (served beside them) and given its attribution.
- */
-export function streetsStylesOf(appDir: string, archiveName: string, attribution: string | undefined): Map<string, string> {
-  const styles = new Map<string, string>();
-  for (const flavor of ['light', 'dark']) {
-    const name = `style-${flavor}.json`;
-    let style: { sources?: Record<string, { url?: string; attribution?: string }> };
-    try {
-      style = JSON.parse(readFileSync(join(appDir, PROTOMAPS_DIR, name), 'utf8')) as typeof style;
-    } catch (error) {
-      throw new ServeError(`the app's Protomaps style ${PROTOMAPS_DIR}/${name} could not be read (${(error as Error).message}): run \`npm run build\``);
-    }
-    for (const source of Object.values(style.sources ?? {})) {
-      source.url = `pmtiles://${encodeURIComponent(archiveName)}`;
-      if (attribution !== undefined) source.attribution = attribution;
-    }
-    styles.set(name, JSON.stringify(style));
-  }
-  return styles;
+  if (missing.length > 0) throw new ServeError(`${given} is not in the Protomaps basemap schema (its metadata lists no ${missing.join(', ')} layer): cut it from a Protomaps build with \`pinmap streets\``);
 }
 
 /** What `pinmap serve` prints of the files: each one's pins and its first skipped pins, with their reasons. */

@@ -102,6 +102,11 @@ export const EMBEDDED_STYLE_PATH = 'basemap/style.json';
 /** The embedded basemap's dark look, beside it (same sources, layers and fonts; other colours). */
 export const EMBEDDED_DARK_STYLE_PATH = 'basemap/style-dark.json';
 /**
+ * The Protomaps light and dark styles beside the embedded basemap (`@protomaps/basemaps`' layers
+ * on the embedded Noto Sans faces, a sprite): config `streets` shows its archive in them.
+ */
+export const STREETS_STYLE_PATHS = { light: 'protomaps/style-light.json', dark: 'protomaps/style-dark.json' } as const;
+/**
  * The zoom past the embedded basemap's detail (its coasts end at zoom 7 and its village names by
  * 9, and it has no streets): from here on the map says once that a street map style shows more
  * (locale `Basemap.NoStreets`).

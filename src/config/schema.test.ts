@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { ConfigError, configKey, controlCorners, parseConfig, safeParseConfig, type ConfigProblem } from './schema.ts';
+import { ConfigError, configKey, controlCorners, parseConfig, safeParseConfig, showsEmbeddedBasemap, type ConfigProblem } from './schema.ts';
 
 function problems(input: unknown): ConfigProblem[] {
   const result = safeParseConfig(input);
@@ -159,6 +159,35 @@ describe('theme', () => {
   it('takes a darkStyle as a URL or a style object', () => {
     expect(parseConfig({ darkStyle: 'https://tiles.example.com/dark.json' }).darkStyle).toBe('https://tiles.example.com/dark.json');
     expect(parseConfig({ darkStyle: { version: 8, sources: {}, layers: [] } }).darkStyle).toEqual({ version: 8, sources: {}, layers: [] });
+  });
+});
+
+describe('streets', () => {
+  it('takes the URL of a street map archive, http(s) or relative to the page', () => {
+    expect(parseConfig({ streets: 'area.pmtiles' }).streets).toBe('area.pmtiles');
+    expect(parseConfig({ streets: 'https://maps.example.org/area.pmtiles' }).streets).toBe('https://maps.example.org/area.pmtiles');
+    expect(parseConfig({}).streets).toBeUndefined();
+  });
+
+  it('names a streets that is no URL', () => {
+    expect(problems({ streets: '' })).toEqual([{ option: 'streets', message: 'must be the URL of a street map archive (.pmtiles), not empty' }]);
+    expect(problems({ streets: 'javascript:alert(1)' })).toEqual([{ option: 'streets', message: 'must be the URL of a street map archive (.pmtiles): an http(s) URL or a path relative to the page' }]);
+    expect(problems({ streets: ['area.pmtiles'] })).toEqual([{ option: 'streets', message: 'must be the URL of a street map archive (.pmtiles)' }]);
+  });
+
+  it('is a basemap with streets: the map is not on the embedded basemap (no note that it has none)', () => {
+    expect(showsEmbeddedBasemap(parseConfig({}))).toBe(true);
+    expect(showsEmbeddedBasemap(parseConfig({ streets: 'area.pmtiles' }))).toBe(false);
+    expect(showsEmbeddedBasemap(parseConfig({ style: 'https://tiles.example.com/style.json' }))).toBe(false);
+  });
+
+  it('is the basemap: given with style or darkStyle, it is an error naming streets and the other', () => {
+    expect(problems({ streets: 'area.pmtiles', style: 'https://tiles.example.com/style.json' })).toEqual([
+      { option: 'streets', message: 'cannot be given with style: the street map is the basemap (in the Protomaps light and dark styles); give one of them' },
+    ]);
+    expect(problems({ streets: 'area.pmtiles', darkStyle: 'https://tiles.example.com/dark.json' })).toEqual([
+      { option: 'streets', message: 'cannot be given with darkStyle: the street map is the basemap (in the Protomaps light and dark styles); give one of them' },
+    ]);
   });
 });
 

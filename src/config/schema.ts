@@ -287,6 +287,15 @@ const schema = z
       theme: z._default(z.enum(THEMES, { error: 'must be "light", "dark" or "auto"' }), 'auto'),
       /** The basemap in the dark theme, when `style` is the site's own (the embedded basemap has its dark look). */
       darkStyle: z.optional(z.union([urlString, styleObject], { error: 'must be a style URL or a MapLibre style object' })),
+      /** A street map archive (Protomaps schema): the basemap, in the Protomaps light and dark styles. */
+      streets: z.optional(
+        z
+          .string({ error: 'must be the URL of a street map archive (.pmtiles)' })
+          .check(
+            z.minLength(1, { error: 'must be the URL of a street map archive (.pmtiles), not empty' }),
+            z.refine(isFetchableUrl, { error: 'must be the URL of a street map archive (.pmtiles): an http(s) URL or a path relative to the page' }),
+          ),
+      ),
     },
     { error: 'must be an object' },
   )
@@ -308,6 +317,12 @@ const schema = z
       path: ['pinsStream'],
       error: 'cannot change pre-tiled pins (pmtiles://), which stay as they were tiled; README "Pre-tiled pins" says how to show live pins with them',
       when: (payload) => typeof payload.value === 'object' && payload.value !== null && (payload.value as { pinsStream?: unknown }).pinsStream !== undefined,
+    }),
+    // The street map is the basemap: a style of the site's own would be a second one.
+    z.refine((c) => c.style === undefined && c.darkStyle === undefined, {
+      path: ['streets'],
+      error: (issue) => `cannot be given with ${(issue.input as { style?: unknown }).style === undefined ? 'darkStyle' : 'style'}: the street map is the basemap (in the Protomaps light and dark styles); give one of them`,
+      when: (payload) => typeof payload.value === 'object' && payload.value !== null && (payload.value as { streets?: unknown }).streets !== undefined,
     }),
     z.refine((c) => c.pitch >= c.minPitch && c.pitch <= c.maxPitch, {
       path: ['pitch'],
@@ -504,4 +519,9 @@ export function controlCorners(config: PinmapConfig): Record<ControlName, Corner
     corners[name] = placement === true ? DEFAULT_CONTROL_CORNERS[name] : placement;
   }
   return corners;
+}
+
+/** Whether a config shows the embedded basemap: no `style` of the site's own, no `streets`. */
+export function showsEmbeddedBasemap(config: PinmapConfig): boolean {
+  return config.style === undefined && config.streets === undefined;
 }

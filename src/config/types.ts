@@ -257,6 +257,13 @@ export interface PinmapConfigInput {
   theme?: 'light' | 'dark' | 'auto' | undefined;
   /** The basemap in the dark theme when `style` is the site's own (the embedded basemap has its dark look): a style URL or object. Default: none (the site's style keeps its look). */
   darkStyle?: string | InlineStyle | undefined;
+  /**
+   * A street map archive in the Protomaps basemap schema (made by `pinmap streets`, README
+   * "Streets for your area"): the URL of the `.pmtiles` file, http(s) or relative to the page. The
+   * basemap is then this archive in the Protomaps light and dark styles on the embedded fonts
+   * (`theme` picks one); not with `style` or `darkStyle`. Default: none (the embedded basemap).
+   */
+  streets?: string | undefined;
   /** Scale units. Default `'metric'`. */
   units?: 'metric' | 'imperial' | 'nautical' | undefined;
   /** Overrides of the controls' titles and unit names, by locale key (README, "Controls"); an unknown key is an error. Default `{}`. */
@@ -281,6 +288,7 @@ type OptionalConfigKey =
   | 'pins'
   | 'openPin'
   | 'darkStyle'
+  | 'streets'
   | 'csv'
   | 'listDetailField'
   | 'pinsRefresh'

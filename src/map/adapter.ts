@@ -81,6 +81,13 @@ export interface MapAdapter {
   fitBounds(bounds: LngLatBounds, options: FitOptions): void;
   /** Stops whatever animation runs, where it is (it then reports `motion.ended`). */
   stopAnimation(): void;
+  /**
+   * The map's box lost `pixels` at its top (a strip above it came; negative: the strip went, and
+   * the box grew by as much): fits the map to its box at once and pans by half of it, so what is
+   * drawn (pins, streets, popups) stays where it was on the screen. Only the camera's centre
+   * moves (to the middle of the drawn map).
+   */
+  resizeFromTop(pixels: number): void;
   /** Called on every camera change (user gestures and code alike). Returns an unsubscribe. */
   onCameraChange(listener: (camera: Camera) => void): () => void;
   /**

@@ -3,7 +3,7 @@ import workerUrl from 'maplibre-gl/dist/maplibre-gl-worker.mjs?url&no-inline';
 import 'maplibre-gl/dist/maplibre-gl.css';
 import type { MapFailure } from '../machines/map-status.machine.ts';
 import type { PinmapConfig, Theme } from '../config/schema.ts';
-import { EMBEDDED_DARK_STYLE_PATH, EMBEDDED_STYLE_PATH, TILE_RETRY } from '../config/constants.ts';
+import { EMBEDDED_DARK_STYLE_PATH, EMBEDDED_STYLE_PATH, STREETS_STYLE_PATHS, TILE_RETRY } from '../config/constants.ts';
 import { MESSAGES, reasonOf } from '../config/errors.ts';
 import { localeWith } from '../config/locale.ts';
 import { archiveFailure, prefetchArchives, registerPmtilesProtocol } from './pmtiles.ts';
@@ -39,11 +39,33 @@ function themedStyle(config: PinmapConfig, theme: Theme): PinmapConfig['style'] 
   return theme === 'dark' && config.style !== undefined && config.darkStyle !== undefined ? config.darkStyle : config.style;
 }
 
-/** The style URL a config asks for (in `theme`), made absolute against the page; undefined for an inline style. */
+/**
+ * The style URL a config asks for (in `theme`), made absolute against the page; undefined for an
+ * inline style. With `streets`, the Protomaps style of the theme beside the embedded basemap
+ * (its source is pointed at the archive when it arrives: {@link withStreets}).
+ */
 export function styleUrlOf(config: PinmapConfig, theme: Theme = themeOf(config)): string | undefined {
+  if (config.streets !== undefined) return besideTheBundle(STREETS_STYLE_PATHS[theme]);
   const style = themedStyle(config, theme);
   if (typeof style === 'object') return undefined;
   return style === undefined ? embeddedStyleUrl(theme) : new URL(style, document.baseURI).href;
+}
+
+/**
+ * A style as the config shows it: with `streets`, every source of the Protomaps style (it has
+ * one) reads the street map archive, resolved against the page, and takes its credit from the
+ * archive's own metadata rather than the style's (written for the fixture it was made over).
+ */
+export function withStreets(style: StyleSpecification, config: PinmapConfig): StyleSpecification {
+  if (config.streets === undefined) return style;
+  const url = `pmtiles://${new URL(config.streets, document.baseURI).href}`;
+  const sources = Object.fromEntries(
+    Object.entries(style.sources).map(([id, source]) => {
+      const { attribution: _credit, ...rest } = source as typeof source & { attribution?: string };
+      return [id, { ...rest, url }];
+    }),
+  ) as StyleSpecification['sources'];
+  return { ...style, sources };
 }
 
 /**
@@ -56,7 +78,11 @@ export function styleUrlOf(config: PinmapConfig, theme: Theme = themeOf(config))
  * a folder whose files the style names relative to itself.
  */
 function embeddedStyleUrl(theme: Theme): string {
-  const file = theme === 'dark' ? EMBEDDED_DARK_STYLE_PATH : EMBEDDED_STYLE_PATH;
+  return besideTheBundle(theme === 'dark' ? EMBEDDED_DARK_STYLE_PATH : EMBEDDED_STYLE_PATH);
+}
+
+/** A file of the folders built beside the code (`basemap/`, `protomaps/`), found as {@link embeddedStyleUrl} says. */
+function besideTheBundle(file: string): string {
   return import.meta.env.DEV ? new URL(file, document.baseURI).href : relativeToBundle(`../${file}`);
 }
 
@@ -86,7 +112,7 @@ export function showTheme(map: MapLibreMap, config: PinmapConfig, theme: Theme):
   const url = styleUrlOf(config, theme);
   map.setStyle(styleInputOf(config, theme), {
     diff: true,
-    transformStyle: (previous, next) => carryPinmapParts(previous, resolveStyleUrls(next, url ?? document.baseURI)),
+    transformStyle: (previous, next) => carryPinmapParts(previous, withStreets(resolveStyleUrls(next, url ?? document.baseURI), config)),
   });
 }
 
@@ -106,7 +132,7 @@ export function sharedMapOptions(config: PinmapConfig): Omit<MapOptions, 'contai
   return {
     style: styleInputOf(config),
     transformStyle: (_previous, next) => {
-      const style = resolveStyleUrls(next, styleUrl ?? document.baseURI);
+      const style = withStreets(resolveStyleUrls(next, styleUrl ?? document.baseURI), config);
       // Its archives' headers are read while MapLibre sets the style up.
       prefetchArchives(style, transformRequest);
       return style;

@@ -122,6 +122,7 @@ export const BAD_CONFIGS: Record<string, readonly BadConfig[]> = {
     [{ fitToUserLocation: 1 }, 'fitToUserLocation', 'must be true or false'],
     [{ theme: true }, 'theme', 'must be "light", "dark" or "auto"'],
     [{ darkStyle: 7 }, 'darkStyle', 'must be a style URL or a MapLibre style object'],
+    [{ streets: 7 }, 'streets', 'must be the URL of a street map archive (.pmtiles)'],
   ],
 
   'a wrong type in a raster layer': [

@@ -4,7 +4,7 @@ import { createPortal } from 'react-dom';
 import { mapStatusMachine, type MapStatus } from '../machines/map-status.machine.ts';
 import type { Camera, ViewName } from '../config/address.ts';
 import type { MapAdapter, PopupContent } from '../map/adapter.ts';
-import { configKey, safeParseConfig, type ConfigError, type PinmapConfig, type PinmapConfigInput } from '../config/schema.ts';
+import { configKey, safeParseConfig, showsEmbeddedBasemap, type ConfigError, type PinmapConfig, type PinmapConfigInput } from '../config/schema.ts';
 import { createEngine } from '../map/engines.ts';
 import { refreshPins } from '../map/pin-refresh.ts';
 import type { Pin, PinSet } from '../pins/types.ts';
@@ -17,7 +17,7 @@ import { ErrorPanel } from './ErrorPanel.tsx';
 import { inspectOptions } from './inspect.ts';
 import { PinNotice } from './PinNotice.tsx';
 import { BasemapNote, pinFileName } from './BasemapNote.tsx';
-import { useBasemapNote } from './hooks/use-basemap-note.ts';
+import { useBasemapNote, useNoteStrip } from './hooks/use-basemap-note.ts';
 import { PageNoticeContext } from './page-notice.ts';
 import { useAddressSync, useHiddenAddressSync, useOpenPinAddressSync } from './hooks/use-address-sync.ts';
 import { useTheme } from './hooks/use-theme.ts';
@@ -458,7 +458,9 @@ function PinmapView({ config, fitPins, viewState, events, className, style, hand
     events.current.onLoad?.({ target: pinmapRefOf(adapter, latestConfig) });
   }, [status, adapter, events, latestConfig]);
 
-  const basemapNote = useBasemapNote(adapter, config.style === undefined && status !== 'error', status === 'idle');
+  const basemapNote = useBasemapNote(adapter, showsEmbeddedBasemap(config) && status !== 'error', status === 'idle');
+  const [noteStrip, setNoteStrip] = useState<HTMLDivElement | null>(null);
+  useNoteStrip(adapter, rootRef, noteStrip);
   const anyNotice = Boolean(engineNotice || notice || progressText || shownPageNotice || streamNotice);
 
   const dismissLabel = locale['PinLayer.Dismiss'];
@@ -471,13 +473,18 @@ function PinmapView({ config, fitPins, viewState, events, className, style, hand
         </a>
       )}
       <div className="pinmap-map" ref={containerRef} />
-      {(basemapNote.state !== 'hidden' || anyNotice) && (
+      {(basemapNote.state === 'shown' || basemapNote.state === 'leaving') && (
+        <BasemapNote
+          text={locale['Basemap.NoStreets'].replaceAll('{pins}', pinFileName(config.pins))}
+          dismissLabel={dismissLabel}
+          gone={basemapNote.state === 'leaving'}
+          onDone={basemapNote.hide}
+          stripRef={setNoteStrip}
+        />
+      )}
+      {anyNotice && (
         <div className="pinmap-top">
-          {basemapNote.state !== 'hidden' && (
-            <BasemapNote text={locale['Basemap.NoStreets'].replaceAll('{pins}', pinFileName(config.pins))} dismissLabel={dismissLabel} fading={basemapNote.state === 'fading'} onDone={basemapNote.hide} />
-          )}
-          {anyNotice && (
-            <div className="pinmap-notices">
+          <div className="pinmap-notices">
               {shownPageNotice && <PinNotice text={shownPageNotice} dismissLabel={dismissLabel} onDismiss={() => setDismissedPageNotice(shownPageNotice)} />}
               {progressText && (
                 <p className="pinmap-notice pinmap-progress" role="status">
@@ -497,8 +504,7 @@ function PinmapView({ config, fitPins, viewState, events, className, style, hand
                   {...(notice.retry ? { retryLabel: locale['PinLayer.Retry'], onRetry: notice.retry } : {})}
                 />
               )}
-            </div>
-          )}
+          </div>
         </div>
       )}
       {adapter && status !== 'error' && (

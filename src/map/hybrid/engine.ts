@@ -252,6 +252,12 @@ export function createHybridEngine(parent: HTMLElement, config: PinmapConfig, ev
       motion.animate(tag, duration, () => map.flyToBounds(box, { ...options, duration: duration / 1000 }), () => map.fitBounds(box, { ...options, animate: false }));
     },
     stopAnimation: () => motion.stop(),
+    resizeFromTop(pixels) {
+      // Leaflet keeps the centre (the vector layer's ResizeObserver would, a moment later); the
+      // pan then puts the content back where it was. Leaflet pans by whole pixels.
+      map.invalidateSize({ pan: true });
+      map.panBy([0, Math.round(pixels / 2)], { animate: false });
+    },
     onCameraChange(listener) {
       const handler = () => listener(getCamera());
       map.on('move zoom', handler);

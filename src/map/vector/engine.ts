@@ -106,6 +106,12 @@ export function createVectorEngine(container: HTMLElement, config: PinmapConfig,
     stopAnimation() {
       map.stop();
     },
+    resizeFromTop(pixels) {
+      // MapLibre's own resize (its ResizeObserver) comes later in the frame, the centre kept; here
+      // it is at once, so the pan reckons with the new size, and the next frame draws both.
+      map.resize();
+      map.panBy([0, pixels / 2], { animate: false });
+    },
     onCameraChange(listener) {
       const handler = () => listener(getCamera());
       map.on('move', handler);
@@ -195,6 +201,7 @@ function failedAdapter(config: PinmapConfig): MapAdapter {
     flyTo: () => {},
     fitBounds: () => {},
     stopAnimation: () => {},
+    resizeFromTop: () => {},
     onCameraChange: () => () => {},
     setPins: () => Promise.resolve(),
     setPopupContent: () => {},

@@ -224,6 +224,9 @@ export function PinListControl({ adapter, locale, hidden, open, onOpenChange, sh
     measure();
     const observer = new ResizeObserver(measure);
     if (root.current) observer.observe(root.current);
+    // The map's box, which the no-streets note's strip shortens while it shows (the top corners move down with it).
+    const map = root.current?.querySelector('.pinmap-map');
+    if (map) observer.observe(map);
     return () => observer.disconnect();
   }, [open, root, entries]);
 
