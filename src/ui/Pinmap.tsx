@@ -26,6 +26,7 @@ import { pinmapPinOf } from './popup-pin.ts';
 import { loadPinCode, progressLabel, usePinSource, type PinSource } from './hooks/use-pin-source.ts';
 import { useControlledCamera } from './hooks/use-controlled-camera.ts';
 import { useLatest } from './hooks/use-latest.ts';
+import { useAppPins } from './hooks/use-app-pins.ts';
 import { pinmapRefOf, updatePinsById } from './pinmap-ref.ts';
 import { jumpToPins, pinSetBounds } from './fit-pins.ts';
 import './pinmap.css';
@@ -35,7 +36,7 @@ import './pinmap.css';
  * `data-map-state`, and whatever error stops it. One map per mounted component: props that can be
  * set on a live map are, and only a change that needs a new map makes one.
  */
-export function Pinmap({ config, pins, pinStyles, controls, theme, initialViewState, viewState, className, style, ref, renderPopup, selectedPinId, ...events }: PinmapProps) {
+export function Pinmap({ config, pins, pinStyles, controls, theme, initialViewState, viewState, className, style, ref, renderPopup, selectedPinId, highlightedPins, renderPin, ...events }: PinmapProps) {
   // Site owners write config inline; parsing keys on its content, not on object identity.
   const input = withProps(config, { pins, pinStyles, controls, theme }, viewState ?? initialViewState);
   const key = configKey(input);
@@ -46,7 +47,7 @@ export function Pinmap({ config, pins, pinStyles, controls, theme, initialViewSt
   if (!parsed.ok) return <ConfigErrorView error={parsed.error} theme={requestedTheme(input)} events={latestEvents} className={className} style={style} />;
   // The camera opens on the pins only where nothing else says where it opens.
   const fitPins = parsed.config.fitPins && !givesCamera(input);
-  return <PinmapView config={parsed.config} fitPins={fitPins} viewState={viewState} events={latestEvents} className={className} style={style} handleRef={ref} renderPopup={renderPopup} selectedPinId={selectedPinId} />;
+  return <PinmapView config={parsed.config} fitPins={fitPins} viewState={viewState} events={latestEvents} className={className} style={style} handleRef={ref} renderPopup={renderPopup} selectedPinId={selectedPinId} highlightedPins={highlightedPins} renderPin={renderPin} />;
 }
 
 function ConfigErrorView({ error, theme: requested, events, className, style }: { error: ConfigError; theme: PinmapConfig['theme']; events: EventsRef; className?: string | undefined; style?: CSSProperties | undefined }) {
@@ -77,9 +78,11 @@ interface ViewProps {
   handleRef: Ref<PinmapRef> | undefined;
   renderPopup: PinmapProps['renderPopup'];
   selectedPinId: PinmapProps['selectedPinId'];
+  highlightedPins: PinmapProps['highlightedPins'];
+  renderPin: PinmapProps['renderPin'];
 }
 
-function PinmapView({ config, fitPins, viewState, events, className, style, handleRef, renderPopup, selectedPinId }: ViewProps) {
+function PinmapView({ config, fitPins, viewState, events, className, style, handleRef, renderPopup, selectedPinId, highlightedPins, renderPin }: ViewProps) {
   const rootRef = useRef<HTMLDivElement>(null);
   const containerRef = useRef<HTMLDivElement>(null);
   const [adapter, setAdapter] = useState<MapAdapter>();
@@ -440,6 +443,7 @@ function PinmapView({ config, fitPins, viewState, events, className, style, hand
     if (selected !== requested.current?.id) requested.current = undefined;
   }, [selected]);
   const popupPin = useMemo(() => (popupTarget ? pinmapPinOf(popupTarget.pin) : undefined), [popupTarget]);
+  const appPins = useAppPins(adapter, renderPin ? highlightedPins : undefined);
 
   useAddressSync(adapter, config.hash);
   useOpenPinAddressSync(adapter, config.hash);
@@ -520,6 +524,7 @@ function PinmapView({ config, fitPins, viewState, events, className, style, hand
           pinProgress={progressText}
         />
       )}
+      {renderPin && appPins.map(({ pin, element }) => createPortal(renderPin(pin), element, pin.id))}
       {renderPopup && popupTarget && popupPin && selected === popupTarget.pin.id && createPortal(renderPopup(popupPin), popupTarget.element, popupTarget.pin.id)}
       {failure && (
         <ErrorPanel
