@@ -15,6 +15,7 @@
  *   npm run bench -- --pretiled --archive pins.pmtiles   # the same rows with an archive made before (no tiling)
  *   npm run bench -- --city-zoom                    # only 100k clumped pins at zoom 16 against the no-pin map (city-zoom.md)
  *   npm run bench -- --fleet                        # only 10k pins, 1k moving at 1 Hz, against MapLibre's clustered updateData (fleet.md)
+ *   npm run bench -- --react                        # only React content: renderPopup and renderPin against none, react-map-gl markers (react.md)
  *
  * Exits 0 whatever the figures (it is not a test); 1 only when it could not measure at all.
  */
@@ -43,6 +44,7 @@ import { PRETILED_COUNT, existingArchive, measurePretiled, pretiledTargets, rend
 import { measureSearch } from './bench/search.ts';
 import { CITY_ZOOM, busiestPlace, cityPins, measureCityZoom, renderCityZoom } from './bench/city-zoom.ts';
 import { fleetData, fleetPage, fleetTargets, measureFleet, renderFleet } from './bench/fleet.ts';
+import { MAP_GL_MARKERS, PAN_PINS, POPUP_PINS, REACT_PINS, measureReact, renderReact } from './bench/react-pins.ts';
 
 const ROOT = resolve(import.meta.dirname, '..');
 const RESULTS = join(ROOT, 'bench/results');
@@ -74,6 +76,7 @@ function usage(): string {
     '  --csv            with --tiling: the same pins written as CSV and tiled, against the CSV targets',
     '  --clumped        with --tiling: the pins placed in towns, streets and blocks of flats (clumpedSyntheticPins), not spread over the world',
     '  --fleet          only a fleet: 10k pins, 1k of them moving at 1 Hz (updatePins), against MapLibre\'s clustered GeoJSON source fed the same changes (updateData): pan, main-thread time per update, change to frame, bubbles re-created; writes fleet.md and fleet.json',
+    '  --react          only React content: a renderPopup popup against the default (click to painted), 10k pins with 100 renderPin pins against none and react-map-gl with 1,000 <Marker>s (pan p95); writes react.md',
     '  --city-zoom      only 100k clumped pins (inline GeoJSON, and pre-tiled) in the vector view at zoom 16 over the busiest town, against the same view without pins: time to idle; writes city-zoom.md',
     `  --trace          also record a Chrome trace of one load of a row (${Object.keys(RENDERER_LABELS).join(', ')}) and print where the time went`,
     '  --cpu            also load these rows --runs times each, in turn, and report the CPU time the browser\'s threads spent until idle',
@@ -100,6 +103,7 @@ function parseCli() {
       clumped: { type: 'boolean', default: false },
       'city-zoom': { type: 'boolean', default: false },
       fleet: { type: 'boolean', default: false },
+      react: { type: 'boolean', default: false },
       archive: { type: 'string' },
       trace: { type: 'string' },
       cpu: { type: 'string' },
@@ -146,6 +150,7 @@ function parseCli() {
     clumped: values.clumped,
     cityZoom: values['city-zoom'],
     fleet: values.fleet,
+    react: values.react,
     trace: values.trace === undefined ? undefined : rowOf('trace', values.trace),
     cpuRows,
     outDir: resolve(values['out-dir']),
@@ -164,7 +169,7 @@ interface Built {
 }
 
 /** Builds the app (unless given one), the embed library and the baseline pages into `tmp`. */
-async function buildAll(tmp: string): Promise<Built> {
+async function buildAll(tmp: string, reactPage = false): Promise<Built> {
   const given = process.env.PINMAP_BENCH_APP_DIR;
   const configFile = join(ROOT, 'vite.config.ts');
   let appDir: string;
@@ -185,14 +190,15 @@ async function buildAll(tmp: string): Promise<Built> {
   // Each baseline page on its own, so the bare MapLibre page carries nothing of the Leaflet one,
   // nor of React (the react-map-gl page, whose JSX the React plugin compiles, as in a React app).
   // The builds wait on files as much as on the processor: side by side they take less time.
-  const builds = ['maplibre', 'leaflet', 'react-map-gl'].map((page) =>
+  // The `<Pinmap/>` page only for `--react`: it builds the library's sources once more.
+  const builds = ['maplibre', 'leaflet', 'react-map-gl', ...(reactPage ? ['react-pinmap'] : [])].map((page) =>
     build({
       root: join(ROOT, 'scripts/bench'),
       configFile: false,
       base: './',
       publicDir: false,
       logLevel: 'warn',
-      plugins: page === 'react-map-gl' ? [react()] : [],
+      plugins: page.startsWith('react-') ? [react()] : [],
       build: {
         outDir: pagesDir,
         emptyOutDir: false,
@@ -285,6 +291,40 @@ function publishInputs(server: StaticServer, counts: number[]): (renderer: Rende
   };
 }
 
+/**
+ * The pages of `--react` (`bench/react-pins.ts`): `<Pinmap/>` with `POPUP_PINS` pins (DOM markers)
+ * and either popup; with `PAN_PINS` pins at zoom 4 over the bench's centre, with or without the
+ * `REACT_PINS` pins that stand alone nearest the centre as price tags; and react-map-gl with the
+ * `MAP_GL_MARKERS` pins nearest the centre as `<Marker>` price tags.
+ */
+function reactPages(server: StaticServer): import('./bench/react-pins.ts').ReactPages {
+  const camera = { center: CAMERA.center, zoom: 4 };
+  const popupPins = generatePins(POPUP_PINS, SEED);
+  // Near the centre, so they show as lone pins at the camera's zoom.
+  popupPins.features.forEach((feature, i) => (feature.geometry.coordinates = [camera.center[0] - 20 + (i % 10) * 4, camera.center[1] - 8 + Math.floor(i / 10) * 4]));
+  server.put('/__bench/data/react-popup-pins.json', JSON.stringify(popupPins));
+  const pins = generatePins(PAN_PINS, SEED);
+  server.put(pinsPath(PAN_PINS), JSON.stringify(pins));
+  const distance = ([lng, lat]: number[]) => Math.hypot(lng! - camera.center[0], lat! - camera.center[1]);
+  const lngLats = new Float64Array(pins.features.length * 2);
+  pins.features.forEach((feature, i) => lngLats.set(feature.geometry.coordinates.slice(0, 2), 2 * i));
+  const answer = createIndexCore();
+  answer({ id: 1, type: 'load', lngLats, zoom: camera.zoom });
+  const { reply } = answer({ id: 2, type: 'groups', bbox: [-180, -90, 180, 90], zoom: camera.zoom });
+  if (!('type' in reply) || reply.type !== 'groups') throw new Error('the pin index did not answer with groups');
+  const lone = [...reply.pins].map((i) => pins.features[i]!).sort((a, b) => distance(a.geometry.coordinates) - distance(b.geometry.coordinates));
+  server.put('/__bench/data/react-tags.json', JSON.stringify(lone.slice(0, REACT_PINS).map((feature) => String(feature.id))));
+  const nearest = [...pins.features].sort((a, b) => distance(a.geometry.coordinates) - distance(b.geometry.coordinates)).slice(0, MAP_GL_MARKERS);
+  server.put('/__bench/data/react-markers.json', JSON.stringify(nearest.map((feature) => [...feature.geometry.coordinates.slice(0, 2), feature.properties.title.slice(4)])));
+  const base = { style: '/basemap/style.json', center: JSON.stringify(camera.center), zoom: String(camera.zoom), fadeDuration: String(FADE_DURATION) };
+  const page = (file: string, extra: Record<string, string>) => `${server.origin}/__bench/pages/${file}.html?${new URLSearchParams({ ...base, ...extra })}`;
+  return {
+    popup: (react) => page('react-pinmap', { pins: '/__bench/data/react-popup-pins.json', ...(react ? { popup: 'react' } : {}) }),
+    pan: (reactPins) => page('react-pinmap', { pins: pinsPath(PAN_PINS), ...(reactPins ? { tags: '/__bench/data/react-tags.json' } : {}) }),
+    mapGl: () => page('react-map-gl', { markers: '/__bench/data/react-markers.json' }),
+  };
+}
+
 /** The baseline pages that are not `maplibre.html`. */
 const PAGE_FILES: Partial<Record<Renderer, string>> = { 'fa-markers': 'leaflet', 'react-map-gl': 'react-map-gl' };
 
@@ -364,7 +404,7 @@ async function main(): Promise<number> {
   let browser: Browser | undefined;
   let server: StaticServer | undefined;
   try {
-    const built = await buildAll(tmp);
+    const built = await buildAll(tmp, options.react);
     // The library at /lib/ beside /basemap/, as `npm run build` lays out dist/: it finds its basemap at ../basemap.
     server = await startStaticServer({ '/': built.appDir, '/__bench/pages/': built.pagesDir, '/lib/': built.libDir });
     browser = activeBrowser = await launch();
@@ -411,6 +451,14 @@ async function main(): Promise<number> {
       mkdirSync(options.outDir, { recursive: true });
       writeFileSync(join(options.outDir, 'city-zoom.md'), `${section}\n`);
       log(`Written: ${join(options.outDir, 'city-zoom.md')}`);
+      return 0;
+    }
+    if (options.react) {
+      const section = renderReact(await measureReact(browser, reactPages(server), runs, loadCapMs, log, () => loadavg()[0]!));
+      console.log(`\n${section}\n`);
+      mkdirSync(options.outDir, { recursive: true });
+      writeFileSync(join(options.outDir, 'react.md'), `${section}\n`);
+      log(`Written: ${join(options.outDir, 'react.md')}`);
       return 0;
     }
     if (options.pretiledOnly) {

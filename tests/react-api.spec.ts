@@ -1,3 +1,4 @@
+import { PNG } from 'pngjs';
 import { expect, test, type Page } from './test.ts';
 import { PLAIN_STYLE, waitForMapState, watchConsole, watchForNothing } from './helpers.ts';
 import { countWebGLContexts, liveWebGLContexts } from './webgl-contexts.ts';
@@ -379,4 +380,95 @@ test('hydration: the server\'s markup of <Pinmap/> is hydrated without a mismatc
   await expect(page.locator('.pinmap-popup .store-card h3')).toHaveText('Lyon');
   expect(console.errors).toEqual([]);
   expect(console.warnings.filter((warning) => /hydrat/i.test(warning))).toEqual([]);
+});
+
+/** The three pins with a price, which the config has each pin keep (`popupFields`) for its tag. */
+const PRICED = {
+  type: 'FeatureCollection',
+  features: PINS.features.map((feature, index) => ({ ...feature, properties: { ...feature.properties, price: ['180', '120', '90'][index] } })),
+};
+
+/** Where a point is on the page (CSS px), as the map's MapLibre map (the whole map, or the hybrid view's vector layer) projects it. */
+function pagePoint(page: Page, lngLat: [number, number]): Promise<{ x: number; y: number }> {
+  return page.evaluate((lngLat) => {
+    const map = window.harness.ref.current!.getMap()!;
+    const at = map.project(lngLat);
+    const box = map.getCanvas().getBoundingClientRect();
+    return { x: box.left + at.x, y: box.top + at.y };
+  }, lngLat);
+}
+
+/** Whether anything is drawn in the box a pin icon takes above `point` (its tip): more than the backdrop's one colour. */
+async function drawnAbove(page: Page, point: { x: number; y: number }): Promise<boolean> {
+  const shot = PNG.sync.read(await page.screenshot({ clip: { x: Math.round(point.x) - 6, y: Math.round(point.y) - 26, width: 12, height: 22 } }));
+  const first = shot.data.readUInt32BE(0);
+  for (let i = 4; i < shot.data.length; i += 4) if (shot.data.readUInt32BE(i) !== first) return true;
+  return false;
+}
+
+test.describe('renderPin and highlightedPins', () => {
+  test.use({ viewport: { width: 480, height: 400 } });
+  const LYON: [number, number] = [4.84, 45.76];
+  const NICE: [number, number] = [7.27, 43.7];
+  const PARIS: [number, number] = [2.35, 48.86];
+
+  // The vector view with GPU pins (`domPinLimit: 0`), and the hybrid view's DOM pins.
+  for (const view of ['vector', 'hybrid'] as const) {
+    test(`${view} view: a price tag at its pin's place in place of the pin, its click opens the popup, a new list moves it on the same map, reached and named from the keyboard`, async ({ mapPage: page }) => {
+      const console = watchConsole(page);
+      await open(page, { priceTags: true, highlightedPins: ['lyon'], initialViewState: { longitude: 4, latitude: 47, zoom: 4.5 }, config: { style: PLAIN_STYLE, view, domPinLimit: 0, popupFields: ['price'] }, pins: PRICED });
+      const tag = page.locator('.price-tag');
+      await expect(tag).toHaveText('€120');
+      await page.evaluate(() => Object.assign(window, { firstMap: window.harness.ref.current!.getMap() }));
+
+      // Its bottom centre is the pin's place, as a pin's tip is.
+      const lyon = await pagePoint(page, LYON);
+      const box = (await tag.boundingBox())!;
+      expect(Math.abs(box.x + box.width / 2 - lyon.x)).toBeLessThan(1.5);
+      expect(Math.abs(box.y + box.height - lyon.y)).toBeLessThan(1.5);
+      // Under the tag no pin is drawn; Paris, not named, is a pin as before.
+      await page.addStyleTag({ content: '.price-tag { visibility: hidden }' });
+      expect(await drawnAbove(page, lyon)).toBe(false);
+      expect(await drawnAbove(page, await pagePoint(page, PARIS))).toBe(true);
+      await page.addStyleTag({ content: '.price-tag { visibility: visible }' });
+
+      // Another list: the tag moves to Nice, Lyon is a pin again, on the same map.
+      await setProps(page, { priceTags: true, highlightedPins: ['nice'], initialViewState: { longitude: 4, latitude: 47, zoom: 4.5 }, config: { style: PLAIN_STYLE, view, domPinLimit: 0, popupFields: ['price'] }, pins: PRICED });
+      await expect(tag).toHaveText('€90');
+      const nice = await pagePoint(page, NICE);
+      const moved = (await tag.boundingBox())!;
+      expect(Math.abs(moved.x + moved.width / 2 - nice.x)).toBeLessThan(1.5);
+      expect(Math.abs(moved.y + moved.height - nice.y)).toBeLessThan(1.5);
+      await expect.poll(() => drawnAbove(page, lyon)).toBe(true);
+      expect(await page.evaluate(() => (window as unknown as { firstMap: unknown }).firstMap === window.harness.ref.current!.getMap())).toBe(true);
+
+      // A click on the tag does what a click on the pin does.
+      await tag.click();
+      await expect(page.locator('.pinmap-popup')).toContainText('Nice');
+      await expect(page.locator('.pinmap-popup')).toHaveAttribute('data-pin-id', 'nice');
+      await expect.poll(() => events(page, 'pinClick')).toEqual([{ type: 'pinClick', detail: 'nice' }]);
+      await page.keyboard.press('Escape');
+      await expect(page.locator('.pinmap-popup')).toHaveCount(0);
+
+      // From the keyboard: the skip link, the map, then its pins; End reaches the last in reading order, Nice, by its name, and Enter opens it.
+      await page.locator('.pinmap-skip-link').focus();
+      await page.keyboard.press('Tab');
+      await page.keyboard.press('Tab');
+      await waitForMapState(page, 'idle');
+      await page.keyboard.press('End');
+      await expect(page.locator('.pinmap-pin:focus')).toHaveAttribute('aria-label', 'Nice, city');
+      await page.keyboard.press('Enter');
+      await expect(page.locator('.pinmap-popup')).toHaveAttribute('data-pin-id', 'nice');
+      await page.keyboard.press('Escape');
+      await expect(page.locator('.pinmap-popup')).toHaveCount(0);
+
+      // More than 100 ids: the first 100 are drawn, and the console says so once.
+      const many = ['nice', ...Array.from({ length: 120 }, (_, i) => `missing-${String(i)}`)];
+      await setProps(page, { priceTags: true, highlightedPins: many, initialViewState: { longitude: 4, latitude: 47, zoom: 4.5 }, config: { style: PLAIN_STYLE, view, domPinLimit: 0, popupFields: ['price'] }, pins: PRICED });
+      await setProps(page, { priceTags: true, highlightedPins: [...many, 'lyon'], initialViewState: { longitude: 4, latitude: 47, zoom: 4.5 }, config: { style: PLAIN_STYLE, view, domPinLimit: 0, popupFields: ['price'] }, pins: PRICED });
+      await expect.poll(() => console.warnings.filter((warning) => warning.includes('more than 100 pins'))).toHaveLength(1);
+      await expect(tag).toHaveText('€90');
+      expect(console.errors).toEqual([]);
+    });
+  }
 });

@@ -33,6 +33,12 @@ export interface Scene {
   description: string;
   /** Config served to the app as `?config=<url>`; test settings (no fade, fixed pixel ratio) are added. */
   config?: PinmapConfigInput;
+  /**
+   * For what only React renders (`renderPopup`, `renderPin`): the props of the React test page
+   * (`tests/pages/react-api.tsx`, on the development server) in place of the app and `config`;
+   * the test settings are added to their `config`.
+   */
+  react?: { config: PinmapConfigInput } & Record<string, unknown>;
   /** Extra address after the config: `?view=…`, `#map=…`. */
   address?: string;
   viewport: { width: number; height: number };
@@ -398,6 +404,7 @@ export const scenes: Scene[] = [
   ...rtlScenes(),
   ...keyboardScenes(),
   ...cityBubbleScenes(),
+  ...reactScenes(),
   {
     name: 'webgl-failed',
     description: "The page on a machine where WebGL cannot start: the 'Failed to initialize WebGL' panel.",
@@ -535,6 +542,63 @@ function cityZoomScenes(): Scene[] {
       capture: 'map',
     })),
   );
+}
+
+/**
+ * What an app renders with React, light and dark (on the React test page): a popup of its own
+ * (`renderPopup`: a heading, the hours, a link and buttons) and price tags in place of a few of
+ * many GPU pins (`renderPin`, `highlightedPins`).
+ */
+function reactScenes(): Scene[] {
+  const stores = {
+    type: 'FeatureCollection',
+    features: [
+      { type: 'Feature', id: 'paris', geometry: { type: 'Point', coordinates: [2.35, 48.86] }, properties: { title: 'Paris', category: 'capital', hours: '9:00–19:00' } },
+      { type: 'Feature', id: 'lyon', geometry: { type: 'Point', coordinates: [4.84, 45.76] }, properties: { title: 'Lyon', category: 'city', hours: '10:00–18:00' } },
+      { type: 'Feature', id: 'nice', geometry: { type: 'Point', coordinates: [7.27, 43.7] }, properties: { title: 'Nice', category: 'city', hours: '8:30–20:00' } },
+    ],
+  };
+  const flats = {
+    type: 'FeatureCollection',
+    // A 5 × 4 grid, each pin nudged off it, far enough apart at zoom 6 to stand alone but for one pair.
+    features: Array.from({ length: 20 }, (_, i) => {
+      const coordinates = [2.4 + (i % 5) * 1.05 + ((i * 7) % 5) * 0.08, 45.5 + Math.floor(i / 5) * 0.62 + ((i * 3) % 4) * 0.05];
+      return { type: 'Feature', id: `flat-${String(i)}`, geometry: { type: 'Point', coordinates }, properties: { title: `Flat ${String(i)}`, price: String(600 + ((i * 137) % 900)) } };
+    }).concat([{ type: 'Feature', id: 'flat-20', geometry: { type: 'Point', coordinates: [4.62, 46.14] }, properties: { title: 'Flat 20', price: '750' } }]),
+  };
+  // The plain backdrop, dark in the dark theme.
+  const darkStyle = { ...plainStyle, layers: [{ id: 'backdrop', type: 'background' as const, paint: { 'background-color': '#1f2933' } }] };
+  return (['light', 'dark'] as const).flatMap((theme): Scene[] => {
+    const prefix = theme === 'dark' ? 'dark-' : '';
+    return [
+      {
+        name: `${prefix}react-popup`,
+        description: `A popup of the app's own (renderPopup): the store's name as a heading, its hours, a link and two buttons, in the popup's frame over Lyon's pin, ${theme} theme, vector view.`,
+        react: { store: true, initialViewState: { longitude: 4, latitude: 47, zoom: 4.5 }, pins: stores, config: { style: plainStyle, darkStyle, theme, popupFields: ['hours'], controls: noControls } },
+        actions: [
+          { type: 'click', selector: '.pinmap-pin[data-pin-id="lyon"]' },
+          { type: 'waitForSelector', selector: '.store-card' },
+        ],
+        viewport: small,
+        deviceScaleFactor: 1,
+        capture: 'map',
+      },
+      {
+        name: `${prefix}react-price-tags`,
+        description: `Price tags of the app's own (renderPin) for four of 21 GPU pins: three stand on their pins' places in place of the pins, the fourth is in the bubble of two and stays in it; the other pins as ever, ${theme} theme, vector view.`,
+        react: {
+          priceTags: true,
+          highlightedPins: ['flat-0', 'flat-3', 'flat-7', 'flat-12'],
+          initialViewState: { longitude: 4.5, latitude: 46.5, zoom: 6 },
+          pins: flats,
+          config: { style: plainStyle, darkStyle, theme, domPinLimit: 0, popupFields: ['price'], controls: noControls },
+        },
+        viewport: small,
+        deviceScaleFactor: 1,
+        capture: 'map',
+      },
+    ];
+  });
 }
 
 /** The dark theme: the embedded basemap's dark look, the controls, a popup, in both views. */

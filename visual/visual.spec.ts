@@ -8,6 +8,8 @@ import { scenes, type Scene } from './scenes.ts';
 import { updatesBaselines } from './update.ts';
 
 const BASELINE_DIR = 'visual/baseline';
+/** The development server's port (as playwright.config.ts has it), for the React scenes. */
+const DEV_PORT = Number(process.env.PINMAP_DEV_PORT ?? 5173);
 /** Throws (failing the run before any scene) when asked to rewrite the baselines under CI. */
 const UPDATE = updatesBaselines(process.env);
 
@@ -60,16 +62,17 @@ async function draw(page: Page, scene: Scene): Promise<void> {
 async function capture(page: Page, scene: Scene): Promise<Buffer> {
   if (scene.webgl === false) await disableWebGL(page);
   if (scene.drivenGeolocation) await drivenGeolocation(page);
-  const configPath = `/__visual/${scene.name}.json`;
   const stream = scene.glide ? await holdStream(page, `/__visual/${scene.name}.events`, scene.glide.event) : undefined;
-  await serveJson(page, configPath, {
-    ...scene.config,
-    ...(stream ? { pinsStream: stream.path } : {}),
-    fadeDuration: 0,
-    preserveDrawingBuffer: true,
-    pixelRatio: scene.deviceScaleFactor,
-  });
-  await page.goto(`/?config=${encodeURIComponent(configPath)}${scene.address ?? ''}`);
+  const settings = { ...(stream ? { pinsStream: stream.path } : {}), fadeDuration: 0, preserveDrawingBuffer: true, pixelRatio: scene.deviceScaleFactor };
+  if (scene.react) {
+    // The React test page, which only the development server serves (the Playwright config starts it too).
+    const props = { ...scene.react, config: { ...scene.react.config, ...settings } };
+    await page.goto(`http://127.0.0.1:${DEV_PORT}/tests/pages/react-api.html?props=${encodeURIComponent(JSON.stringify(props))}`);
+  } else {
+    const configPath = `/__visual/${scene.name}.json`;
+    await serveJson(page, configPath, { ...scene.config, ...settings });
+    await page.goto(`/?config=${encodeURIComponent(configPath)}${scene.address ?? ''}`);
+  }
   await waitForSceneState(page, scene);
   if (scene.glide && stream) await glideHalfWay(page, scene.glide, stream);
   for (const action of scene.actions ?? []) {

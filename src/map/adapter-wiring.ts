@@ -2,7 +2,7 @@ import type { PinOptions } from '../config/pin-options.ts';
 import { boxContains } from '../pins/filter.ts';
 import type { Pin, PinArchive, PinSet } from '../pins/types.ts';
 import { createPopupContent } from '../pins/popup-content.ts';
-import type { BubblePins, EngineEvents, MapAdapter, PopupContent } from './adapter.ts';
+import type { AppPinHost, BubblePins, EngineEvents, MapAdapter, PopupContent } from './adapter.ts';
 import type { PinLayer, PinLayerOptions } from './pin-layer.ts';
 import { distanceBetween } from './scale.ts';
 
@@ -39,11 +39,11 @@ export class Listeners<Args extends unknown[] = []> {
 /** The part of `MapAdapter` that the pin layer answers. */
 export type PinAdapter = Pick<
   MapAdapter,
-  'setPins' | 'updatePins' | 'setPopupContent' | 'openPin' | 'pinView' | 'closePin' | 'onOpenPinChange' | 'onPinClick' | 'onPinsChange' | 'onBubblePins' | 'getPins' | 'getPinStyles' | 'getCategoryCounts' | 'getShownPins' | 'getShownBubbles' | 'getArchive' | 'setHiddenCategories'
+  'setPins' | 'updatePins' | 'setPopupContent' | 'setAppPins' | 'onAppPinsChange' | 'openPin' | 'pinView' | 'closePin' | 'onOpenPinChange' | 'onPinClick' | 'onPinsChange' | 'onBubblePins' | 'getPins' | 'getPinStyles' | 'getCategoryCounts' | 'getShownPins' | 'getShownBubbles' | 'getArchive' | 'setHiddenCategories'
 >;
 
 /** What a pin layer is told to call by the adapter that holds it. */
-export type PinLayerEvents = Pick<PinLayerOptions, 'onOpenPinChange' | 'onPinClick' | 'onBubblePins' | 'popupContent'>;
+export type PinLayerEvents = Pick<PinLayerOptions, 'onOpenPinChange' | 'onPinClick' | 'onBubblePins' | 'popupContent' | 'onAppPinsChange'>;
 
 /** An engine's pin layer wired to its adapter (see `wirePins`). */
 export interface PinWiring {
@@ -78,6 +78,11 @@ export function wirePins(events: EngineEvents, make: (told: PinLayerEvents) => P
   const pinSetListeners = new Listeners();
   const bubblePinsListeners = new Listeners<[bubble: BubblePins]>();
   const attributionListeners = new Listeners();
+  const appPinListeners = new Listeners<[hosts: ReadonlyMap<string, AppPinHost>]>();
+  /** The pins the app draws itself (`setAppPins`), given to the layer once made. */
+  let appPins: readonly string[] = [];
+  /** The hosts last told, for a listener added later. */
+  let appHosts: ReadonlyMap<string, AppPinHost> = new Map();
   let current: PinLayer | undefined;
   let loading: Promise<PinLayer> | undefined;
   let hidden: readonly string[] = [];
@@ -90,6 +95,7 @@ export function wirePins(events: EngineEvents, make: (told: PinLayerEvents) => P
 
   const adopt = (made: PinLayer): PinLayer => {
     if (hidden.length > 0) made.setHidden(hidden);
+    if (appPins.length > 0) made.setAppPins(appPins);
     if (destroyed) made.destroy();
     else current = made;
     return made;
@@ -98,6 +104,10 @@ export function wirePins(events: EngineEvents, make: (told: PinLayerEvents) => P
     if (loading) return loading;
     const made = make({ onOpenPinChange: (id) => openPinListeners.tell(id), onPinClick: (id) => pinClickListeners.tell(id), onBubblePins: (bubble) => bubblePinsListeners.tell(bubble),
       popupContent: (pin) => (popupContent ?? createPopupContent)(pin),
+      onAppPinsChange: (hosts) => {
+        appHosts = hosts;
+        appPinListeners.tell(hosts);
+      },
     });
     loading = made instanceof Promise ? made.then(adopt) : Promise.resolve(adopt(made));
     return loading;
@@ -135,6 +145,15 @@ export function wirePins(events: EngineEvents, make: (told: PinLayerEvents) => P
     setPopupContent(content) {
       popupContent = content;
     },
+    setAppPins(ids) {
+      appPins = ids;
+      current?.setAppPins(ids);
+    },
+    onAppPinsChange(listener) {
+      const remove = appPinListeners.add(listener);
+      if (appHosts.size > 0) listener(appHosts);
+      return remove;
+    },
     openPin: (id, options) => current?.open(id, options) ?? false,
     pinView(id) {
       if (current) return current.viewOf(id);
@@ -170,6 +189,7 @@ export function wirePins(events: EngineEvents, make: (told: PinLayerEvents) => P
       pinSetListeners.clear();
       bubblePinsListeners.clear();
       attributionListeners.clear();
+      appPinListeners.clear();
       current?.destroy();
     },
   };

@@ -7,6 +7,9 @@ import type { Pin, PinArchive, PinSet, CategoryCount, ShownBubble } from '../pin
 import type { PinOptions } from '../config/pin-options.ts';
 import type { Theme } from '../config/schema.ts';
 import type { FitPadding } from '../config/constants.ts';
+import type { AppPinHost } from './app-pins.ts';
+
+export type { AppPinHost };
 
 /** `[[west, south], [east, north]]` in degrees. */
 export type LngLatBounds = [[number, number], [number, number]];
@@ -120,6 +123,14 @@ export interface MapAdapter {
    * (title, description, popup fields, link) when undefined.
    */
   setPopupContent(content: PopupContent | undefined): void;
+  /**
+   * The pins the app draws itself (`<Pinmap highlightedPins renderPin/>`; see `app-pins.ts`), at
+   * most `APP_PIN_LIMIT`: each, where it is shown on its own, has a host element in place of its
+   * icon (`onAppPinsChange`). An empty list: none. Kept for the next pin set.
+   */
+  setAppPins(ids: readonly string[]): void;
+  /** Called with the app's pins' hosts, by pin id, whenever they change (pins shown alone or not any more, new ids). Returns an unsubscribe. */
+  onAppPinsChange(listener: (hosts: ReadonlyMap<string, AppPinHost>) => void): () => void;
   /** Called with the pin's id when a popup opens and null when it closes. Returns an unsubscribe. */
   onOpenPinChange(listener: (id: string | null) => void): () => void;
   /** Called with the pin's id when the user clicks, taps or presses Enter or Space on a pin. Returns an unsubscribe. */

@@ -44,6 +44,21 @@ export function makePinButton(element: HTMLElement, pin: Pin, onOpen: (element: 
 }
 
 /**
+ * The marker element of a GPU pin the app draws itself (`app-pins.ts`): over the pin's symbol
+ * (drawn at no opacity), holding the app's element. A click opens the pin as a click on the
+ * symbol does, and goes no further. It is not a button: the keyboard reaches the pin, by its
+ * name, through the symbol's keyboard stand-in, as before.
+ */
+export function appPinMarker(pin: Pin, onOpen: () => void): HTMLElement {
+  const element = document.createElement('div');
+  element.className = 'pinmap-app-marker';
+  element.dataset.pinId = pin.id;
+  element.setAttribute('aria-hidden', 'true');
+  onClickNotDrag(element, onOpen);
+  return element;
+}
+
+/**
  * Marks the pin whose popup is open (`data-open` on its `.pinmap-pin` elements in `container`:
  * its marker, its keyboard stand-in) and unmarks any other; `undefined` unmarks every pin. A GPU
  * symbol has no element to mark.

@@ -2,6 +2,7 @@ import type { PinOptions } from '../config/pin-options.ts';
 import { PinsById } from '../pins/data.ts';
 import { SharedStyles } from '../pins/icon.ts';
 import type { CategoryCount, Pin, PinSet, ShownBubble } from '../pins/types.ts';
+import type { AppPinHost } from './app-pins.ts';
 import type { BubblePins, OpenPinOptions } from './adapter.ts';
 
 /**
@@ -71,6 +72,8 @@ export interface PinLayer {
   viewOf(id: string): Promise<{ center: [number, number]; zoom: number } | undefined>;
   /** Closes the popup, if one is open. */
   close(): void;
+  /** The pins the app draws itself (see `MapAdapter.setAppPins`); kept from set to set. */
+  setAppPins(ids: readonly string[]): void;
   /** Removes the pins, the popup and every listener the layer added to the map. */
   destroy(): void;
 }
@@ -91,6 +94,8 @@ export interface PinLayerOptions {
   onBubblePins: (bubble: BubblePins) => void;
   /** Makes the content of a pin's popup, each time one opens (`MapAdapter.setPopupContent`). */
   popupContent: (pin: Pin) => HTMLElement;
+  /** Told the app's pins' hosts whenever they change (`MapAdapter.onAppPinsChange`). */
+  onAppPinsChange: (hosts: ReadonlyMap<string, AppPinHost>) => void;
 }
 
 /**

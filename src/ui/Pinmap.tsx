@@ -1,5 +1,5 @@
 import { useActorRef, useSelector } from '@xstate/react';
-import { useCallback, useContext, useEffect, useImperativeHandle, useMemo, useRef, useState, type CSSProperties, type MouseEvent, type Ref } from 'react';
+import { useCallback, useContext, useEffect, useImperativeHandle, useMemo, useRef, useState, useSyncExternalStore, type CSSProperties, type MouseEvent, type Ref } from 'react';
 import { createPortal } from 'react-dom';
 import { mapStatusMachine, type MapStatus } from '../machines/map-status.machine.ts';
 import type { Camera, ViewName } from '../config/address.ts';
@@ -27,6 +27,7 @@ import { pinmapPinOf } from './popup-pin.ts';
 import { loadPinCode, progressLabel, usePinSource, type PinSource } from './hooks/use-pin-source.ts';
 import { useControlledCamera } from './hooks/use-controlled-camera.ts';
 import { useLatest } from './hooks/use-latest.ts';
+import { useAppPins } from './hooks/use-app-pins.ts';
 import { pinmapRefOf, updatePinsById } from './pinmap-ref.ts';
 import { jumpToPins, pinSetBounds } from './fit-pins.ts';
 import './pinmap.css';
@@ -36,7 +37,7 @@ import './pinmap.css';
  * `data-map-state`, and whatever error stops it. One map per mounted component: props that can be
  * set on a live map are, and only a change that needs a new map makes one.
  */
-export function Pinmap({ config, pins, pinStyles, controls, theme, initialViewState, viewState, className, style, ref, renderPopup, selectedPinId, ...events }: PinmapProps) {
+export function Pinmap({ config, pins, pinStyles, controls, theme, initialViewState, viewState, className, style, ref, renderPopup, selectedPinId, highlightedPins, renderPin, ...events }: PinmapProps) {
   // Site owners write config inline; parsing keys on its content, not on object identity.
   const input = withProps(config, { pins, pinStyles, controls, theme }, viewState ?? initialViewState);
   const key = configKey(input);
@@ -47,7 +48,7 @@ export function Pinmap({ config, pins, pinStyles, controls, theme, initialViewSt
   if (!parsed.ok) return <ConfigErrorView error={parsed.error} theme={requestedTheme(input)} events={latestEvents} className={className} style={style} />;
   // The camera opens on the pins only where nothing else says where it opens.
   const fitPins = parsed.config.fitPins && !givesCamera(input);
-  return <PinmapView config={parsed.config} fitPins={fitPins} viewState={viewState} events={latestEvents} className={className} style={style} handleRef={ref} renderPopup={renderPopup} selectedPinId={selectedPinId} />;
+  return <PinmapView config={parsed.config} fitPins={fitPins} viewState={viewState} events={latestEvents} className={className} style={style} handleRef={ref} renderPopup={renderPopup} selectedPinId={selectedPinId} highlightedPins={highlightedPins} renderPin={renderPin} />;
 }
 
 function ConfigErrorView({ error, theme: requested, events, className, style }: { error: ConfigError; theme: PinmapConfig['theme']; events: EventsRef; className?: string | undefined; style?: CSSProperties | undefined }) {
@@ -78,9 +79,11 @@ interface ViewProps {
   handleRef: Ref<PinmapRef> | undefined;
   renderPopup: PinmapProps['renderPopup'];
   selectedPinId: PinmapProps['selectedPinId'];
+  highlightedPins: PinmapProps['highlightedPins'];
+  renderPin: PinmapProps['renderPin'];
 }
 
-function PinmapView({ config, fitPins, viewState, events, className, style, handleRef, renderPopup, selectedPinId }: ViewProps) {
+function PinmapView({ config, fitPins, viewState, events, className, style, handleRef, renderPopup, selectedPinId, highlightedPins, renderPin }: ViewProps) {
   const rootRef = useRef<HTMLDivElement>(null);
   const containerRef = useRef<HTMLDivElement>(null);
   const [adapter, setAdapter] = useState<MapAdapter>();
@@ -93,10 +96,10 @@ function PinmapView({ config, fitPins, viewState, events, className, style, hand
   // The selection: the pin whose popup is open, as the map tells it (`onOpenPinChange`). What
   // renders the popup's content, the controlled `selectedPinId` and `onSelect` read it.
   const [selected, setSelected] = useState<string | null>(null);
-  // An app's popup content: the element the open popup holds, and its pin, which the portal below renders into.
-  const [popupTarget, setPopupTarget] = useState<{ pin: Pin; element: HTMLElement }>();
+  // An app's popup content: the element the open popup holds, and its pin, which `AppPopup` renders into.
+  const popupTargets = useMemo(() => new PopupTargets(), []);
   const customPopup = renderPopup !== undefined;
-  const popupContent = useMemo(() => (customPopup ? appPopupContent(setPopupTarget) : undefined), [customPopup]);
+  const popupContent = useMemo(() => (customPopup ? appPopupContent((target) => popupTargets.set(target)) : undefined), [customPopup, popupTargets]);
   const latestPopupContent = useLatest(popupContent);
   const statusActor = useActorRef(mapStatusMachine, inspectOptions());
   const status = useSelector(statusActor, (s) => s.value as MapStatus);
@@ -187,7 +190,10 @@ function PinmapView({ config, fitPins, viewState, events, className, style, hand
         engine = made;
         retry = statusActor.on('map.retryRequested', () => made.retry());
         made.setPopupContent(latestPopupContent.current);
-        const stopPinEvents = watchPins(made, openPin, events, setSelected);
+        const stopPinEvents = watchPins(made, openPin, events, (id) => {
+          popupTargets.opened(id);
+          setSelected(id);
+        });
         // A gesture before the pins come: the user has chosen where to look.
         const stopFitWatch = made.onMotion((event) => {
           if (event.type === 'user.gesture') fitOnPlace.current = false;
@@ -212,12 +218,12 @@ function PinmapView({ config, fitPins, viewState, events, className, style, hand
       stopWatching?.();
       openPin.current = null;
       setSelected(null);
-      setPopupTarget(undefined);
+      popupTargets.set(undefined);
       setAdapter(undefined);
       setPinToOpen(undefined);
       engine?.destroy();
     };
-  }, [mapConfig, view, statusActor, latestConfig, events, hiddenNow, shownTheme, latestPopupContent]);
+  }, [mapConfig, view, statusActor, latestConfig, events, hiddenNow, shownTheme, latestPopupContent, popupTargets]);
 
   // The pins: fetched and checked as soon as they are known, beside the map's own start, and
   // placed on each map made. New pins or pin styles replace them on the live map. A large file
@@ -434,7 +440,7 @@ function PinmapView({ config, fitPins, viewState, events, className, style, hand
   useEffect(() => {
     if (selected !== requested.current?.id) requested.current = undefined;
   }, [selected]);
-  const popupPin = useMemo(() => (popupTarget ? pinmapPinOf(popupTarget.pin) : undefined), [popupTarget]);
+  const appPins = useAppPins(adapter, renderPin ? highlightedPins : undefined);
 
   useAddressSync(adapter, config.hash);
   useOpenPinAddressSync(adapter, config.hash);
@@ -521,7 +527,8 @@ function PinmapView({ config, fitPins, viewState, events, className, style, hand
           pinProgress={progressText}
         />
       )}
-      {renderPopup && popupTarget && popupPin && selected === popupTarget.pin.id && createPortal(renderPopup(popupPin), popupTarget.element, popupTarget.pin.id)}
+      {renderPin && appPins.map(({ pin, element }) => createPortal(renderPin(pin), element, pin.id))}
+      {renderPopup && <AppPopup targets={popupTargets} render={renderPopup} />}
       {failure && (
         <ErrorPanel
           title={failure.retryable ? 'The map could not be loaded' : redact(failure.message)}
@@ -592,8 +599,48 @@ function watchPins(adapter: MapAdapter, openPin: { current: string | null }, eve
   };
 }
 
+/** The open popup's element for an app's content, and its pin. */
+type PopupTarget = { pin: Pin; element: HTMLElement };
+
 /**
- * The popup content of an app's `renderPopup`: an element for each popup, which the Pinmap's
+ * The open popup's target for `renderPopup`, as a store that `AppPopup` reads: a store's change
+ * is rendered at once (before the popup is painted), and only the portal renders, not the map's
+ * whole component.
+ */
+class PopupTargets {
+  private target: PopupTarget | undefined;
+  private readonly listeners = new Set<() => void>();
+
+  set(target: PopupTarget | undefined): void {
+    if (target === this.target) return;
+    this.target = target;
+    for (const listener of this.listeners) listener();
+  }
+
+  /** The popup of this pin is open now (null: none): a target of another pin's popup goes. */
+  opened(id: string | null): void {
+    if (this.target && this.target.pin.id !== id) this.set(undefined);
+  }
+
+  readonly subscribe = (listener: () => void): (() => void) => {
+    this.listeners.add(listener);
+    return () => this.listeners.delete(listener);
+  };
+
+  readonly get = (): PopupTarget | undefined => this.target;
+}
+
+/** The app's popup content (`renderPopup`), rendered through a portal into the open popup. */
+function AppPopup({ targets, render }: { targets: PopupTargets; render: NonNullable<PinmapProps['renderPopup']> }) {
+  const target = useSyncExternalStore(targets.subscribe, targets.get, noTarget);
+  const pin = useMemo(() => (target ? pinmapPinOf(target.pin) : undefined), [target]);
+  return target && pin ? createPortal(render(pin), target.element, target.pin.id) : null;
+}
+
+const noTarget = () => undefined;
+
+/**
+ * The popup content of an app's `renderPopup`: an element for each popup, which `AppPopup`'s
  * portal renders into once `target` has it.
  */
 function appPopupContent(target: (popup: { pin: Pin; element: HTMLElement }) => void): PopupContent {

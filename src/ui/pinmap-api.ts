@@ -135,6 +135,22 @@ export interface PinmapProps extends PinmapDataProps {
    * button): the pin's id, or null when its popup closed. Keep it in your state for `selectedPinId`.
    */
   onSelect?: (id: string | null) => void;
+  /**
+   * The ids of a few pins that `renderPin` draws (the selected one, one hovered in your list, a
+   * price tag): at most 100, the first 100 taken (and a console warning) if more are given; ids of
+   * no pin are passed over. A change redraws only those pins, on the same map.
+   */
+  highlightedPins?: readonly string[];
+  /**
+   * What a pin named in `highlightedPins` looks like: your element, rendered through a portal at
+   * the pin's place in place of its pin icon, its bottom centre where the pin's tip is. The pin
+   * keeps its click (its popup, `onPinClick`, `onSelect`), its place in the keyboard's walk and
+   * its name there, and its room among the basemap's labels; every other pin is drawn as before.
+   * It is drawn so only while the pin is shown on its own: a pin inside a bubble is part of the
+   * bubble until the map shows it alone (so is a pin of a same-place fan, and, in the vector view,
+   * a pre-tiled pin).
+   */
+  renderPin?: (pin: PinmapPin) => ReactNode;
   /** Classes added to the map's root element (beside `pinmap`). */
   className?: string;
   /** Inline style of the map's root element, such as its size (`{ width: '100%', height: 480 }`); rendered on a server too. */

@@ -10,9 +10,15 @@ import { Pinmap, type PinmapPin, type PinmapProps, type PinmapRef, type ViewStat
  * With `controlled` set, the app keeps the camera in its state from `onMove` (`follow: false`:
  * it ignores `onMove`, so the map must spring back). With `store` set, it is a store locator:
  * popups of its own (`renderPopup`) that read and change the app's state through a context, and a
- * list of the stores beside the map that selects one (`selectedPinId`, `onSelect`).
+ * list of the stores beside the map that selects one (`selectedPinId`, `onSelect`). With
+ * `priceTags` set, the pins named in `highlightedPins` are price tags of the app's (`renderPin`).
  */
-type HarnessProps = Omit<PinmapProps, 'ref'> & { controlled?: { viewState: ViewState; follow: boolean }; store?: boolean };
+type HarnessProps = Omit<PinmapProps, 'ref'> & { controlled?: { viewState: ViewState; follow: boolean }; store?: boolean; priceTags?: boolean };
+
+/** A pin as a price tag: the app's element for a pin named in `highlightedPins`. */
+function PriceTag({ pin }: { pin: PinmapPin }) {
+  return <span className="price-tag">€{pin.properties.price}</span>;
+}
 
 /** The app's state that its popups read and change: a basket of store ids. */
 const Basket = createContext<{ stores: string[]; add: (id: string) => void }>({ stores: [], add: () => {} });
@@ -66,7 +72,7 @@ function App() {
   };
   window.harness.viewState = viewState;
   ref.current = mapRef.current;
-  const { controlled, store, ...rest } = props;
+  const { controlled, store, priceTags, ...rest } = props;
   const map = (
     <Pinmap
       {...rest}
@@ -84,6 +90,7 @@ function App() {
       onPinClick={(event) => events.push({ type: 'pinClick', detail: event.id })}
       onPopupOpen={(event) => events.push({ type: 'popupOpen', detail: event.id })}
       onPopupClose={(event) => events.push({ type: 'popupClose', detail: event.id })}
+      {...(priceTags ? { renderPin: (pin: PinmapPin) => <PriceTag pin={pin} /> } : {})}
       {...(store
         ? {
             renderPopup: (pin: PinmapPin) => <StoreCard pin={pin} />,

@@ -13,6 +13,7 @@ import { isShown, nearestCopy, visibleMask } from '../../pins/filter.ts';
 import { reasonOf } from '../../config/errors.ts';
 import { collisionBoxes, type CollisionBox } from '../label-collision.ts';
 import { createPinGroup } from '../pin-group.ts';
+import { AppPinHosts } from '../app-pins.ts';
 import { PinGlides } from '../pin-glide.ts';
 import { followUpdate, redrawKeepingPopup, takeUpdate } from '../pin-update.ts';
 import { PinSetState, focusReturn, listsPins, type PinLayer, type PinLayerMode, type PinLayerOptions } from '../pin-layer.ts';
@@ -107,6 +108,9 @@ export function createHybridPins(map: L.Map, options: HybridPinOptions): PinLaye
       openFound(pin.id, (full) => openPin(full, stack, byKeyboard));
     },
   });
+
+  // The pins the app draws itself: their buttons in the marker pane take its elements.
+  const appPins = new AppPinHosts(map.getPane('markerPane')!, (id) => findPin(id), options.onAppPinsChange);
 
   /** Every pin is a DOM marker, inline or pre-tiled. */
   const mode = (): PinLayerMode => (state.byId.size > 0 || archive ? 'dom' : 'none');
@@ -419,6 +423,8 @@ export function createHybridPins(map: L.Map, options: HybridPinOptions): PinLaye
       followUpdate(state, update, glides, popup, () => popup.openId(), (id, at) => markers.get(id)?.setLatLng([at[1], nearestCopy(at[0], map.getCenter().lng)]));
       group(true);
       await render();
+      // A named pin's text may have changed: the app draws it anew.
+      appPins.schedule();
     },
     open(id, openOptions) {
       // Pre-tiled pins: the popup opens when the pin index answers.
@@ -462,7 +468,9 @@ export function createHybridPins(map: L.Map, options: HybridPinOptions): PinLaye
       return { center: pin.lngLat, zoom: Math.max(zoom, reveal) };
     },
     close: () => popup.close(),
+    setAppPins: (ids) => appPins.setIds(ids),
     destroy() {
+      appPins.destroy();
       map.off('zoomend moveend', render);
       releaseFocus();
       clear();

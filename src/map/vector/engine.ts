@@ -205,6 +205,8 @@ function failedAdapter(config: PinmapConfig): MapAdapter {
     onCameraChange: () => () => {},
     setPins: () => Promise.resolve(),
     setPopupContent: () => {},
+    setAppPins: () => {},
+    onAppPinsChange: () => () => {},
     updatePins: () => Promise.resolve(),
     openPin: () => false,
     pinView: () => Promise.resolve(undefined),

@@ -1,4 +1,4 @@
-import type { GeoJSONSource, Map as MapLibreMap } from 'maplibre-gl';
+import type { ExpressionSpecification, GeoJSONSource, Map as MapLibreMap, Marker } from 'maplibre-gl';
 import { reasonOf } from '../../config/errors.ts';
 import { abbreviate } from '../../pins/bubble.ts';
 import type { PinsById } from '../../pins/data.ts';
@@ -8,9 +8,11 @@ import { PinIndex, startIndexWorker, type PinGroups } from '../../pins/grouping/
 import { pinStyleKey, type PinStyle } from '../../pins/icon.ts';
 import { drawPinImage, ensurePinImage } from '../../pins/icon-image.ts';
 import type { Pin } from '../../pins/types.ts';
+import { appPinMarker } from '../dom-pins.ts';
+import { addToPinGroup, stackedMarker } from './markers.ts';
 import type { PinImages } from './pin-images.ts';
 import type { PinStrategy, PinStrategyInput } from './pin-strategy.ts';
-import { PIN_SOURCE, addPinLayers, clusterFont, pinSymbolAt, removePinLayers } from './pin-symbol-layers.ts';
+import { PIN_LAYERS, PIN_SOURCE, addPinLayers, clusterFont, pinSymbolAt, removePinLayers } from './pin-symbol-layers.ts';
 
 /** What the inline GL layer draws: a large inline set. */
 export interface GlPinsInput extends PinStrategyInput {
@@ -51,6 +53,44 @@ export function createGlPins(map: MapLibreMap, input: GlPinsInput): PinStrategy 
   const imageIds = new Map<PinStyle, string>();
   for (const style of input.styles) imageIds.set(style, pinStyleKey(style));
   let redrawFrame = 0;
+  /** The pins the app draws itself, the lone pins the source shows, and the app markers over those named. */
+  let appIds: ReadonlySet<string> = new Set();
+  let lone: Pin[] = [];
+  const appMarkers = new Map<string, Marker>();
+
+  /** Hides the named pins' symbols: drawn at no opacity, they keep their room among the labels and their keyboard stand-ins. */
+  function hideAppSymbols() {
+    if (!map.getLayer(PIN_LAYERS.pins)) return;
+    const hidden: ExpressionSpecification | number = appIds.size === 0 ? 1 : ['case', ['in', ['get', 'id'], ['literal', [...appIds]]], 0, 1];
+    map.setPaintProperty(PIN_LAYERS.pins, 'icon-opacity', hidden);
+  }
+
+  /** Puts an app marker over each named pin the source shows alone (where it glides, if it does), and takes the others away. */
+  function placeAppMarkers() {
+    const next = new Map<string, Marker>();
+    if (appIds.size > 0) {
+      for (const pin of lone) {
+        if (!appIds.has(pin.id) || next.has(pin.id)) continue;
+        const at = input.placeOf(pin.id) ?? pin.lngLat;
+        let marker = appMarkers.get(pin.id);
+        if (marker) marker.setLngLat(at);
+        else {
+          const id = pin.id;
+          const element = appPinMarker(pin, () => {
+            const now = pins.get(id);
+            if (!now) return;
+            onPinClick(id);
+            openPopup(now, undefined, false);
+          });
+          marker = addToPinGroup(stackedMarker(element, at, 'bottom'), map);
+        }
+        next.set(pin.id, marker);
+      }
+    }
+    for (const [id, marker] of appMarkers) if (next.get(id) !== marker) marker.remove();
+    appMarkers.clear();
+    for (const [id, marker] of next) appMarkers.set(id, marker);
+  }
 
   async function place() {
     // Drawn while the style loads, all at once; added to the map once it has.
@@ -67,7 +107,11 @@ export function createGlPins(map: MapLibreMap, input: GlPinsInput): PinStrategy 
     const drawn = Promise.all([...imageIds.keys()].map((style) => ensurePinImage(map, style, pixelRatio)));
     drawn.catch(() => {}); // heard below
     const imageOf = (pin: Pin) => imageIds.get(styleOf(pin))!;
-    const groups = followView(map, index, () => list, (groups, asked) => groupFeatures(groups, asked, imageOf, input.placeOf));
+    const groups = followView(map, index, () => list, (groups, asked) => {
+      lone = Array.from(groups.pins, (i) => asked[i]!);
+      placeAppMarkers();
+      return groupFeatures(groups, asked, imageOf, input.placeOf);
+    });
     following.refresh = groups.refresh;
     following.redraw = groups.redraw;
     const removeLayers = addPinLayers(map, {
@@ -87,6 +131,7 @@ export function createGlPins(map: MapLibreMap, input: GlPinsInput): PinStrategy 
       styleOf,
       clusterLabel: input.clusterLabel,
     });
+    hideAppSymbols();
     // A style loaded afresh (a theme's style MapLibre could not diff) keeps Pinmap's layers
     // (carryPinmapParts) but not their images: the pins' are added again here, the bubbles' by
     // the missing-image resolver when they are next drawn.
@@ -151,7 +196,16 @@ export function createGlPins(map: MapLibreMap, input: GlPinsInput): PinStrategy 
         following.redraw?.();
       });
     },
-    destroy: () => teardown(),
+    setAppPins(ids) {
+      appIds = ids;
+      hideAppSymbols();
+      placeAppMarkers();
+    },
+    destroy: () => {
+      appIds = new Set();
+      placeAppMarkers();
+      teardown();
+    },
   };
 }
 

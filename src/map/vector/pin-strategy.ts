@@ -40,6 +40,12 @@ export interface PinStrategy {
    * that did not change. Moved pins stay where they were drawn until `moveMarker` moves them.
    */
   update?(next: PinUpdate): void | Promise<void>;
+  /**
+   * The pins the app draws itself (`app-pins.ts`), for a strategy whose pins are not DOM markers
+   * (the inline GPU pins): it hides their symbols and gives each pin shown alone an app marker
+   * (`.pinmap-app-marker`) in the pins' group. DOM pins need nothing: their buttons are dressed.
+   */
+  setAppPins?(ids: ReadonlySet<string>): void;
   /** Draws the pin at `lngLat` (a step of its glide to a new place). */
   moveMarker?(id: string, lngLat: [number, number]): void;
   /** Removes what it added to the map. */

@@ -1,6 +1,7 @@
 import { MercatorCoordinate, type Map as MapLibreMap, type MapMouseEvent } from 'maplibre-gl';
 import { isShown } from '../../pins/filter.ts';
 import type { Pin, PinSet } from '../../pins/types.ts';
+import { AppPinHosts } from '../app-pins.ts';
 import { keepFocusedPinsInView } from '../dom-pins.ts';
 import { createLabelCollision } from '../label-collision.ts';
 import { PinGlides } from '../pin-glide.ts';
@@ -81,6 +82,8 @@ export function createVectorPins(map: MapLibreMap, options: VectorPinLayerOption
 
   /** The pin with an id: one of the set's, or for pre-tiled pins one the archive's pin index has given. */
   const findPin = (id: string): Pin | undefined => state.byId.get(id) ?? strategy?.lookup?.known(id)?.pin;
+  // The pins the app draws itself: DOM pins and the GPU pins' app markers, all in the pins' group.
+  const appPins = new AppPinHosts(pinGroupElement(map), (id) => state.byId.get(id), options.onAppPinsChange);
   let archive: PinSet['archive'];
   // Same-place pins fan out instead of opening the popup of the one on top (see pin-fan-out.ts).
   const fan = createVectorFan(map, {
@@ -151,6 +154,7 @@ export function createVectorPins(map: MapLibreMap, options: VectorPinLayerOption
     state.replace(set);
     archive = set.archive;
     strategy = strategyFor(set, () => current === generation);
+    strategy?.setAppPins?.(appPins.ids);
     await strategy?.placed;
   }
 
@@ -174,6 +178,8 @@ export function createVectorPins(map: MapLibreMap, options: VectorPinLayerOption
       const update = takeUpdate(state, set, glides, () => fan.fold());
       if (!update) return;
       await drawn.update({ list: set.pins, pins: state.byId, diff: update.diff });
+      // A named pin's text may have changed: the app draws it anew.
+      appPins.schedule();
       followUpdate(state, update, glides, popup, () => openId, (id, at) => drawn.moveMarker?.(id, at));
     },
     open(id, openOptions) {
@@ -216,9 +222,14 @@ export function createVectorPins(map: MapLibreMap, options: VectorPinLayerOption
     close() {
       popup.close();
     },
+    setAppPins(ids) {
+      appPins.setIds(ids);
+      strategy?.setAppPins?.(appPins.ids);
+    },
     destroy() {
       generation++;
       clear();
+      appPins.destroy();
       spareWorker.drop();
       collision.destroy();
       map.off('click', onMapClick);
