@@ -275,17 +275,7 @@ test.describe('bring your own basemap: Protomaps layers over a PMTiles extract',
       expect(requests).toContain('/protomaps/sprites/protomaps.png');
       expect(requests.filter((p) => /^\/protomaps\/fonts\/noto-sans-latin-(400-normal|500-normal|400-italic)\.woff2$/.test(p)).length, 'Regular, Medium (and Italic if shown)').toBeGreaterThanOrEqual(2);
 
-      const colours = namedFlavor(flavor);
-      const png = PNG.sync.read(await page.locator('.pinmap-map').screenshot());
-      const rgb = (hex: string) => [1, 3, 5].map((i) => parseInt(hex.slice(i, i + 2), 16));
-      const share = (hex: string) => {
-        const [r, g, b] = rgb(hex);
-        let n = 0;
-        for (let i = 0; i < png.data.length; i += 4) if (Math.abs(png.data[i]! - r!) + Math.abs(png.data[i + 1]! - g!) + Math.abs(png.data[i + 2]! - b!) <= 6) n++;
-        return n / (png.data.length / 4);
-      };
-      expect(share(colours.earth), `earth ${colours.earth}`).toBeGreaterThan(0.3);
-      expect(share(colours.water), `water ${colours.water}`).toBeGreaterThan(0.1);
+      await expectProtomapsColours(page, flavor);
       await expect(page.locator('.pinmap-attrib')).toContainText('Protomaps');
     });
   }
@@ -308,17 +298,7 @@ test.describe('bring your own basemap: Protomaps layers over a PMTiles extract',
     expect(requests).toContain('/__streets/area.pmtiles');
     expect(requests).not.toContain('/protomaps/protomaps.pmtiles');
     expect(requests.filter((p) => /^\/protomaps\/fonts\/noto-sans-latin-(400-normal|500-normal|400-italic)\.woff2$/.test(p)).length).toBeGreaterThanOrEqual(2);
-    const colours = namedFlavor('dark');
-    const png = PNG.sync.read(await page.locator('.pinmap-map').screenshot());
-    const rgb = (hex: string) => [1, 3, 5].map((i) => parseInt(hex.slice(i, i + 2), 16));
-    const share = (hex: string) => {
-      const [r, g, b] = rgb(hex);
-      let n = 0;
-      for (let i = 0; i < png.data.length; i += 4) if (Math.abs(png.data[i]! - r!) + Math.abs(png.data[i + 1]! - g!) + Math.abs(png.data[i + 2]! - b!) <= 6) n++;
-      return n / (png.data.length / 4);
-    };
-    expect(share(colours.earth), `earth ${colours.earth}`).toBeGreaterThan(0.3);
-    expect(share(colours.water), `water ${colours.water}`).toBeGreaterThan(0.1);
+    await expectProtomapsColours(page, 'dark');
     // The archive's metadata's credit (this fixture's names its sources and the style).
     await expect(page.locator('.pinmap-attrib')).toContainText('GeoNames');
   });
@@ -359,3 +339,17 @@ test.describe('a hosted street map in the OpenMapTiles schema (a fixture archive
     });
   }
 });
+
+/** The map shows the Protomaps style's `flavor`: its earth on at least 30% of the map, its water on at least 10%. */
+async function expectProtomapsColours(page: Page, flavor: 'light' | 'dark'): Promise<void> {
+  const colours = namedFlavor(flavor);
+  const png = PNG.sync.read(await page.locator('.pinmap-map').screenshot());
+  const share = (hex: string) => {
+    const [r, g, b] = [1, 3, 5].map((i) => parseInt(hex.slice(i, i + 2), 16));
+    let n = 0;
+    for (let i = 0; i < png.data.length; i += 4) if (Math.abs(png.data[i]! - r!) + Math.abs(png.data[i + 1]! - g!) + Math.abs(png.data[i + 2]! - b!) <= 6) n++;
+    return n / (png.data.length / 4);
+  };
+  expect(share(colours.earth), `earth ${colours.earth}`).toBeGreaterThan(0.3);
+  expect(share(colours.water), `water ${colours.water}`).toBeGreaterThan(0.1);
+}
