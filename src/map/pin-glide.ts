@@ -28,14 +28,25 @@ export function between(from: LngLat, to: LngLat, t: number): [number, number] {
 /** Eases out: quick at the start, slowing to rest (a cubic). */
 const easeOut = (t: number) => 1 - (1 - t) ** 3;
 
+/** One pin's glide: from `from` to `to` over `duration` ms from `began`; `at` is where it is drawn now. */
+interface Glide {
+  at: [number, number];
+  from: [number, number];
+  to: LngLat;
+  began: number;
+  duration: number;
+  step: (lngLat: [number, number]) => void;
+}
+
 /**
  * The glides under way, by pin id. `move` starts one (ending that pin's glide under way where it
  * is, so the next starts from there); each frame calls its `step` with the pin's place, the last
- * with `to` itself.
+ * with `to` itself. All glides step in one animation frame callback, however many pins move.
  */
 export class PinGlides {
-  private readonly glides = new Map<string, { at: [number, number]; to: LngLat; cancel: () => void }>();
+  private readonly glides = new Map<string, Glide>();
   private last: number | undefined;
+  private frame = 0;
 
   constructor(
     /** Config `pinTransition`, in ms. */
@@ -62,36 +73,43 @@ export class PinGlides {
 
   /** Glides the pin from `from` (or where its glide under way has it) to `to` over `duration` ms; 0 steps there at once. */
   move(id: string, from: LngLat, to: LngLat, duration: number, step: (lngLat: [number, number]) => void): void {
-    const start = this.glides.get(id)?.at ?? [from[0], from[1]];
+    const start: [number, number] = this.glides.get(id)?.at ?? [from[0], from[1]];
     this.stop(id);
     if (duration <= 0 || (start[0] === to[0] && start[1] === to[1])) {
       step([to[0], to[1]]);
       return;
     }
-    const began = performance.now();
-    let frame = 0;
-    const glide = { at: start as [number, number], to, cancel: () => cancelAnimationFrame(frame) };
-    const tick = (now: number) => {
-      const t = Math.min(1, (now - began) / duration);
-      glide.at = t >= 1 ? [to[0], to[1]] : between(start, to, easeOut(t));
-      step(glide.at);
-      if (t >= 1) this.glides.delete(id);
-      else frame = requestAnimationFrame(tick);
-    };
-    this.glides.set(id, glide);
-    frame = requestAnimationFrame(tick);
+    this.glides.set(id, { at: start, from: start, to, began: performance.now(), duration, step });
+    if (this.frame === 0) this.frame = requestAnimationFrame(this.tick);
   }
 
   /** Ends the pin's glide where it is now (its marker stays there). */
   stop(id: string): void {
-    this.glides.get(id)?.cancel();
     this.glides.delete(id);
+    if (this.glides.size === 0) this.cancelFrame();
   }
 
   /** Ends every glide where it is. */
   stopAll(): void {
-    for (const glide of this.glides.values()) glide.cancel();
     this.glides.clear();
+    this.cancelFrame();
+  }
+
+  /** A frame: every glide steps to its place of `now`; those that arrived end. */
+  private readonly tick = (now: number) => {
+    this.frame = 0;
+    for (const [id, glide] of this.glides) {
+      const t = Math.min(1, (now - glide.began) / glide.duration);
+      glide.at = t >= 1 ? [glide.to[0], glide.to[1]] : between(glide.from, glide.to, easeOut(t));
+      glide.step(glide.at);
+      if (t >= 1 && this.glides.get(id) === glide) this.glides.delete(id);
+    }
+    if (this.glides.size > 0 && this.frame === 0) this.frame = requestAnimationFrame(this.tick);
+  };
+
+  private cancelFrame(): void {
+    cancelAnimationFrame(this.frame);
+    this.frame = 0;
   }
 }
 

@@ -107,11 +107,17 @@ export function createGlPins(map: MapLibreMap, input: GlPinsInput): PinStrategy 
     const drawn = Promise.all([...imageIds.keys()].map((style) => ensurePinImage(map, style, pixelRatio)));
     drawn.catch(() => {}); // heard below
     const imageOf = (pin: Pin) => imageIds.get(styleOf(pin))!;
-    const groups = followView(map, index, () => list, (groups, asked) => {
-      lone = Array.from(groups.pins, (i) => asked[i]!);
-      placeAppMarkers();
-      return groupFeatures(groups, asked, imageOf, input.placeOf);
-    });
+    const groups = followView(
+      map,
+      index,
+      () => list,
+      (groups, asked) => {
+        lone = Array.from(groups.pins, (i) => asked[i]!);
+        placeAppMarkers();
+        return groupFeatures(groups, asked, imageOf, input.placeOf);
+      },
+      input.placeOf,
+    );
     following.refresh = groups.refresh;
     following.redraw = groups.redraw;
     const removeLayers = addPinLayers(map, {
@@ -189,11 +195,12 @@ export function createGlPins(map: MapLibreMap, input: GlPinsInput): PinStrategy 
       following.refresh?.();
     },
     moveMarker() {
-      // Every gliding pin is drawn at its place of the frame, once a frame.
+      // Every gliding pin is drawn at its place of the frame, once a frame (the app's markers too).
       if (redrawFrame !== 0) return;
       redrawFrame = requestAnimationFrame(() => {
         redrawFrame = 0;
         following.redraw?.();
+        placeAppMarkers();
       });
     },
     setAppPins(ids) {
@@ -257,7 +264,41 @@ function addPinSource(map: MapLibreMap, attribution: string | undefined): void {
   });
 }
 
-/** The index's groups as the source's features: bubbles with their counts, and pins with their id and image. */
+/**
+ * A source feature's id: each bubble and pin of the groups shown has one, so that a glide frame
+ * can move only its pins (`updateData`). Whole numbers, as the source's tiles keep them: a pin's
+ * from its place in the list the groups are of, a bubble's from its cluster id, apart.
+ */
+export const featureIdOf = {
+  pin: (index: number) => 2 * index,
+  bubble: (clusterId: number) => 2 * clusterId + 1,
+};
+
+/**
+ * The lone pins of the groups shown whose place of now (`placeOf`, or their own) is not where
+ * `drawnAt` (by feature id) has them drawn, each with its new point; `drawnAt` is brought up to date.
+ */
+export function pinsToMove(
+  groups: Pick<PinGroups, 'pins'>,
+  list: readonly Pin[],
+  placeOf: (id: string) => readonly [number, number] | undefined,
+  drawnAt: Map<number, readonly [number, number]>,
+): { id: number; newGeometry: GeoJSON.Point }[] {
+  const moves: { id: number; newGeometry: GeoJSON.Point }[] = [];
+  for (const i of groups.pins) {
+    const pin = list[i];
+    if (!pin) continue;
+    const at = placeOf(pin.id) ?? pin.lngLat;
+    const id = featureIdOf.pin(i);
+    const drawn = drawnAt.get(id);
+    if (drawn && drawn[0] === at[0] && drawn[1] === at[1]) continue;
+    drawnAt.set(id, at);
+    moves.push({ id, newGeometry: { type: 'Point', coordinates: [at[0], at[1]] } });
+  }
+  return moves;
+}
+
+/** The index's groups as the source's features: bubbles with their counts, and pins with their id and image; each with a feature id (`featureIdOf`). */
 function groupFeatures(groups: PinGroups, list: Pin[], imageOf: (pin: Pin) => string, placeOf: (id: string) => [number, number] | undefined): GeoJSON.FeatureCollection<GeoJSON.Point> {
   const features: GeoJSON.Feature<GeoJSON.Point>[] = [];
   const { clusters } = groups;
@@ -265,13 +306,15 @@ function groupFeatures(groups: PinGroups, list: Pin[], imageOf: (pin: Pin) => st
     const count = clusters[k + 2]!;
     features.push({
       type: 'Feature',
+      id: featureIdOf.bubble(clusters[k + 3]!),
       geometry: { type: 'Point', coordinates: [clusters[k]!, clusters[k + 1]!] },
       properties: { cluster: true, cluster_id: clusters[k + 3]!, point_count: count, point_count_abbreviated: abbreviate(count) },
     });
   }
   for (const i of groups.pins) {
     const pin = list[i]!;
-    features.push({ type: 'Feature', geometry: { type: 'Point', coordinates: placeOf(pin.id) ?? pin.lngLat }, properties: { id: pin.id, image: imageOf(pin) } });
+    const [lng, lat] = placeOf(pin.id) ?? pin.lngLat;
+    features.push({ type: 'Feature', id: featureIdOf.pin(i), geometry: { type: 'Point', coordinates: [lng, lat] }, properties: { id: pin.id, image: imageOf(pin) } });
   }
   return { type: 'FeatureCollection', features };
 }
@@ -287,10 +330,24 @@ function followView(
   index: PinIndex,
   listNow: () => Pin[],
   toFeatures: (groups: PinGroups, list: Pin[]) => GeoJSON.FeatureCollection<GeoJSON.Point>,
+  placeOf: (id: string) => [number, number] | undefined,
 ): { first: Promise<void>; refresh(): void; redraw(): void; stop(): void } {
   let shown: { zoom: number; bbox: [number, number, number, number] } | undefined;
   /** The groups the source shows, and the list their pins' indexes are of. */
   let last: { groups: PinGroups; list: Pin[] } | undefined;
+  /** Where the source has each lone pin of `last` (by feature id), so a glide frame sends only the pins that moved. */
+  let drawnAt = new Map<number, readonly [number, number]>();
+  const source = () => map.getSource<GeoJSONSource>(PIN_SOURCE);
+  /** The source given the groups of `last` whole, its pins at their places of now. */
+  const setWhole = () => {
+    if (!last) return;
+    const features = toFeatures(last.groups, last.list);
+    drawnAt = new Map();
+    for (const feature of features.features) {
+      if (feature.properties?.cluster !== true) drawnAt.set(feature.id as number, feature.geometry.coordinates as [number, number]);
+    }
+    source()?.setData(features);
+  };
   let asking = false;
   let stopped = false;
 
@@ -331,7 +388,7 @@ function followView(
       const groups = await index.groups(bbox, want.zoom);
       if (stopped) return;
       last = { groups, list };
-      map.getSource<GeoJSONSource>(PIN_SOURCE)?.setData(toFeatures(groups, list));
+      setWhole();
       shown = asked !== version ? undefined : { zoom: want.zoom, bbox: bbox[2] - bbox[0] >= 360 ? [-Infinity, bbox[1], Infinity, bbox[3]] : bbox };
       showFirst();
     } finally {
@@ -370,9 +427,19 @@ function followView(
       shown = undefined;
       onMove();
     },
-    // Gliding pins moved: the groups shown are drawn again with their places of now.
+    // Gliding pins moved: those of the groups shown (lone pins; a bubble stays until the next
+    // groups) are moved to their places of now, and nothing else is sent: the source reloads
+    // only the tiles they are on.
     redraw() {
-      if (!stopped && last) map.getSource<GeoJSONSource>(PIN_SOURCE)?.setData(toFeatures(last.groups, last.list));
+      if (stopped || !last) return;
+      const update = pinsToMove(last.groups, last.list, placeOf, drawnAt);
+      if (update.length === 0) return;
+      source()
+        ?.updateData({ update })
+        .catch(() => {
+          // The source could not take the change (it was replaced or removed meanwhile): it is given the groups whole.
+          if (!stopped) setWhole();
+        });
     },
     stop() {
       stopped = true;
