@@ -130,6 +130,24 @@ for (const view of ['vector', 'hybrid'] as const) {
   });
 }
 
+test('GPU pins: a pin’s keyboard stand-in goes with its pin to its new place', async ({ mapPage: page }) => {
+  await mount(page, 'vector', { domPinLimit: 0 });
+  const map = page.locator('#map .maplibregl-canvas');
+  await map.focus();
+  await page.keyboard.press('Tab'); // into the pins: the first, a
+  const standIn = page.locator('#map .pinmap-standin[data-pin-id="a"]');
+  await expect(standIn).toBeFocused();
+  const tip = async () => {
+    const box = (await standIn.boundingBox())!;
+    return { x: box.x + box.width / 2, y: box.y + box.height };
+  };
+  const before = await tip();
+  await page.evaluate((changes) => (window as unknown as EmbedWindow).handle!.updatePins(changes), { update: [feature(['a', 3, 44.5])] });
+  // 1.5° south at zoom 6: about 60 px down the screen.
+  await expect.poll(async () => (await tip()).y - before.y, { message: 'the stand-in went with its pin' }).toBeGreaterThan(40);
+  expect(Math.abs((await tip()).x - before.x)).toBeLessThan(2);
+});
+
 test.describe('the glide', () => {
   test.use({ reducedMotion: 'no-preference', viewport: { width: 480, height: 360 } });
 

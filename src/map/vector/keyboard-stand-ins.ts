@@ -57,6 +57,9 @@ export function keyboardStandIns(map: MapLibreMap, { layers, pinOf, styleOf, clu
         element.classList.add('pinmap-standin');
         const made: Marker = addToPinGroup(stackedMarker(element, lngLat, pin ? 'bottom' : 'center'), map);
         marker = made;
+      } else if (pin) {
+        // A pin that moved (an update) is drawn at its new place: its stand-in, focus and all, goes there.
+        marker.setLngLat(lngLat);
       }
       next.set(key, marker);
     }
