@@ -174,7 +174,7 @@ export interface PinmapConfigInput {
   bearingSnap?: number | undefined;
   /** How far, in px, a pointer may move and still click. Default `3`. */
   clickTolerance?: number | undefined;
-  /** Label fade-in in ms. Default `300`. */
+  /** Label and pin fade-in in ms; none for users who ask for less motion (`prefers-reduced-motion`). Default `300`. */
   fadeDuration?: number | undefined;
   /** How long, in ms, the style document may take to arrive before it is an error (with Retry). Default `8000`. */
   styleTimeout?: number | undefined;

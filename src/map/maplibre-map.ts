@@ -11,6 +11,7 @@ import { accessTokenOf, redactToken, tokenRuleOf } from './request-transform.ts'
 import { mapRequestTransform } from './map-requests.ts';
 import { resolveStyleUrls } from './style-urls.ts';
 import { carryPinmapParts } from './style-carry.ts';
+import { prefersReducedMotion } from './reduced-motion.ts';
 
 /**
  * What both views' MapLibre maps share: the worker, the style (and how its URLs resolve), the
@@ -119,7 +120,7 @@ export function showTheme(map: MapLibreMap, config: PinmapConfig, theme: Theme):
 /**
  * The MapLibre options both views share: style (with its relative URLs resolved, and the headers
  * of the PMTiles archives it names asked for as soon as it arrives), the token's
- * request transform, zoom limits, click tolerance, fade, pixel ratio, drawing buffer, no
+ * request transform, zoom limits, click tolerance, fade (none under `prefers-reduced-motion`), pixel ratio, drawing buffer, no
  * attribution control of MapLibre's own (Pinmap draws its own), and MapLibre's strings from
  * Pinmap's locale table.
  */
@@ -141,7 +142,8 @@ export function sharedMapOptions(config: PinmapConfig): Omit<MapOptions, 'contai
     minZoom: config.minZoom,
     maxZoom: config.maxZoom,
     clickTolerance: config.clickTolerance,
-    fadeDuration: config.fadeDuration,
+    // Labels and pins appear without a fade for users who ask for less motion, as in Leaflet's tiles.
+    fadeDuration: prefersReducedMotion() ? 0 : config.fadeDuration,
     ...(config.pixelRatio === undefined ? {} : { pixelRatio: config.pixelRatio }),
     canvasContextAttributes: { preserveDrawingBuffer: config.preserveDrawingBuffer },
     attributionControl: false,

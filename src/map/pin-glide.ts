@@ -3,6 +3,7 @@
  * to its new place, one frame at a time, and whatever follows it (its marker, its open popup)
  * is told each step. Both views' pin layers use it.
  */
+import { prefersReducedMotion } from './reduced-motion.ts';
 
 /** Where a pin is: [longitude, latitude]. */
 type LngLat = readonly [number, number];
@@ -111,8 +112,4 @@ export class PinGlides {
     cancelAnimationFrame(this.frame);
     this.frame = 0;
   }
-}
-
-function prefersReducedMotion(): boolean {
-  return typeof matchMedia === 'function' && matchMedia('(prefers-reduced-motion: reduce)').matches;
 }

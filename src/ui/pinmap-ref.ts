@@ -5,6 +5,7 @@ import type { PinmapRef } from './pinmap-api.ts';
 import { checkPinChanges, PinChangesError, type PinChangesChecked } from '../config/pin-changes.ts';
 import type { PinSet } from '../pins/types.ts';
 import { loadPinCode } from './hooks/use-pin-source.ts';
+import { prefersReducedMotion } from '../map/reduced-motion.ts';
 
 /** The imperative handle of one map. */
 export function pinmapRefOf(adapter: MapAdapter, config: { current: PinmapConfig }): PinmapRef {
@@ -63,8 +64,4 @@ const FIT_DURATION = 500;
 
 function withDuration<T extends object>(options: T, duration: number | undefined): T & { duration?: number } {
   return duration === undefined ? options : { ...options, duration };
-}
-
-function prefersReducedMotion(): boolean {
-  return typeof matchMedia === 'function' && matchMedia('(prefers-reduced-motion: reduce)').matches;
 }

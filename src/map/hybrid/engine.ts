@@ -21,6 +21,7 @@ import { createLabelCollision, type CollisionBox } from '../label-collision.ts';
 import { createMotion } from './motion.ts';
 import { createUserLocationLayers } from './user-location.ts';
 import { toLeafletZoom, toMapLibreZoom } from './zoom.ts';
+import { prefersReducedMotion } from '../reduced-motion.ts';
 
 /** Stacking within the vector layer's pane: raster layers below it, the vector layer, raster layers above it. */
 const Z_INDEX = { rasterBelow: 10, vector: 100, rasterAbove: 110 } as const;
@@ -47,7 +48,7 @@ export function createHybridEngine(parent: HTMLElement, config: PinmapConfig, ev
   warnIfStyleSheetMissing('maplibre');
   const locale = localeWith(config.locale);
   // Leaflet's own animations (zoom, tile fade, throw after a drag) stop for users who ask for less motion.
-  const reducedMotion = window.matchMedia?.('(prefers-reduced-motion: reduce)').matches ?? false;
+  const reducedMotion = prefersReducedMotion();
   const fades = config.fadeDuration > 0 && !reducedMotion;
 
   const map = L.map(container, {

@@ -2,13 +2,8 @@ import { useActorRef } from '@xstate/react';
 import { useEffect } from 'react';
 import { cameraMachine, type CameraAnimation } from '../../machines/camera.machine.ts';
 import type { MapAdapter } from '../../map/adapter.ts';
+import { prefersReducedMotion, REDUCED_MOTION_QUERY } from '../../map/reduced-motion.ts';
 import { inspectOptions } from '../inspect.ts';
-
-const REDUCED_MOTION = '(prefers-reduced-motion: reduce)';
-
-function prefersReducedMotion(): boolean {
-  return typeof window.matchMedia === 'function' && window.matchMedia(REDUCED_MOTION).matches;
-}
 
 /** Runs one camera machine animation on the map, its events tagged with the animation's id. */
 function runOn(adapter: MapAdapter, animation: CameraAnimation): void {
@@ -51,6 +46,7 @@ export function useCameraActor(adapter: MapAdapter, bearingSnap: number) {
         if (event.type === 'motion.ended' && event.tag !== undefined) {
           actor.send({ type: event.completed ? 'map.animationEnded' : 'map.animationStopped', id: Number(event.tag) });
         }
+        else if (event.type === 'motion.frame') actor.send({ type: 'map.animationProgressed', id: Number(event.tag) });
         else if (event.type === 'user.gesture') actor.send({ type: 'map.userGesture' });
         // Like MapLibre's own snap, the end of any movement the user drove is checked, not only
         // of a rotation: a bearing left just off north by any gesture snaps back.
@@ -61,7 +57,7 @@ export function useCameraActor(adapter: MapAdapter, bearingSnap: number) {
 
   useEffect(() => {
     if (typeof window.matchMedia !== 'function') return;
-    const query = window.matchMedia(REDUCED_MOTION);
+    const query = window.matchMedia(REDUCED_MOTION_QUERY);
     const onChange = () => actor.send({ type: 'camera.setReducedMotion', reduce: query.matches });
     onChange();
     query.addEventListener('change', onChange);
