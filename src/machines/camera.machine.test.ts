@@ -160,6 +160,36 @@ describe('camera machine: how an animation finishes', () => {
     expect(c.context().last).toEqual({ id: 1, kind: 'zoomIn', outcome: 'timedOut' });
   });
 
+  it('lets a map that draws slowly finish: each frame of the animation starts the wait again, and it is run once', () => {
+    const c = start();
+    c.send({ type: 'camera.zoomIn' });
+    // Frames 800 ms apart (a busy device): the zoom lasts 2.4 s, past its 500 ms and the 1000 ms grace.
+    for (let frame = 0; frame < 3; frame++) {
+      c.clock.increment(800);
+      c.send({ type: 'map.animationProgressed', id: 1 });
+    }
+    expect(c.state()).toBe('animating');
+    expect(c.map.stop).not.toHaveBeenCalled();
+    expect(c.map.run).toHaveBeenCalledTimes(1);
+    c.send({ type: 'map.animationEnded', id: 1 });
+    expect(c.context().last).toEqual({ id: 1, kind: 'zoomIn', outcome: 'ended' });
+  });
+
+  it('gives up the duration plus 1000 ms after the last frame, and a frame of an older animation does not count', () => {
+    const c = start();
+    c.send({ type: 'camera.zoomIn' });
+    c.clock.increment(200);
+    c.send({ type: 'map.animationProgressed', id: 1 });
+    c.send({ type: 'camera.zoomOut' });
+    c.clock.increment(1000);
+    c.send({ type: 'map.animationProgressed', id: 1 });
+    c.clock.increment(499);
+    expect(c.state()).toBe('animating');
+    c.clock.increment(1);
+    expect(c.map.stop).toHaveBeenCalledWith(2);
+    expect(c.context().last).toEqual({ id: 2, kind: 'zoomOut', outcome: 'timedOut' });
+  });
+
   it('waits longer for longer animations', () => {
     const c = start();
     c.send({ type: 'camera.flyTo', center: [10, 50] });

@@ -71,6 +71,8 @@ export type CameraEvent =
   | { type: 'map.animationEnded'; id: number }
   /** The map stopped the animation run with this id before its end (its `moveend`, early). */
   | { type: 'map.animationStopped'; id: number }
+  /** The map drew a frame of the animation run with this id: it is still under way. */
+  | { type: 'map.animationProgressed'; id: number }
   /** The user started moving the camera (drag, wheel, touch, keyboard). */
   | { type: 'map.userGesture' }
   /** A rotation ended at this bearing, started by the user or not. */
@@ -120,7 +122,8 @@ const cameraSetup = setup({
   },
   guards: {
     isCurrentAnimation: ({ context, event }) =>
-      (event.type === 'map.animationEnded' || event.type === 'map.animationStopped') && event.id === context.current?.id,
+      (event.type === 'map.animationEnded' || event.type === 'map.animationStopped' || event.type === 'map.animationProgressed') &&
+      event.id === context.current?.id,
     /** A user rotation that ended off north but within the snap angle. */
     isNearNorth: ({ context, event }) => {
       if (event.type !== 'map.rotateEnded' || !event.byUser) return false;
@@ -129,7 +132,10 @@ const cameraSetup = setup({
     },
   },
   delays: {
-    /** The animation's own duration plus the grace the map gets to report its end. */
+    /**
+     * The animation's own duration plus the grace the map gets to report its end, from its start
+     * or from the last frame the map drew of it.
+     */
     animationSafety: ({ context }) => (context.current?.duration ?? 0) + ANIMATION_END_GRACE_MS,
   },
 });
@@ -167,8 +173,10 @@ const stopCurrentAnimation = cameraSetup.createAction(
  *   reports the gesture, so the app tells a full run (`map.animationEnded`) from a cut-short one
  *   (`map.animationStopped`) when the tagged `moveend` arrives.
  * - A new command: it was `replaced` by the new animation, which the map engine runs in its place.
- * - No end reported within its duration plus ANIMATION_END_GRACE_MS (`animationSafety`): the
- *   machine stops it with `stopCameraAnimation` and records it as `timedOut`.
+ * - No end reported within its duration plus ANIMATION_END_GRACE_MS (`animationSafety`), counted
+ *   from its start or from the last frame the map drew of it (`map.animationProgressed`): the
+ *   machine stops it with `stopCameraAnimation` and records it as `timedOut`. A map that draws
+ *   slowly (a busy device, software WebGL) is still under way, and its animation runs to its end.
  *
  * `context.current` is the running animation; `context.last` the outcome of the latest one that
  * finished.
@@ -188,34 +196,42 @@ export const cameraMachine = cameraSetup
     // Commands are taken in any state; from `animating` they leave and re-enter it, so the new
     // animation gets a fresh safety timer.
     on: {
-      'camera.zoomIn': { target: '.animating', actions: { type: 'beginAnimation', params: { kind: 'zoomIn' } } },
-      'camera.zoomOut': { target: '.animating', actions: { type: 'beginAnimation', params: { kind: 'zoomOut' } } },
-      'camera.resetNorth': { target: '.animating', actions: { type: 'beginAnimation', params: { kind: 'resetNorth' } } },
+      'camera.zoomIn': { target: '.animating', actions: [{ type: 'beginAnimation', params: { kind: 'zoomIn' } }, 'runCurrentAnimation'] },
+      'camera.zoomOut': { target: '.animating', actions: [{ type: 'beginAnimation', params: { kind: 'zoomOut' } }, 'runCurrentAnimation'] },
+      'camera.resetNorth': { target: '.animating', actions: [{ type: 'beginAnimation', params: { kind: 'resetNorth' } }, 'runCurrentAnimation'] },
       'camera.fitTo': {
         target: '.animating',
-        actions: {
-          type: 'beginAnimation',
-          params: ({ event }) => ({ kind: 'fitToLocation', bounds: event.bounds, maxZoom: event.maxZoom ?? LOCATE_MAX_ZOOM, padding: event.padding }),
-        },
+        actions: [
+          {
+            type: 'beginAnimation',
+            params: ({ event }) => ({ kind: 'fitToLocation', bounds: event.bounds, maxZoom: event.maxZoom ?? LOCATE_MAX_ZOOM, padding: event.padding }),
+          },
+          'runCurrentAnimation',
+        ],
       },
       'camera.flyTo': {
         target: '.animating',
-        actions: {
-          type: 'beginAnimation',
-          params: ({ event }) => ({ kind: 'flyToPin', center: event.center, zoom: event.zoom }),
-        },
+        actions: [
+          {
+            type: 'beginAnimation',
+            params: ({ event }) => ({ kind: 'flyToPin', center: event.center, zoom: event.zoom }),
+          },
+          'runCurrentAnimation',
+        ],
       },
       'map.rotateEnded': {
         guard: 'isNearNorth',
         target: '.animating',
-        actions: { type: 'beginAnimation', params: { kind: 'snapNorth' } },
+        actions: [{ type: 'beginAnimation', params: { kind: 'snapNorth' } }, 'runCurrentAnimation'],
       },
       'camera.setReducedMotion': { actions: 'recordReducedMotion' },
     },
     states: {
       idle: {},
+      // Each command hands its animation to the map as it enters (`runCurrentAnimation`), so a
+      // frame of the animation can re-enter this state, restarting its safety timer, without
+      // running the animation again.
       animating: {
-        entry: 'runCurrentAnimation',
         after: {
           animationSafety: {
             target: 'idle',
@@ -223,6 +239,7 @@ export const cameraMachine = cameraSetup
           },
         },
         on: {
+          'map.animationProgressed': { guard: 'isCurrentAnimation', target: 'animating', reenter: true },
           'map.animationEnded': {
             guard: 'isCurrentAnimation',
             target: 'idle',

@@ -40,12 +40,14 @@ export type Gesture = 'drag' | 'zoom' | 'rotate' | 'pitch';
  *   animation that caused it (none for gestures, jumps and the engine's own moves), and whether a
  *   user's input drove it. `completed` says whether a tagged animation ran its full course or was
  *   cut short (stopped, replaced, or taken over by a gesture, whose start follows this end).
+ * - `motion.frame`: the map drew a frame of the tagged animation: it is still under way.
  * - `user.gesture`: the user started dragging, zooming, rotating or pitching the map.
  * - `user.moveEnded`: a movement the user drove ended, with this bearing (bearing snap reads it).
  */
 export type MapMotionEvent =
   | { type: 'motion.started'; tag: string | undefined; byUser: boolean }
   | { type: 'motion.ended'; tag: string | undefined; byUser: boolean; completed: boolean }
+  | { type: 'motion.frame'; tag: string }
   | { type: 'user.gesture'; gesture: Gesture }
   | { type: 'user.moveEnded'; bearing: number };
 

@@ -39,6 +39,9 @@ export function createMotion(map: L.Map) {
     if (quiet > 0 || active) return;
     emit({ type: 'motion.started', tag: undefined, byUser: userMoving });
   };
+  const onMove = () => {
+    if (quiet === 0 && active) emit({ type: 'motion.frame', tag: active.tag });
+  };
   const onMoveEnd = () => {
     if (quiet > 0) return;
     if (active) {
@@ -73,6 +76,7 @@ export function createMotion(map: L.Map) {
   };
 
   map.on('movestart', onMoveStart);
+  map.on('move', onMove);
   map.on('moveend', onMoveEnd);
   map.on('dragstart', onDragStart);
   container.addEventListener('wheel', onWheel, { passive: true });
@@ -109,6 +113,7 @@ export function createMotion(map: L.Map) {
     destroy() {
       listeners.clear();
       map.off('movestart', onMoveStart);
+      map.off('move', onMove);
       map.off('moveend', onMoveEnd);
       map.off('dragstart', onDragStart);
       container.removeEventListener('wheel', onWheel);

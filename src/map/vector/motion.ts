@@ -45,6 +45,10 @@ function listenToMotion(map: MapLibreMap, animations: AnimationClock, listener: 
     listener({ type: 'motion.ended', tag, byUser: user, completed: tag === undefined || animations.hasRunItsCourse(tag) });
     if (user) listener({ type: 'user.moveEnded', bearing: map.getBearing() });
   };
+  const onMove = (event: MotionEventData) => {
+    const tag = event[TAG];
+    if (tag !== undefined) listener({ type: 'motion.frame', tag });
+  };
   const gestures: [string, Gesture][] = [
     ['dragstart', 'drag'],
     ['zoomstart', 'zoom'],
@@ -59,9 +63,11 @@ function listenToMotion(map: MapLibreMap, animations: AnimationClock, listener: 
     return [type, handler] as const;
   });
   map.on('movestart', onStart);
+  map.on('move', onMove);
   map.on('moveend', onEnd);
   return () => {
     map.off('movestart', onStart);
+    map.off('move', onMove);
     map.off('moveend', onEnd);
     for (const [type, handler] of gestureHandlers) map.off(type as 'dragstart', handler);
   };
