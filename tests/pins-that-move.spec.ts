@@ -130,7 +130,7 @@ for (const view of ['vector', 'hybrid'] as const) {
   });
 }
 
-test('GPU pins: a pin’s keyboard stand-in goes with its pin to its new place', async ({ mapPage: page }) => {
+test('GPU pins: a pin’s keyboard stand-in goes with its pin to its new place, the focus with it', async ({ mapPage: page }) => {
   await mount(page, 'vector', { domPinLimit: 0 });
   const map = page.locator('#map .maplibregl-canvas');
   await map.focus();
@@ -142,10 +142,12 @@ test('GPU pins: a pin’s keyboard stand-in goes with its pin to its new place',
     return { x: box.x + box.width / 2, y: box.y + box.height };
   };
   const before = await tip();
-  await page.evaluate((changes) => (window as unknown as EmbedWindow).handle!.updatePins(changes), { update: [feature(['a', 3, 44.5])] });
-  // 1.5° south at zoom 6: about 60 px down the screen.
-  await expect.poll(async () => (await tip()).y - before.y, { message: 'the stand-in went with its pin' }).toBeGreaterThan(40);
+  await page.evaluate((changes) => (window as unknown as EmbedWindow).handle!.updatePins(changes), { update: [feature(['a', 3, 45.2])] });
+  // 0.8° south at zoom 6: about 50 px down the screen, still in view.
+  await expect.poll(async () => (await tip()).y - before.y, { message: 'the stand-in went with its pin' }).toBeGreaterThan(35);
   expect(Math.abs((await tip()).x - before.x)).toBeLessThan(2);
+  await expect(page.locator('#map .pinmap')).toHaveAttribute('data-map-state', 'idle');
+  await expect(standIn, 'the keyboard stays on the pin it was on').toBeFocused();
 });
 
 test.describe('the glide', () => {
