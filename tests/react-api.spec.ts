@@ -414,7 +414,7 @@ test.describe('renderPin and highlightedPins', () => {
 
   // The vector view with GPU pins (`domPinLimit: 0`), and the hybrid view's DOM pins.
   for (const view of ['vector', 'hybrid'] as const) {
-    test(`${view} view: a price tag at its pin's place in place of the pin, its click opens the popup, a new list moves it on the same map, reached and named from the keyboard`, async ({ mapPage: page }) => {
+    test(`${view} view: a price tag at its pin's place in place of the pin, its click opens the popup, a new list moves it on the same map, reached and named from the keyboard, the ring on the tag`, async ({ mapPage: page }) => {
       const console = watchConsole(page);
       await open(page, { priceTags: true, highlightedPins: ['lyon'], initialViewState: { longitude: 4, latitude: 47, zoom: 4.5 }, config: { style: PLAIN_STYLE, view, domPinLimit: 0, popupFields: ['price'] }, pins: PRICED });
       const tag = page.locator('.price-tag');
@@ -457,6 +457,11 @@ test.describe('renderPin and highlightedPins', () => {
       await waitForMapState(page, 'idle');
       await page.keyboard.press('End');
       await expect(page.locator('.pinmap-pin:focus')).toHaveAttribute('aria-label', 'Nice, city');
+      // The focus ring is on the tag, and no pin icon is drawn over it (the tag and its ring hidden, nothing is drawn above Nice).
+      await expect(page.locator('.pinmap-pin-app', { has: tag })).toHaveCSS('outline-style', 'solid');
+      const hidden = await page.addStyleTag({ content: '.price-tag { visibility: hidden } .pinmap-pin-app { outline: none !important }' });
+      expect(await drawnAbove(page, nice), 'a pin icon over the focused tag').toBe(false);
+      await hidden.evaluate((style) => style.remove());
       await page.keyboard.press('Enter');
       await expect(page.locator('.pinmap-popup')).toHaveAttribute('data-pin-id', 'nice');
       await page.keyboard.press('Escape');

@@ -9,7 +9,7 @@ import { pinStyleKey, type PinStyle } from '../../pins/icon.ts';
 import { drawPinImage, ensurePinImage } from '../../pins/icon-image.ts';
 import type { Pin } from '../../pins/types.ts';
 import { appPinMarker } from '../dom-pins.ts';
-import { addToPinGroup, stackedMarker } from './markers.ts';
+import { addToPinGroup, pinGroupElement, stackedMarker } from './markers.ts';
 import type { PinImages } from './pin-images.ts';
 import type { PinStrategy, PinStrategyInput } from './pin-strategy.ts';
 import { PIN_LAYERS, PIN_SOURCE, addPinLayers, clusterFont, pinSymbolAt, removePinLayers } from './pin-symbol-layers.ts';
@@ -90,7 +90,24 @@ export function createGlPins(map: MapLibreMap, input: GlPinsInput): PinStrategy 
     for (const [id, marker] of appMarkers) if (next.get(id) !== marker) marker.remove();
     appMarkers.clear();
     for (const [id, marker] of next) appMarkers.set(id, marker);
+    showAppPinFocus();
   }
+
+  /**
+   * A named pin reached from the keyboard: its stand-in (`keyboardStandIns`) draws no icon over the
+   * app's element (`data-app-drawn`), and the app's element takes the focus ring instead
+   * (`data-focused` on its marker; pinmap.css), as a named DOM pin's does.
+   */
+  function showAppPinFocus() {
+    const focused = document.activeElement;
+    const standIn = focused instanceof HTMLElement && focused.classList.contains('pinmap-standin') ? focused : undefined;
+    const id = standIn?.dataset.pinId;
+    standIn?.toggleAttribute('data-app-drawn', id !== undefined && appMarkers.has(id));
+    for (const [markerId, marker] of appMarkers) marker.getElement().toggleAttribute('data-focused', markerId === id && standIn!.matches(':focus-visible'));
+  }
+  const pinGroup = pinGroupElement(map);
+  pinGroup.addEventListener('focusin', showAppPinFocus);
+  pinGroup.addEventListener('focusout', showAppPinFocus);
 
   async function place() {
     // Drawn while the style loads, all at once; added to the map once it has.
@@ -211,6 +228,8 @@ export function createGlPins(map: MapLibreMap, input: GlPinsInput): PinStrategy 
     destroy: () => {
       appIds = new Set();
       placeAppMarkers();
+      pinGroup.removeEventListener('focusin', showAppPinFocus);
+      pinGroup.removeEventListener('focusout', showAppPinFocus);
       teardown();
     },
   };
