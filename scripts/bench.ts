@@ -16,6 +16,7 @@
  *   npm run bench -- --city-zoom                    # only 100k clumped pins at zoom 16 against the no-pin map (city-zoom.md)
  *   npm run bench -- --fleet                        # only 10k pins, 1k moving at 1 Hz, against MapLibre's clustered updateData (fleet.md)
  *   npm run bench -- --react                        # only React content: renderPopup and renderPin against none, react-map-gl markers (react.md)
+ *   npm run build && npm run bench -- --consumer    # only an app that imports maplibre-gl beside pinmap against one MapLibre: initial JS (consumer.md)
  *
  * Exits 0 whatever the figures (it is not a test); 1 only when it could not measure at all.
  */
@@ -44,6 +45,7 @@ import { PRETILED_COUNT, existingArchive, measurePretiled, pretiledTargets, rend
 import { measureSearch } from './bench/search.ts';
 import { CITY_ZOOM, busiestPlace, cityPins, measureCityZoom, renderCityZoom } from './bench/city-zoom.ts';
 import { fleetData, fleetPage, fleetTargets, measureFleet, renderFleet } from './bench/fleet.ts';
+import { measureConsumer, renderConsumer } from './bench/consumer.ts';
 import { MAP_GL_MARKERS, PAN_PINS, POPUP_PINS, REACT_PINS, measureReact, renderReact } from './bench/react-pins.ts';
 
 const ROOT = resolve(import.meta.dirname, '..');
@@ -77,6 +79,8 @@ function usage(): string {
     '  --clumped        with --tiling: the pins placed in towns, streets and blocks of flats (clumpedSyntheticPins), not spread over the world',
     '  --fleet          only a fleet: 10k pins, 1k of them moving at 1 Hz (updatePins), against MapLibre\'s clustered GeoJSON source fed the same changes (updateData): pan, main-thread time per update, change to frame, bubbles re-created; writes fleet.md and fleet.json',
     '  --react          only React content: a renderPopup popup against the default (click to painted), 10k pins with 100 renderPin pins against none and react-map-gl with 1,000 <Marker>s (pan p95); writes react.md',
+    '  --consumer       only MapLibre shared with the app: the packed library (needs npm run build first) installed offline into a temporary copy of tests/consumer,',
+    '                   built with Vite as it is (it imports maplibre-gl itself) and without its own maplibre-gl import; initial JS (gzip) of one over the other, copies of MapLibre; no browser; writes consumer.md',
     '  --city-zoom      only 100k clumped pins (inline GeoJSON, and pre-tiled) in the vector view at zoom 16 over the busiest town, against the same view without pins: time to idle; writes city-zoom.md',
     `  --trace          also record a Chrome trace of one load of a row (${Object.keys(RENDERER_LABELS).join(', ')}) and print where the time went`,
     '  --cpu            also load these rows --runs times each, in turn, and report the CPU time the browser\'s threads spent until idle',
@@ -104,6 +108,7 @@ function parseCli() {
       'city-zoom': { type: 'boolean', default: false },
       fleet: { type: 'boolean', default: false },
       react: { type: 'boolean', default: false },
+      consumer: { type: 'boolean', default: false },
       archive: { type: 'string' },
       trace: { type: 'string' },
       cpu: { type: 'string' },
@@ -151,6 +156,7 @@ function parseCli() {
     cityZoom: values['city-zoom'],
     fleet: values.fleet,
     react: values.react,
+    consumer: values.consumer,
     trace: values.trace === undefined ? undefined : rowOf('trace', values.trace),
     cpuRows,
     outDir: resolve(values['out-dir']),
@@ -396,6 +402,15 @@ async function main(): Promise<number> {
     } finally {
       rmSync(tmp, { recursive: true, force: true });
     }
+  }
+  if (options.consumer) {
+    const figures = await measureConsumer(ROOT, log);
+    const section = renderConsumer(figures, `Library packed from ${gitDescription()} (its dist/ as npm run build left it), the app built with Vite ${packageVersion('vite')} and maplibre-gl ${packageVersion('maplibre-gl')}, on ${new Date().toISOString().slice(0, 10)}.`);
+    console.log(`\n${section}\n`);
+    mkdirSync(options.outDir, { recursive: true });
+    writeFileSync(join(options.outDir, 'consumer.md'), `${section}\n`);
+    log(`Written: ${join(options.outDir, 'consumer.md')}`);
+    return 0;
   }
   const { runs, counts, cycles, loadCapMs, domCapMs } = options;
   const startedAt = Date.now();

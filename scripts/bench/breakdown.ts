@@ -1,7 +1,7 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { gzipSync } from 'node:zlib';
 import { explore } from 'source-map-explorer';
+import { gzipSize } from './measure.ts';
 
 /**
  * What a built JavaScript file is made of, from its source map (source-map-explorer): its bytes
@@ -57,6 +57,6 @@ export async function breakdownOf(dir: string, file: string): Promise<FileBreakd
   const result = await explore({ code: path, map: `${path}.map` }, { noBorderChecks: true, excludeSourceMapComment: true });
   const bundle = result.bundles[0];
   if (!bundle) return undefined;
-  const gzipBytes = gzipSync(code, { level: 9 }).length;
+  const gzipBytes = gzipSize(code);
   return { file, bytes: code.length, gzipBytes, parts: groupByPart(bundle.files, gzipBytes) };
 }

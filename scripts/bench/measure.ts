@@ -184,6 +184,9 @@ export async function measure(browser: Browser, url: string, options: MeasureOpt
 
 type CollectedAsset = Asset & { endedAt: number };
 
+/** The gzip size of a file's bytes, at level 9 (`gzip -9`): the size figure of every bench mode. */
+export const gzipSize = (body: Uint8Array): number => gzipSync(body, { level: 9 }).length;
+
 /**
  * Every JavaScript and CSS response of the context (the page's and its workers'), with its
  * body's size and gzip size (zlib, level 9) and when it ended (epoch ms).
@@ -207,7 +210,7 @@ function collectAssets(context: BrowserContext): { settle(): Promise<CollectedAs
             url,
             kind: isScript ? ('script' as const) : ('stylesheet' as const),
             bytes: body.length,
-            gzipBytes: gzipSync(body, { level: 9 }).length,
+            gzipBytes: gzipSize(body),
             endedAt: timing.startTime + Math.max(0, timing.responseEnd),
           };
         })
