@@ -461,7 +461,7 @@ test.describe('renderPin and highlightedPins', () => {
       await expect(page.locator('.pinmap-pin-app', { has: tag })).toHaveCSS('outline-style', 'solid');
       const hidden = await page.addStyleTag({ content: '.price-tag { visibility: hidden } .pinmap-pin-app { outline: none !important }' });
       expect(await drawnAbove(page, nice), 'a pin icon over the focused tag').toBe(false);
-      await hidden.evaluate((style) => style.remove());
+      await hidden.evaluate((style) => (style as Element).remove());
       await page.keyboard.press('Enter');
       await expect(page.locator('.pinmap-popup')).toHaveAttribute('data-pin-id', 'nice');
       await page.keyboard.press('Escape');
