@@ -8,6 +8,7 @@ import { promisify } from 'node:util';
 import ts from 'typescript';
 import { CONTENT_SECURITY_POLICY } from '../src/config/csp.ts';
 import { watchCsp } from './csp-violations.ts';
+import { readmeExamples } from '../scripts/readme-examples.ts';
 import { waitForMapState, watchConsole } from './helpers.ts';
 
 // The app finds the embedded basemap beside the package's code and shows its credit.
@@ -155,6 +156,14 @@ test.describe('the published package, in an app that installs it', () => {
     }
     expect(existsSync(path.join(CONSUMER, 'node_modules/pinmap/dist/lib/pinmap.d.ts'))).toBe(true);
 
+    // The README's store locator, as it is printed there, is part of the app (`?stores`): type-checked and built with it.
+    const locator = readmeExamples(readFileSync(path.join(ROOT, 'README.md'), 'utf8')).find((example) => example.code.includes('export function StoreLocator'));
+    expect(locator, "the README's store locator example").toBeDefined();
+    writeFileSync(path.join(CONSUMER, 'src/store-locator.tsx'), locator!.code);
+    // And in the hybrid view: the same code, its config given `view: 'hybrid'` (the only change).
+    expect(locator!.code.split('config={{ ').length, "the example's config, once").toBe(2);
+    writeFileSync(path.join(CONSUMER, 'src/store-locator-hybrid.tsx'), locator!.code.replace('config={{ ', "config={{ view: 'hybrid', "));
+
     // The type check and the build are independent: side by side they take less time.
     const started = Date.now();
     const typeCheck = sh(process.execPath, [path.join(ROOT, 'node_modules/typescript/bin/tsc'), '--noEmit', '-p', 'tsconfig.json'], CONSUMER);
@@ -203,6 +212,55 @@ test.describe('the published package, in an app that installs it', () => {
     expect(console.errors).toEqual([]);
     expect(csp.violations).toEqual([]);
     expect(csp.messages).toEqual([]);
+  });
+
+  test("the README's store locator, built from the tarball: a store picked in the app's list opens its React popup with the app's context, a button in it changes the app's state, focus goes in and back, Escape closes; in both views", async ({ mapPage: page }) => {
+    const console = watchConsole(page);
+    for (const view of ['vector', 'hybrid'] as const) {
+      await page.goto(`${origin}/?stores${view === 'hybrid' ? '&view=hybrid' : ''}`);
+      await waitForMapState(page, 'idle', 45_000);
+      await expect(page.locator('.pinmap')).toHaveAttribute('data-view', view);
+      await expect(page.locator('.pinmap-pin')).toHaveCount(3);
+      const list = page.getByRole('listitem').getByRole('button');
+      const popup = page.locator('.pinmap-popup');
+
+      // Picked in the app's own list: the popup is the app's StoreCard, reading the app's context.
+      await list.filter({ hasText: 'Geneva' }).click();
+      await expect(popup).toHaveAttribute('data-pin-id', 'geneva');
+      await expect(popup).toContainText('Geneva store');
+      await expect(popup).toContainText('Open 10:00–18:00');
+      await expect(popup.getByRole('link', { name: 'Store page' })).toHaveAttribute('href', 'https://example.com/stores/geneva');
+      await expect(list.filter({ hasText: 'Geneva' })).toHaveAttribute('aria-pressed', 'true');
+      // Its button changes the app's state, through the context the popup is rendered in.
+      const favourite = popup.getByRole('button', { name: 'Favourite' });
+      await expect(favourite).toHaveAttribute('aria-pressed', 'false');
+      await favourite.click();
+      await expect(favourite).toHaveAttribute('aria-pressed', 'true');
+
+      // Picked on the map from the keyboard: the focus goes into the popup, Escape closes it, the focus comes back to the pin, the app is told (nothing selected).
+      await page.keyboard.press('Escape');
+      await expect(popup).toHaveCount(0);
+      const lyon = page.locator('.pinmap-pin[data-pin-id="lyon"]');
+      await lyon.focus();
+      await page.keyboard.press('Enter');
+      await expect(popup).toHaveAttribute('data-pin-id', 'lyon');
+      await expect(list.filter({ hasText: 'Lyon' })).toHaveAttribute('aria-pressed', 'true');
+      await expect.poll(() => page.evaluate(() => document.activeElement?.closest('.pinmap-popup') !== null), { message: 'the focus is in the popup' }).toBe(true);
+      await expect(popup.getByRole('button', { name: 'Favourite' })).toHaveAttribute('aria-pressed', 'false');
+      await page.keyboard.press('Escape');
+      await expect(popup).toHaveCount(0);
+      await expect(lyon).toBeFocused();
+      for (const button of await list.all()) await expect(button).toHaveAttribute('aria-pressed', 'false');
+
+      // The app's state outlives the popup: Geneva is still a favourite.
+      await list.filter({ hasText: 'Geneva' }).click();
+      await expect(popup.getByRole('button', { name: 'Favourite' })).toHaveAttribute('aria-pressed', 'true');
+      await popup.getByRole('button', { name: 'Favourite' }).click(); // and no longer
+      await expect(popup.getByRole('button', { name: 'Favourite' })).toHaveAttribute('aria-pressed', 'false');
+      await page.keyboard.press('Escape');
+      await expect(popup).toHaveCount(0);
+    }
+    expect(console.errors).toEqual([]);
   });
 
   test('the installed pinmap serve shows a CSV file on the map, from the app the package ships, under the Content Security Policy', async ({ mapPage: page }) => {

@@ -4,6 +4,10 @@ import 'pinmap/style.css';
 import { StrictMode, useRef } from 'react';
 import { createRoot } from 'react-dom/client';
 import './app.css';
+// The README's store locator, written here from the README by tests/consumer.spec.ts before the
+// build, as it is and with `view: 'hybrid'` in its config.
+import { StoreLocator } from './store-locator';
+import { StoreLocator as HybridStoreLocator } from './store-locator-hybrid';
 
 /** Three pins in Europe, two of them with their category's look. */
 const config: PinmapConfigInput = {
@@ -43,8 +47,14 @@ function App() {
   );
 }
 
+/** The stores of the README's store locator (`?stores`, `?stores&view=hybrid`): its own list beside the map (public/stores.geojson). */
+const STORES = [
+  { id: 'lyon', name: 'Lyon' },
+  { id: 'geneva', name: 'Geneva' },
+  { id: 'turin', name: 'Turin' },
+];
+
+const page = new URLSearchParams(location.search);
 createRoot(document.getElementById('root')!).render(
-  <StrictMode>
-    <App />
-  </StrictMode>,
+  <StrictMode>{page.has('stores') ? page.get('view') === 'hybrid' ? <HybridStoreLocator stores={STORES} /> : <StoreLocator stores={STORES} /> : <App />}</StrictMode>,
 );
