@@ -119,10 +119,10 @@ export function showTheme(map: MapLibreMap, config: PinmapConfig, theme: Theme):
 
 /**
  * The MapLibre options both views share: style (with its relative URLs resolved, and the headers
- * of the PMTiles archives it names asked for as soon as it arrives), the token's
- * request transform, zoom limits, click tolerance, fade (none under `prefers-reduced-motion`), pixel ratio, drawing buffer, no
- * attribution control of MapLibre's own (Pinmap draws its own), and MapLibre's strings from
- * Pinmap's locale table.
+ * of the PMTiles archives it names asked for as soon as it arrives), the token's request
+ * transform, zoom limits, click tolerance, fade (none under `prefers-reduced-motion`), pixel
+ * ratio, drawing buffer, no attribution control of MapLibre's own (Pinmap draws its own), and
+ * MapLibre's strings from Pinmap's locale table.
  */
 export function sharedMapOptions(config: PinmapConfig): Omit<MapOptions, 'container'> {
   registerPmtilesProtocol();
