@@ -146,6 +146,13 @@ describe('a pin archive damaged otherwise', () => {
     const looks = withMetadata(bytes, (pinmap) => (pinmap.looks = Array.from({ length: 200_000 }, () => ({}))));
     await expect(open(looks)).rejects.toThrow(/pins-\d+\.pmtiles: its metadata lists 200000 pin looks; a pin archive has at most 1000/);
   });
+
+  it('a zoom its tiles are cut from that is not one is refused at opening, naming the archive', async () => {
+    for (const cutFrom of [undefined, -1, 2.5, 40, '10']) {
+      const odd = withMetadata(bytes, (pinmap) => (pinmap.cutFrom = cutFrom));
+      await expect(open(odd)).rejects.toThrow(/pins-\d+\.pmtiles: its metadata's pinmap\.cutFrom is .*, not the zoom its tiles are cut from/);
+    }
+  });
 });
 
 describe('a pin archive whose sections the page may not read', () => {

@@ -4,7 +4,7 @@ import { PMTiles, type Source } from 'pmtiles';
 import { afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { PIN_ARCHIVE } from '../pins/archive-format.ts';
 import { PinGrouping } from '../pins/grouping/grouping.ts';
-import { openServedArchive, tileCollection, withMetadata, type ServedRange } from '../testing/pin-archive.testing.ts';
+import { openServedArchive, pinArchiveTile, tileCollection, withMetadata, type ServedRange } from '../testing/pin-archive.testing.ts';
 import { clumpedLngLats, feature } from '../testing/pin-features.testing.ts';
 import { BUBBLE_PINS_LISTED } from './pin-archive.ts';
 
@@ -41,8 +41,8 @@ async function bubblesAt(zoom: number): Promise<Record<string, unknown>[]> {
   const found: Record<string, unknown>[] = [];
   for (const key of keys) {
     const [x, y] = key.split('/').map(Number);
-    const data = await tiles.getZxy(zoom, x!, y!);
-    const layer = data && new VectorTile(new PbfReader(new Uint8Array(data.data))).layers[PIN_ARCHIVE.layer];
+    const data = await pinArchiveTile(tiles, zoom, x!, y!);
+    const layer = data && new VectorTile(new PbfReader(data)).layers[PIN_ARCHIVE.layer];
     for (let k = 0; layer && k < layer.length; k++) if (layer.feature(k).properties.cluster === true) found.push(layer.feature(k).properties);
   }
   return found;
@@ -51,7 +51,7 @@ async function bubblesAt(zoom: number): Promise<Record<string, unknown>[]> {
 describe("a pre-tiled archive's bubbles' pins", () => {
   it('are, for bubbles of every range of zooms, the pins the grouping put in them', async () => {
     const archive = await open(bytes);
-    expect(archive.metadata.version).toBe(4);
+    expect(archive.metadata.version).toBe(PIN_ARCHIVE.version);
     const grouping = new PinGrouping({ lngLats: Float64Array.from(lngLats.flat()) });
     let large = 0;
     for (const zoom of [2, 5, 8, 10, 12, 14]) {

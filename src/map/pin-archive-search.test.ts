@@ -159,7 +159,7 @@ describe('the search of a pre-tiled archive', () => {
     expect(odd.search).toBeUndefined();
     expect(warn.mock.calls[0]?.[0]).toMatch(/pinmap\.search is an object, not where a search index is/);
     warn.mockRestore();
-    await expect(open(withMetadata(titlesOnly, (pinmap) => (pinmap.version = 1)))).rejects.toThrow(/version the number 1; this Pinmap reads versions 2 to 4 \(make the archive again/);
+    await expect(open(withMetadata(titlesOnly, (pinmap) => (pinmap.version = 1)))).rejects.toThrow(/version the number 1; this Pinmap reads versions 2 to 5 \(make the archive again/);
   });
 });
 

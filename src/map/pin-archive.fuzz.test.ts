@@ -141,7 +141,8 @@ let opened = 0;
 
 beforeAll(async () => {
   const features = clumpedLngLats(COUNT).map((coordinates, i) => feature(`p${i}`, { title: title(i), category: ['cafe', 'park'][i % 2] }, { geometry: { type: 'Point', coordinates } }));
-  bytes = await tileCollection({ type: 'FeatureCollection', features });
+  // A small root directory, so that the archive has leaf directories to damage.
+  bytes = await tileCollection({ type: 'FeatureCollection', features }, { rootDirectoryBytes: 1024 });
   bomb = await gzipBomb(256);
   const [lng, lat] = clumpedLngLats(1)[0]!;
   VIEWS.push([10, [lng - 0.2, lat - 0.1, lng + 0.2, lat + 0.1]], [16, [lng - 0.004, lat - 0.002, lng + 0.004, lat + 0.002]]);

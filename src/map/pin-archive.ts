@@ -4,7 +4,8 @@ import { PIN_ARCHIVE, bubbleZoom, pinBucket, type PinArchiveMetadata, type PinIn
 import { describeValue, mergeStyles } from '../pins/data.ts';
 import type { PinOptions } from '../config/pin-options.ts';
 import { MESSAGES, reasonOf } from '../config/errors.ts';
-import { archiveReader, forgetArchiveReader } from './pmtiles.ts';
+import { answerMissingTiles, archiveReader, forgetArchiveReader, type MissingTileAnswer } from './pmtiles.ts';
+import { cutFromAbove } from '../pins/archive-cut.ts';
 import type { PinRequest } from './pin-request.ts';
 import { RequestError } from './request-path.ts';
 import { withToken } from './request-transform.ts';
@@ -52,6 +53,7 @@ export async function openPinArchive(pins: string, pinStyles: Record<string, Pin
   }
   if (header.tileType !== 1) throw new PinArchiveError(`${href} holds no vector tiles (its tile type is ${header.tileType}); pins need an archive made by pinmap-tile-pins`);
   const metadata = checkMetadata(raw, href);
+  if (metadata.cutFrom !== undefined) answerMissingTiles(readUrl, headers, cutTiles(metadata.cutFrom));
 
   const styles = mergeStyles(metadata.pinStyles, pinStyles, []);
   const looks = metadata.looks.map((look) => Object.freeze({ ...(look.category === undefined ? {} : styles[look.category]), ...look.pin }));
@@ -174,6 +176,37 @@ async function readBucket(archive: PMTiles, indexAt: number, index: PinIndexInfo
   return entries as PinIndexEntry[];
 }
 
+/** Tiles above (`cutFromAbove`) kept read: the tiles in view share a few. */
+const TILES_ABOVE_KEPT = 64;
+
+/**
+ * The answer for the tiles a version-5 archive leaves out: each cut from the nearest tile above it
+ * the archive has (`cutFromAbove`). The last tiles above read are kept, by address, as the map
+ * asks for a tile's siblings together; a failed read is not kept.
+ */
+function cutTiles(cutFrom: number): MissingTileAnswer {
+  const kept = new Map<string, Promise<Uint8Array | undefined>>();
+  return (z, x, y, read) =>
+    cutFromAbove(
+      (tz, tx, ty) => {
+        const key = `${tz}/${tx}/${ty}`;
+        let tile = kept.get(key);
+        if (tile) kept.delete(key);
+        else {
+          tile = read(tz, tx, ty);
+          tile.catch(() => kept.delete(key));
+        }
+        kept.set(key, tile);
+        if (kept.size > TILES_ABOVE_KEPT) kept.delete(kept.keys().next().value!);
+        return tile;
+      },
+      z,
+      x,
+      y,
+      cutFrom,
+    );
+}
+
 /** The archive's `pinmap` metadata, or a `PinArchiveError` naming what is missing or wrong. */
 function checkMetadata(raw: Record<string, unknown> | null, href: string): PinArchiveMetadata {
   const made = 'pins need an archive made by pinmap-tile-pins';
@@ -207,6 +240,10 @@ function checkMetadata(raw: Record<string, unknown> | null, href: string): PinAr
     // Only the bubbles' pins: a bubble at the map's maximum zoom zooms in as far as the map goes.
     console.warn(`Pinmap: ${href}: its metadata's pinmap.leaves is ${describeValue(checked.leaves)}, not where the bubbles' pins are; bubbles do not list their pins`);
     delete checked.leaves;
+  }
+  // Version 5 names it; an archive of an older version has every tile (and no cutFrom).
+  if ((checked.version >= 5 || checked.cutFrom !== undefined) && !(Number.isInteger(checked.cutFrom) && checked.cutFrom! >= 0 && checked.cutFrom! <= PIN_ARCHIVE.maxZoom)) {
+    throw new PinArchiveError(`${href}: its metadata's pinmap.cutFrom is ${describeValue(checked.cutFrom)}, not the zoom its tiles are cut from; ${made}`);
   }
   if (checked.categories !== undefined && !isCategoryList(checked.categories)) {
     // Only the legend's counts: the pins still show, their categories without counts.

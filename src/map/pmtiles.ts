@@ -384,25 +384,61 @@ export const loadFromArchive: AddProtocolAction = async (params, abortController
   const match = TILE_URL.exec(params.url);
   if (!match) throw new ArchiveError(`"${params.url}" is not a PMTiles tile URL (pmtiles://<archive>/{z}/{x}/{y})`);
   const [, archiveUrl = '', z, x, y] = match;
-  const archive = archiveFor(archiveUrl, headers);
-  let tile: Awaited<ReturnType<PMTiles['getZxy']>>;
+  const signal = abortController.signal;
+  const tile = await readTile(archiveUrl, headers, Number(z), Number(x), Number(y), signal);
+  signal.throwIfAborted();
+  if (tile) return { data: new Uint8Array(tile.data), ...(tile.cacheControl ? { cacheControl: tile.cacheControl } : {}), ...(tile.expires ? { expires: tile.expires } : {}) };
+  const answer = missingTileAnswers.get(archiveKey(archiveUrl, headers));
+  if (answer) {
+    const made = await answer(Number(z), Number(x), Number(y), async (tz, tx, ty) => {
+      const above = await readTile(archiveUrl, headers, tz, tx, ty);
+      return above && new Uint8Array(above.data);
+    });
+    signal.throwIfAborted();
+    if (made) return { data: made };
+  }
+  const header = await archiveFor(archiveUrl, headers).getHeader();
+  // No image for a missing raster tile: MapLibre leaves that tile empty.
+  return { data: header.tileType === TileType.Mvt || header.tileType === TileType.Mlt ? new Uint8Array() : (null as unknown as ArrayBuffer) };
+};
+
+/**
+ * Reads tile `z/x/y` of the archive (undefined where it has none). A failure is an
+ * {@link ArchiveError} where the archive is at fault (`archiveProblem`), and the archive is read
+ * afresh next time; a read that `signal` aborted leaves both as they were.
+ */
+async function readTile(archiveUrl: string, headers: Record<string, string>, z: number, x: number, y: number, signal?: AbortSignal): ReturnType<PMTiles['getZxy']> {
   try {
-    tile = await archive.getZxy(Number(z), Number(x), Number(y), abortController.signal);
+    const tile = await archiveFor(archiveUrl, headers).getZxy(z, x, y, signal);
     noteOutcome(archiveUrl, undefined);
+    return tile;
   } catch (caught) {
     const error = archiveProblem(caught);
-    if (!abortController.signal.aborted) {
+    if (!signal?.aborted) {
       archives.delete(archiveKey(archiveUrl, headers));
       noteOutcome(archiveUrl, error);
     }
     throw error;
   }
-  abortController.signal.throwIfAborted();
-  if (tile) return { data: new Uint8Array(tile.data), ...(tile.cacheControl ? { cacheControl: tile.cacheControl } : {}), ...(tile.expires ? { expires: tile.expires } : {}) };
-  const header = await archive.getHeader();
-  // No image for a missing raster tile: MapLibre leaves that tile empty.
-  return { data: header.tileType === TileType.Mvt || header.tileType === TileType.Mlt ? new Uint8Array() : (null as unknown as ArrayBuffer) };
-};
+}
+
+/**
+ * What answers the map's request for a tile an archive lacks (`answerMissingTiles`): the tile's
+ * bytes, made from other tiles of the archive (`read`), or undefined for none.
+ */
+export type MissingTileAnswer = (z: number, x: number, y: number, read: (z: number, x: number, y: number) => Promise<Uint8Array | undefined>) => Promise<Uint8Array | undefined>;
+
+/** Each archive's answer for the tiles it lacks, by reader (`archiveKey`). */
+const missingTileAnswers = new Map<string, MissingTileAnswer>();
+
+/**
+ * Has the `pmtiles://` protocol answer the map's requests for tiles the archive at `url` (read
+ * with `headers`, as `archiveReader`) lacks with `answer`: a pre-tiled pin archive's tiles that
+ * are cut from the tiles above them (`archive-cut.ts`).
+ */
+export function answerMissingTiles(url: string, headers: Record<string, string>, answer: MissingTileAnswer): void {
+  missingTileAnswers.set(archiveKey(url, headers), answer);
+}
 
 let registered = false;
 

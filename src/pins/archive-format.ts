@@ -14,16 +14,21 @@ import type { PinOptions } from '../config/pin-options.ts';
  * few KB per pin looked up (a click, `?pin=`), whatever the archive's size. The search index
  * (`PinSearchInfo`) follows it, and then the bubbles' pins (`PinLeavesInfo`): which pins each
  * bubble holds, so a bubble the map cannot zoom into lists them.
+ *
+ * From version 5 a tile above zoom `cutFrom` is written only where it differs from its parent's
+ * tile cut to it (`archive-cut.ts`): where every pin stands alone from one zoom to the next, the
+ * deeper tiles are left out and the page cuts them from the nearest tile the archive has.
  */
 export const PIN_ARCHIVE = {
   /** The vector tile layer of the pins and bubbles. */
   layer: 'pins',
   /**
    * The version of this format (2: lean tiles and the pin index; 3: and the search index, and each
-   * bubble's pins per category; 4: and the bubbles' pins, `PinLeavesInfo`). The page reads
-   * `oldestVersion` and up and refuses the others.
+   * bubble's pins per category; 4: and the bubbles' pins, `PinLeavesInfo`; 5: tiles above `cutFrom`
+   * left out where the page cuts them from their parent's, `PinArchiveMetadata.cutFrom`). The page
+   * reads `oldestVersion` and up and refuses the others.
    */
-  version: 4,
+  version: 5,
   /** The oldest version the page still reads: without search, and with bubbles that keep their counts when categories are hidden. */
   oldestVersion: 2,
   /** Tile extent: MapLibre's own (GeoJSON sources are tiled at it), so positions round alike. */
@@ -43,6 +48,15 @@ export const PIN_ARCHIVE = {
    * from zoom 3, would otherwise be drawn there from zoom 3's grid, up to 300 m off.
    */
   lowestLastZoom: 16,
+  /**
+   * Above this zoom a tile is left out of the archive where it equals its parent's tile cut to it
+   * (no bubble in it, and each of its pins alone at both zooms or at neither); the page cuts it
+   * from the nearest tile above it that the archive has, down to this zoom. Over pins spread out,
+   * most pins stand alone from about here, and would otherwise be written once per zoom. Tiles
+   * from here to `lowestLastZoom` have a finer grid (`tileExtent`), so a pin cut to the deepest
+   * zoom is where a tile of its own would put it.
+   */
+  cutFrom: 10,
   /** About this many pins share one bucket of the pin index (one range request of a few KB). */
   pinsPerBucket: 64,
   /** At most this many distinct pin looks (one GL image each). */
@@ -56,6 +70,15 @@ export const PIN_ARCHIVE = {
   /** Pins in one block of the bubbles' pin table (`PinLeavesInfo`): a gzipped block of a few KB. */
   pinsPerLeafBlock: 64,
 } as const;
+
+/**
+ * The extent (grid) of an archive's tiles at `zoom`: `PIN_ARCHIVE.extent`, and finer from
+ * `cutFrom` (the archive's; none before version 5) to `lowestLastZoom`, one grid step of a
+ * zoom-16 tile at each, so a tile cut to any deeper zoom keeps its pins' places.
+ */
+export function tileExtent(zoom: number, cutFrom: number | undefined): number {
+  return cutFrom !== undefined && zoom >= cutFrom && zoom < PIN_ARCHIVE.lowestLastZoom ? PIN_ARCHIVE.extent * 2 ** (PIN_ARCHIVE.lowestLastZoom - zoom) : PIN_ARCHIVE.extent;
+}
 
 /** A title as the tiles carry it: whole up to `tileTitleLength` characters, else cut with an ellipsis. */
 export function tileTitle(title: string): string {
@@ -130,6 +153,12 @@ export interface PinArchiveMetadata {
   search?: PinSearchInfo;
   /** Where the bubbles' pins are (version 4; see `PinLeavesInfo`); without it a bubble at the map's maximum zoom zooms in as far as the map goes. */
   leaves?: PinLeavesInfo;
+  /**
+   * Version 5: above this zoom the archive lacks the tiles that equal their parent's cut to them;
+   * the page cuts such a tile from the nearest tile above it the archive has (`archive-cut.ts`),
+   * at this zoom or deeper. Tiles from this zoom have the grid of `tileExtent`.
+   */
+  cutFrom?: number;
 }
 
 /**

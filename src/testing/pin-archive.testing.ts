@@ -7,7 +7,9 @@ import { createGzip, gunzipSync, gzipSync } from 'node:zlib';
 import { afterEach, vi } from 'vitest';
 import { openPinArchive } from '../map/pin-archive.ts';
 import { forgetArchiveReader } from '../map/pmtiles.ts';
-import { PIN_ARCHIVE } from '../pins/archive-format.ts';
+import type { PMTiles } from 'pmtiles';
+import { PIN_ARCHIVE, type PinArchiveMetadata } from '../pins/archive-format.ts';
+import { pinTileOrCut } from '../pins/archive-cut.ts';
 import type { PinArchive } from '../pins/types.ts';
 import { tilePins, type TilePinsOptions } from '../tiler/tile-pins.ts';
 
@@ -30,6 +32,24 @@ export async function tileCollection(collection: unknown, options: TilePinsOptio
 }
 
 /** A range request the stand-in answered: its first byte and its length. */
+/** Each archive's metadata, read once. */
+const metadataOf = new WeakMap<PMTiles, Promise<{ pinmap: PinArchiveMetadata }>>();
+
+/**
+ * Tile `z/x/y` of a pin archive as the page reads it: the archive's own, or (version 5) cut from
+ * the nearest tile above it the archive has (`pinTileOrCut`); undefined for none.
+ */
+export async function pinArchiveTile(archive: PMTiles, z: number, x: number, y: number): Promise<Uint8Array | undefined> {
+  let metadata = metadataOf.get(archive);
+  if (!metadata) metadataOf.set(archive, (metadata = archive.getMetadata() as Promise<{ pinmap: PinArchiveMetadata }>));
+  const { pinmap } = await metadata;
+  const read = async (tz: number, tx: number, ty: number) => {
+    const tile = await archive.getZxy(tz, tx, ty);
+    return tile && new Uint8Array(tile.data);
+  };
+  return pinmap.cutFrom === undefined ? read(z, x, y) : pinTileOrCut(read, z, x, y, pinmap.cutFrom);
+}
+
 export interface ServedRange {
   url: string;
   offset: number;

@@ -9,6 +9,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { PIN_ARCHIVE, bubbleCategoryKey, hiddenCategoryIndices, shownBubbleCount, type PinArchiveMetadata } from '../pins/archive-format.ts';
 import { feature } from '../testing/pin-features.testing.ts';
 import { tilePins } from './tile-pins.ts';
+import { pinArchiveTile } from '../testing/pin-archive.testing.ts';
 import { tileOf } from './zoom-groups.ts';
 
 const folder = mkdtempSync(join(tmpdir(), 'pinmap-bubble-categories-test-'));
@@ -32,8 +33,8 @@ async function featuresAt(archive: PMTiles, z: number, [west, south, east, north
   const found: Record<string, unknown>[] = [];
   for (let x = x0; x <= x1; x++) {
     for (let y = y0; y <= y1; y++) {
-      const data = await archive.getZxy(z, x, y);
-      const layer = data && new VectorTile(new PbfReader(new Uint8Array(data.data))).layers[PIN_ARCHIVE.layer];
+      const data = await pinArchiveTile(archive, z, x, y);
+      const layer = data && new VectorTile(new PbfReader(data)).layers[PIN_ARCHIVE.layer];
       for (let k = 0; layer && k < layer.length; k++) found.push(layer.feature(k).properties);
     }
   }

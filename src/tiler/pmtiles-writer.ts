@@ -202,12 +202,18 @@ export class PmtilesWriter {
   /** gzip level of the directories and metadata. */
   private readonly level: number;
 
+  /** The most bytes the root directory may take before the entries go to leaf directories. */
+  private readonly rootBytes: number;
+
   /**
    * `dedupe`: store identical tiles once (keeps a hash per distinct tile: for small pyramids);
    * `level`: gzip level of the directories and metadata (default 9: smallest; millions of
-   * entries take seconds at 9, a quarter of that at 6).
+   * entries take seconds at 9, a quarter of that at 6); `rootBytes`: the most the root directory
+   * takes (at most and by default what the spec allows with the header: tests make it small to
+   * have leaf directories in a small archive).
    */
-  constructor(options: { dedupe?: boolean; level?: number } = {}) {
+  constructor(options: { dedupe?: boolean; level?: number; rootBytes?: number } = {}) {
+    this.rootBytes = Math.min(ROOT_MAX_BYTES, options.rootBytes ?? ROOT_MAX_BYTES);
     this.seen = options.dedupe ? new Map() : undefined;
     this.entries = new Entries(options.dedupe === true);
     this.level = options.level ?? 9;
@@ -308,9 +314,9 @@ export class PmtilesWriter {
     // The root holds every entry if it fits (never when even deflate's best could not make it
     // fit: each entry is at least 4 bytes); else it points at leaf directories of `leafSize` entries.
     const level = this.level;
-    let root = count * 4 <= ROOT_MAX_BYTES * DEFLATE_MAX_RATIO ? directoryBytes(entries, 0, count, 0, runOf, level) : undefined;
+    let root = count * 4 <= this.rootBytes * DEFLATE_MAX_RATIO ? directoryBytes(entries, 0, count, 0, runOf, level) : undefined;
     let leaves: Buffer[] = [];
-    if (!root || root.length > ROOT_MAX_BYTES) {
+    if (!root || root.length > this.rootBytes) {
       for (let leafSize = 4096; ; leafSize *= 2) {
         leaves = [];
         const pointers = new Entries(true);
@@ -327,7 +333,7 @@ export class PmtilesWriter {
         }
         // A leaf pointer has run length 0.
         root = directoryBytes(pointers, 0, pointers.count, 0, () => 0, level);
-        if (root.length <= ROOT_MAX_BYTES) break;
+        if (root.length <= this.rootBytes) break;
       }
     }
     const meta = gzipFixed(Buffer.from(stableJson(metadata), 'utf8'), level);

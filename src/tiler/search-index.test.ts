@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { Readable } from 'node:stream';
 import { gunzipSync } from 'node:zlib';
 import { afterAll, describe, expect, it } from 'vitest';
-import type { PinArchiveMetadata } from '../pins/archive-format.ts';
+import { PIN_ARCHIVE, type PinArchiveMetadata } from '../pins/archive-format.ts';
 import { ARCHIVE_SEARCH, POSTING_BITS, blockSpan, fieldBit, isCommon, type SearchBlock, type SearchDirectory, type TopsBlock } from '../pins/archive-search.ts';
 import type { Pin } from '../pins/types.ts';
 import { feature } from '../testing/pin-features.testing.ts';
@@ -151,7 +151,7 @@ describe('the tiler', () => {
     const metadataAt = Number(bytes.readBigUInt64LE(24));
     const metadata = JSON.parse(gunzipSync(bytes.subarray(metadataAt, metadataAt + Number(bytes.readBigUInt64LE(32)))).toString('utf8')) as { pinmap: PinArchiveMetadata };
     const { search, index, version } = metadata.pinmap;
-    expect(version).toBe(4);
+    expect(version).toBe(PIN_ARCHIVE.version);
     expect(search?.fields).toEqual(['city', 'description']);
     const indexAt = Number(bytes.readBigUInt64LE(56)) + Number(bytes.readBigUInt64LE(64));
     const at = indexAt + index.length;

@@ -14,7 +14,7 @@ import { INDEX_PINS_PER_PART, RecordSpill } from './pin-lookup.ts';
 import { COMPRESSION, PmtilesWriter, TILE_TYPE } from './pmtiles-writer.ts';
 import { readFeatureCollection } from './read-geojson.ts';
 import { SearchIndexWriter } from './search-index.ts';
-import { GroupsInWorker } from './zoom-groups.ts';
+import { GroupsInWorker, type Bubbles } from './zoom-groups.ts';
 import { sortAlongTiles, writeZoom } from './zoom-tiles.ts';
 
 /**
@@ -58,6 +58,8 @@ export interface TilePinsOptions {
   indexPartPins?: number;
   /** Pin properties the search index holds besides the title (as config's `searchFields`); none by default. */
   searchFields?: readonly string[];
+  /** The most bytes of the archive's root directory (`PmtilesWriter`'s `rootBytes`): tests make it small for leaf directories. */
+  rootDirectoryBytes?: number;
 }
 
 export interface TilePinsResult {
@@ -88,7 +90,7 @@ export async function tilePins(input: Readable, output: string, options: TilePin
   const progress = options.onProgress ?? (() => {});
   const keep = options.keep ?? 20;
   // Directories of millions of tiles: at gzip level 6 the 23 MB of directories of 1M pins take 1.2 s instead of 5.1 s at 9, for 0.6% more bytes.
-  const writer = new PmtilesWriter({ level: 6 });
+  const writer = new PmtilesWriter({ level: 6, ...(options.rootDirectoryBytes === undefined ? {} : { rootBytes: options.rootDirectoryBytes }) });
   try {
     return await tileInto(writer, input, output, options, progress, keep);
   } catch (error) {
@@ -239,12 +241,15 @@ async function tileInto(writer: PmtilesWriter, input: Readable, output: string, 
     search = undefined;
     titles = undefined;
     // Up to the first zoom without bubbles (from `lowestLastZoom` up), where every pin stands alone: MapLibre zooms in on it.
+    // Above `cutFrom`, tiles that equal their parent's cut to them are left out: each zoom needs the last one's groups.
+    let previous: { bubbles: Bubbles; rank: Uint32Array } | undefined;
     for (let zoom = 0; zoom <= groups.lastZoom; zoom++) {
       progress(`zoom ${zoom}: grouping`);
       const { bubbles, rank, leaves: range } = await groups.take(zoom);
       if (range) leaves.addRange(range.zooms, range.order);
       progress(`zoom ${zoom}: ${bubbles.count.toLocaleString('en-US')} ${bubbles.count === 1 ? 'bubble' : 'bubbles'}; writing tiles`);
-      writeZoom(writer, zoom, bubbles, alongTiles, rank, categories.length);
+      writeZoom(writer, zoom, bubbles, alongTiles, rank, categories.length, zoom > PIN_ARCHIVE.cutFrom ? previous : undefined);
+      previous = { bubbles, rank };
     }
     lastZoom = groups.lastZoom;
     progress('writing the pin index');
@@ -327,7 +332,7 @@ function archiveMetadata(
   bounds: [number, number, number, number] | undefined,
   lastZoom: number,
 ): object {
-  const pinmap: PinArchiveMetadata = { version: PIN_ARCHIVE.version, count, pinStyles: members.pinStyles, looks, index, categories, search, leaves, ...(bounds ? { bounds } : {}) };
+  const pinmap: PinArchiveMetadata = { version: PIN_ARCHIVE.version, count, pinStyles: members.pinStyles, looks, index, categories, search, leaves, ...(bounds ? { bounds } : {}), cutFrom: PIN_ARCHIVE.cutFrom };
   if (members.attribution !== undefined) pinmap.attribution = members.attribution;
   return {
     name,

@@ -1,6 +1,6 @@
 import { zxyToTileId } from 'pmtiles';
 import { CLUSTER_MAX_ZOOM } from '../config/constants.ts';
-import { PIN_ARCHIVE, bubbleCategoryKey } from '../pins/archive-format.ts';
+import { PIN_ARCHIVE, bubbleCategoryKey, tileExtent } from '../pins/archive-format.ts';
 import { abbreviate } from '../pins/bubble.ts';
 import { ByteStore } from './byte-store.ts';
 import type { IdStore } from './id-store.ts';
@@ -27,6 +27,25 @@ const PIN_BITS = 64 - 2 * SORT_ZOOM;
 
 /** The longitude a tile places a point at: 180 and -180 are one meridian, drawn at -180 (see `tileOf`). */
 export const tileLng = (lng: number): number => (lng === 180 ? -180 : lng);
+
+/** Steps across the world of the finest grid a pin is drawn at: one of a zoom-16 tile's (`tileExtent`). */
+const GRID = 2 ** PIN_ARCHIVE.lowestLastZoom * PIN_ARCHIVE.extent;
+
+/**
+ * A place across or down the world (0 to 1) moved to the nearest step of `GRID`: pins are placed
+ * and put in tiles there, so that a tile the page cuts from a tile above it (`archive-cut.ts`)
+ * holds the pins a tile of its own would, at the same places.
+ */
+const onGrid = (world: number): number => Math.round(world * GRID) / GRID;
+
+/** The column (or row) of the tile at `SORT_ZOOM` that holds a place across (or down) the world. */
+const sortTile = (world: number): number => Math.min(2 ** SORT_ZOOM - 1, Math.floor(world * 2 ** SORT_ZOOM));
+
+/** The tile of `zoom` the tiler puts a pin at `lng`, `lat` in (by its place on `GRID`). */
+export function pinTileOf(lng: number, lat: number, zoom: number): [number, number] {
+  const shift = SORT_ZOOM - zoom;
+  return [sortTile(onGrid(tileLng(lng) / 360 + 0.5)) >>> shift, sortTile(onGrid(mercatorY(lat))) >>> shift];
+}
 
 /** The pins in the order of the tiles of the highest zoom (along its Hilbert curve), and what their tiles need of each. */
 export interface PinsAlongTiles {
@@ -58,8 +77,9 @@ export function sortAlongTiles(coordinates: Float64Array, ids: IdStore, titles: 
   const pinBits = BigInt(PIN_BITS);
   const pinMask = (1n << pinBits) - 1n;
   for (let i = 0; i < count; i++) {
-    const [x, y] = tileOf(coordinates[2 * i]!, coordinates[2 * i + 1]!, SORT_ZOOM);
-    keyed[i] = (BigInt(zxyToTileId(SORT_ZOOM, x, y) - sortBase) << pinBits) | BigInt(i);
+    const lng = coordinates[2 * i]!;
+    const lat = coordinates[2 * i + 1]!;
+    keyed[i] = (BigInt(zxyToTileId(SORT_ZOOM, sortTile(onGrid(tileLng(lng) / 360 + 0.5)), sortTile(onGrid(mercatorY(lat)))) - sortBase) << pinBits) | BigInt(i);
   }
   keyed.sort();
   const pins: PinsAlongTiles = {
@@ -75,15 +95,14 @@ export function sortAlongTiles(coordinates: Float64Array, ids: IdStore, titles: 
   let scratch = new Uint8Array(256);
   for (let k = 0; k < count; k++) {
     const i = Number(keyed[k]! & pinMask);
-    const lng = coordinates[2 * i]!;
-    const lat = coordinates[2 * i + 1]!;
-    const [x, y] = tileOf(lng, lat, SORT_ZOOM);
+    const worldX = onGrid(tileLng(coordinates[2 * i]!) / 360 + 0.5);
+    const worldY = onGrid(mercatorY(coordinates[2 * i + 1]!));
     pins.order[k] = i;
     pins.curve[k] = Number(keyed[k]! >> pinBits);
-    pins.tileX[k] = x;
-    pins.tileY[k] = y;
-    pins.worldX[k] = tileLng(lng) / 360 + 0.5;
-    pins.worldY[k] = mercatorY(lat);
+    pins.tileX[k] = sortTile(worldX);
+    pins.tileY[k] = sortTile(worldY);
+    pins.worldX[k] = worldX;
+    pins.worldY[k] = worldY;
     pins.look[k] = looks[i]!;
     const id = ids.bytes(i);
     const title = titles.bytes(i);
@@ -107,14 +126,18 @@ const keysWith = (categories: number): string[] => [...KEYS, ...Array.from({ len
  * Cuts one zoom's bubbles and lone pins into tiles and adds them to the archive in tile id order;
  * each bubble with its pins per category (of `categories`), where the grouping counted them.
  * `rank`: each pin's place among the zoom's lone pins (`NOT_ALONE` in a bubble), the order of a
- * tile's pins.
+ * tile's pins. `previous`, the zoom above's groups (given above `PIN_ARCHIVE.cutFrom`): a tile that
+ * equals its parent's tile cut to it is left out (the page cuts it from the nearest tile above it):
+ * no bubble in it or in the part of its parent's tile it covers, and each of its pins alone at both
+ * zooms or at neither. One that differs is written even when nothing in it is drawn (an empty
+ * tile: its pins joined bubbles elsewhere, and a cut would show them).
  */
-export function writeZoom(writer: PmtilesWriter, zoom: number, bubbles: Bubbles, pins: PinsAlongTiles, rank: Uint32Array, categories: number): void {
+export function writeZoom(writer: PmtilesWriter, zoom: number, bubbles: Bubbles, pins: PinsAlongTiles, rank: Uint32Array, categories: number, previous?: { bubbles: Bubbles; rank: Uint32Array }): void {
   const base = firstTileId(zoom);
   const curveScale = 4 ** (SORT_ZOOM - zoom);
   const tileShift = SORT_ZOOM - zoom;
   const scale = 2 ** zoom;
-  const extent = PIN_ARCHIVE.extent;
+  const extent = tileExtent(zoom, PIN_ARCHIVE.cutFrom);
   const everyPin = zoom > CLUSTER_MAX_ZOOM;
   const bubbleTiles = new Float64Array(bubbles.count);
   const bubbleX = new Uint32Array(bubbles.count);
@@ -126,29 +149,48 @@ export function writeZoom(writer: PmtilesWriter, zoom: number, bubbles: Bubbles,
     bubbleY[k] = y;
   }
   const bubbleOrder = Uint32Array.from({ length: bubbles.count }, (_, k) => k).sort((a, b) => bubbleTiles[a]! - bubbleTiles[b]! || a - b);
+  const previousRank = previous?.rank;
+  const underBubbles = previous ? tilesUnder(previous.bubbles, zoom) : { tiles: [], x: [], y: [] };
   const tile = new PointTileWriter(PIN_ARCHIVE.layer, keysWith(categories), extent);
   const perCategory = bubbles.categories;
   const { order, curve, tileX, tileY, worldX, worldY, look, values } = pins;
   const count = order.length;
-  /** The places of a tile's pins. */
+  /** The places of a tile's lone pins. */
   const here: number[] = [];
   const byRank = (a: number, c: number) => rank[order[a]!]! - rank[order[c]!]!;
+  const alone = (i: number) => everyPin || rank[i] !== NOT_ALONE;
 
   let p = 0; // next place
   let b = 0; // next bubble in `bubbleOrder`
+  let u = 0; // next tile in `underBubbles`
   const nextPin = () => {
-    if (!everyPin) while (p < count && rank[order[p]!] === NOT_ALONE) p++;
+    // Where tiles may be left out, every pin counts (one that joined a bubble makes its tile differ).
+    if (!everyPin && !previousRank) while (p < count && rank[order[p]!] === NOT_ALONE) p++;
     return p < count ? Math.floor(curve[p]! / curveScale) : Infinity;
   };
   for (;;) {
     const pinTile = nextPin();
     const bubbleTile = b < bubbleOrder.length ? bubbleTiles[bubbleOrder[b]!]! : Infinity;
-    const t = Math.min(pinTile, bubbleTile);
+    const underTile = u < underBubbles.tiles.length ? underBubbles.tiles[u]! : Infinity;
+    const t = Math.min(pinTile, bubbleTile, underTile);
     if (t === Infinity) break;
-    const x = t === pinTile ? tileX[p]! >>> tileShift : bubbleX[bubbleOrder[b]!]!;
-    const y = t === pinTile ? tileY[p]! >>> tileShift : bubbleY[bubbleOrder[b]!]!;
-    while (b < bubbleOrder.length && bubbleTiles[bubbleOrder[b]!] === t) {
-      const k = bubbleOrder[b++]!;
+    const x = t === pinTile ? tileX[p]! >>> tileShift : t === bubbleTile ? bubbleX[bubbleOrder[b]!]! : underBubbles.x[u]!;
+    const y = t === pinTile ? tileY[p]! >>> tileShift : t === bubbleTile ? bubbleY[bubbleOrder[b]!]! : underBubbles.y[u]!;
+    const firstBubble = b;
+    while (b < bubbleOrder.length && bubbleTiles[bubbleOrder[b]!] === t) b++;
+    let asParent = previousRank !== undefined && b === firstBubble && t !== underTile;
+    if (t === underTile) u++;
+    here.length = 0;
+    while (nextPin() === t) {
+      const i = order[p]!;
+      const lone = alone(i);
+      if (asParent && lone !== (previousRank![i] !== NOT_ALONE)) asParent = false;
+      if (lone) here.push(p);
+      p++;
+    }
+    if (asParent) continue;
+    for (let j = firstBubble; j < b; j++) {
+      const k = bubbleOrder[j]!;
       const [px, py] = tilePoint(tileLng(bubbles.lng[k]!), bubbles.lat[k]!, zoom, x, y, extent);
       const points = bubbles.points[k]!;
       tile.point(px, py);
@@ -158,10 +200,8 @@ export function writeZoom(writer: PmtilesWriter, zoom: number, bubbles: Bubbles,
       tile.property(KEY.point_count_abbreviated, abbreviate(points));
       tile.property(KEY.expansion_zoom, bubbles.expansion[k]!);
       if (bubbles.first) tile.property(KEY.first, bubbles.first[k]!);
-      if (perCategory) for (let j = perCategory.start[k]!; j < perCategory.start[k + 1]!; j++) tile.property(KEYS.length + perCategory.category[j]!, perCategory.count[j]!);
+      if (perCategory) for (let c = perCategory.start[k]!; c < perCategory.start[k + 1]!; c++) tile.property(KEYS.length + perCategory.category[c]!, perCategory.count[c]!);
     }
-    here.length = 0;
-    while (nextPin() === t) here.push(p++);
     if (here.length > 1) here.sort(byRank);
     for (const k of here) {
       tile.point(tileCoordinate(worldX[k]!, scale, x, extent), tileCoordinate(worldY[k]!, scale, y, extent));
@@ -170,4 +210,24 @@ export function writeZoom(writer: PmtilesWriter, zoom: number, bubbles: Bubbles,
     }
     writer.addTile(base + t, tile.finish());
   }
+}
+
+/**
+ * The tiles of `zoom` that bubbles of the zoom above (`bubbles`) lie in as the page cuts a tile
+ * (`cutPinTile`: by where the parent's tile places each, on its grid), once each and in tile id
+ * order: such a tile is never left out, or a cut would show the bubble there.
+ */
+function tilesUnder(bubbles: Bubbles, zoom: number): { tiles: number[]; x: number[]; y: number[] } {
+  const base = firstTileId(zoom);
+  const extent = tileExtent(zoom - 1, PIN_ARCHIVE.cutFrom);
+  const found = new Map<number, [number, number]>();
+  for (let k = 0; k < bubbles.count; k++) {
+    const [px, py] = tileOf(bubbles.lng[k]!, bubbles.lat[k]!, zoom - 1);
+    const [cx, cy] = tilePoint(tileLng(bubbles.lng[k]!), bubbles.lat[k]!, zoom - 1, px, py, extent);
+    const x = 2 * px + Math.min(1, Math.floor((2 * cx) / extent));
+    const y = 2 * py + Math.min(1, Math.floor((2 * cy) / extent));
+    found.set(zxyToTileId(zoom, x, y) - base, [x, y]);
+  }
+  const tiles = [...found.keys()].sort((a, c) => a - c);
+  return { tiles, x: tiles.map((t) => found.get(t)![0]), y: tiles.map((t) => found.get(t)![1]) };
 }
