@@ -71,8 +71,9 @@ const NO_PIN_STYLES: Readonly<Record<string, PinOptions>> = {};
  * map busy until the pins are placed and then calls `onSettled` (the engine checks whether it is
  * idle) and the attribution listeners; and the pin questions, answered as a map without pins
  * until the layer is made. Hidden categories set before then are the layer's from the start.
+ * `onArchive` is told of a pre-tiled pin set as soon as its archive is open.
  */
-export function wirePins(events: EngineEvents, make: (told: PinLayerEvents) => PinLayer | Promise<PinLayer>, onSettled: () => void): PinWiring {
+export function wirePins(events: EngineEvents, make: (told: PinLayerEvents) => PinLayer | Promise<PinLayer>, onSettled: () => void, onArchive?: (archive: PinArchive) => void): PinWiring {
   const openPinListeners = new Listeners<[id: string | null]>();
   const pinClickListeners = new Listeners<[id: string]>();
   const pinSetListeners = new Listeners();
@@ -118,6 +119,8 @@ export function wirePins(events: EngineEvents, make: (told: PinLayerEvents) => P
       pendingSets++;
       const layer = load();
       const letGo = layer.then((made) => made.expectPins());
+      // An archive may be read ahead of the layer (`onArchive`): its code may still be loading.
+      if (onArchive) pins.then((set) => set.archive && !destroyed && onArchive(set.archive)).catch(() => {});
       // Busy until the pins are placed; what the map has drawn stays drawn (a pin set given to
       // an idle map, e.g. loaded again after a failure, must not wait for a render that never comes).
       events.onStatus({ type: 'map.busy' });

@@ -6,14 +6,14 @@ import { pinFromTile } from './pin-archive.ts';
 import type { PinArchive, Pin } from '../pins/types.ts';
 import { ArchiveError, loadFromArchive } from './pmtiles.ts';
 import { reasonOf } from '../config/errors.ts';
+import { tilesCovering, type Bbox } from './tile-cover.ts';
 
 /** A bubble or a lone pin of a pre-tiled archive, as a tile of it gives it. */
 export type TiledGroup =
   | { kind: 'cluster'; key: string; count: number; lngLat: [number, number]; expansionZoom: number; properties: Readonly<Record<string, unknown>> }
   | { kind: 'pin'; key: string; pin: Pin };
 
-/** `[west, south, east, north]`; west and east may go past ±180 (world copies). */
-export type Bbox = [number, number, number, number];
+export { tilesCovering, type Bbox } from './tile-cover.ts';
 
 /** Tiles kept decoded; the view and its surroundings need a few dozen. */
 const CACHE_TILES = 256;
@@ -152,24 +152,6 @@ export class PinArchiveTiles {
  */
 class PinTileError extends Error {
   override name = 'PinTileError';
-}
-
-/** The tiles `[x, y]` of zoom `z` that `bbox` touches, x wrapped into the world. */
-export function tilesCovering(z: number, [west, south, east, north]: Bbox): [number, number][] {
-  const size = 2 ** z;
-  const tileX = (lng: number) => Math.floor(((lng + 180) / 360) * size);
-  const tileY = (lat: number) => {
-    const clamped = Math.max(-85.0511287798, Math.min(85.0511287798, lat));
-    const sin = Math.sin((clamped * Math.PI) / 180);
-    const y = 0.5 - Math.log((1 + sin) / (1 - sin)) / (4 * Math.PI);
-    return Math.min(size - 1, Math.max(0, Math.floor(y * size)));
-  };
-  const [x0, x1] = east - west >= 360 ? [0, size - 1] : [tileX(west), Math.min(tileX(east), tileX(west) + size - 1)];
-  const tiles: [number, number][] = [];
-  for (let x = x0; x <= x1; x++) {
-    for (let y = tileY(north); y <= tileY(south); y++) tiles.push([(((x % size) + size) % size), y]);
-  }
-  return tiles;
 }
 
 /** A point in world coordinates (0..1 across and down the Web Mercator square) as longitude and latitude. */

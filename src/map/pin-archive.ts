@@ -4,8 +4,7 @@ import { PIN_ARCHIVE, bubbleZoom, pinBucket, type PinArchiveMetadata, type PinIn
 import { describeValue, mergeStyles } from '../pins/data.ts';
 import type { PinOptions } from '../config/pin-options.ts';
 import { MESSAGES, reasonOf } from '../config/errors.ts';
-import { answerMissingTiles, archiveReader, forgetArchiveReader, type MissingTileAnswer } from './pmtiles.ts';
-import { cutFromAbove } from '../pins/archive-cut.ts';
+import { answerMissingTiles, archiveReader, forgetArchiveReader, readTilesAhead, type MissingTileAnswer } from './pmtiles.ts';
 import type { PinRequest } from './pin-request.ts';
 import { RequestError } from './request-path.ts';
 import { withToken } from './request-transform.ts';
@@ -53,7 +52,11 @@ export async function openPinArchive(pins: string, pinStyles: Record<string, Pin
   }
   if (header.tileType !== 1) throw new PinArchiveError(`${href} holds no vector tiles (its tile type is ${header.tileType}); pins need an archive made by pinmap-tile-pins`);
   const metadata = checkMetadata(raw, href);
-  if (metadata.cutFrom !== undefined) answerMissingTiles(readUrl, headers, cutTiles(metadata.cutFrom));
+  if (metadata.cutFrom !== undefined) {
+    answerMissingTiles(readUrl, headers, cutTiles(metadata.cutFrom));
+    // Its code loads now, beside the first tiles, not after the first one found missing.
+    import('../pins/archive-cut.ts').catch(() => {});
+  }
 
   const styles = mergeStyles(metadata.pinStyles, pinStyles, []);
   const looks = metadata.looks.map((look) => Object.freeze({ ...(look.category === undefined ? {} : styles[look.category]), ...look.pin }));
@@ -132,6 +135,9 @@ export async function openPinArchive(pins: string, pinStyles: Record<string, Pin
       damageListeners.add(listener);
       return () => damageListeners.delete(listener);
     },
+    readAhead(tiles) {
+      readTilesAhead(readUrl, headers, tiles);
+    },
     async find(id) {
       const entry = (await told(bucketOf(pinBucket(id, buckets)))).find((candidate) => candidate[0] === id);
       if (!entry) return undefined;
@@ -186,8 +192,9 @@ const TILES_ABOVE_KEPT = 64;
  */
 function cutTiles(cutFrom: number): MissingTileAnswer {
   const kept = new Map<string, Promise<Uint8Array | undefined>>();
-  return (z, x, y, read) =>
-    cutFromAbove(
+  // Its decoder and encoder load with the first tile cut, not with every pin set.
+  return async (z, x, y, read) =>
+    (await import('../pins/archive-cut.ts')).cutFromAbove(
       (tz, tx, ty) => {
         const key = `${tz}/${tx}/${ty}`;
         let tile = kept.get(key);

@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { writePmtiles } from '../../scripts/pmtiles-writer.ts';
-import { ArchiveError, ArchiveSource, archiveFailure, loadFromArchive, prefetchArchives, WHOLE_FILE_LIMIT } from './pmtiles.ts';
+import { ArchiveError, ArchiveSource, archiveFailure, loadFromArchive, prefetchArchives, readTilesAhead, WHOLE_FILE_LIMIT } from './pmtiles.ts';
 import { tokenTransform } from './request-transform.ts';
 
 /** A small real archive (three zooms of made-up tiles). */
@@ -245,5 +245,22 @@ describe('prefetchArchives', () => {
     await new Promise((resolve) => setTimeout(resolve, 0));
     await expect(loadTile(`pmtiles://${url}/0/0/0`, transform)).rejects.toThrow('the server answered HTTP 404');
     expect(requests).toHaveLength(2);
+  });
+});
+
+describe('readTilesAhead', () => {
+  it('reads the tiles it is given at once; the map\'s request for each then takes that read instead of asking again', async () => {
+    const url = 'https://cdn.example.com/ahead.pmtiles';
+    const ranges = serve(LARGE);
+    readTilesAhead(url, {}, [[3, 1, 2], [3, 2, 2]]);
+    // The header, then each tile's range (past the first 16 KiB).
+    await vi.waitFor(() => expect(ranges).toHaveLength(3));
+    const tile = await loadFromArchive({ url: `pmtiles://${url}/3/1/2`, type: 'arrayBuffer' }, new AbortController());
+    expect(tile.data).toEqual(noise(2_000, 300 + 2 * 8 + 1));
+    await loadFromArchive({ url: `pmtiles://${url}/3/2/2`, type: 'arrayBuffer' }, new AbortController());
+    expect(ranges).toHaveLength(3);
+    // Taken once: a second request for the tile reads it again.
+    await loadFromArchive({ url: `pmtiles://${url}/3/1/2`, type: 'arrayBuffer' }, new AbortController());
+    expect(ranges).toHaveLength(4);
   });
 });

@@ -384,23 +384,63 @@ export const loadFromArchive: AddProtocolAction = async (params, abortController
   const match = TILE_URL.exec(params.url);
   if (!match) throw new ArchiveError(`"${params.url}" is not a PMTiles tile URL (pmtiles://<archive>/{z}/{x}/{y})`);
   const [, archiveUrl = '', z, x, y] = match;
-  const signal = abortController.signal;
-  const tile = await readTile(archiveUrl, headers, Number(z), Number(x), Number(y), signal);
-  signal.throwIfAborted();
+  const key = `${archiveKey(archiveUrl, headers)} ${z}/${x}/${y}`;
+  const early = readsAhead.get(key);
+  readsAhead.delete(key);
+  const answer = await (early ?? tileAnswer(archiveUrl, headers, Number(z), Number(x), Number(y), abortController.signal));
+  abortController.signal.throwIfAborted();
+  return answer;
+};
+
+type TileResponse = Awaited<ReturnType<AddProtocolAction>>;
+
+/**
+ * Tile `z/x/y` of the archive as the map gets it: its bytes; else, for an archive that answers
+ * the tiles it lacks (`answerMissingTiles`), that answer; else an empty vector tile (or no image).
+ */
+async function tileAnswer(archiveUrl: string, headers: Record<string, string>, z: number, x: number, y: number, signal?: AbortSignal): Promise<TileResponse> {
+  const tile = await readTile(archiveUrl, headers, z, x, y, signal);
+  signal?.throwIfAborted();
   if (tile) return { data: new Uint8Array(tile.data), ...(tile.cacheControl ? { cacheControl: tile.cacheControl } : {}), ...(tile.expires ? { expires: tile.expires } : {}) };
   const answer = missingTileAnswers.get(archiveKey(archiveUrl, headers));
   if (answer) {
-    const made = await answer(Number(z), Number(x), Number(y), async (tz, tx, ty) => {
+    const made = await answer(z, x, y, async (tz, tx, ty) => {
       const above = await readTile(archiveUrl, headers, tz, tx, ty);
       return above && new Uint8Array(above.data);
     });
-    signal.throwIfAborted();
+    signal?.throwIfAborted();
     if (made) return { data: made };
   }
   const header = await archiveFor(archiveUrl, headers).getHeader();
   // No image for a missing raster tile: MapLibre leaves that tile empty.
   return { data: header.tileType === TileType.Mvt || header.tileType === TileType.Mlt ? new Uint8Array() : (null as unknown as ArrayBuffer) };
-};
+}
+
+/** Tiles read ahead (`readTilesAhead`), by reader and address, until the map asks for them. */
+const readsAhead = new Map<string, Promise<TileResponse>>();
+
+/** How long a tile read ahead waits for the map's request before it is let go. */
+const READ_AHEAD_KEPT_MS = 10_000;
+
+/**
+ * Starts reading tiles `[z, x, y]` of the archive at `url` (read with `headers`, as
+ * `archiveReader`) now, as the map would: its first request for each then takes that read (its
+ * bytes, or its failure) instead of starting its own. A read the map does not ask for within a
+ * few seconds is let go.
+ */
+export function readTilesAhead(url: string, headers: Record<string, string>, tiles: readonly (readonly [number, number, number])[]): void {
+  for (const [z, x, y] of tiles) {
+    const key = `${archiveKey(url, headers)} ${z}/${x}/${y}`;
+    if (readsAhead.has(key)) continue;
+    const read = tileAnswer(url, headers, z, x, y);
+    // Its failure is the map's to report, when it asks.
+    read.catch(() => {});
+    readsAhead.set(key, read);
+    setTimeout(() => {
+      if (readsAhead.get(key) === read) readsAhead.delete(key);
+    }, READ_AHEAD_KEPT_MS);
+  }
+}
 
 /**
  * Reads tile `z/x/y` of the archive (undefined where it has none). A failure is an

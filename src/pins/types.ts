@@ -118,6 +118,11 @@ export interface PinArchive {
    * `search` or `bubblePins` reads it: it names the archive and the section. Returns the unsubscribe.
    */
   onDamage(listener: (notice: string) => void): () => void;
+  /**
+   * Starts reading tiles `[z, x, y]` now (those of the first view, while the map's style loads):
+   * the map's own requests for them, as they come, take what was read.
+   */
+  readAhead(tiles: readonly (readonly [number, number, number])[]): void;
 }
 
 /** What a search result shows of a pin: its id, title, category and (the first line of) its description. */

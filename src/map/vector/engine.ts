@@ -6,6 +6,7 @@ import { localeWith } from '../../config/locale.ts';
 import { describeFailure, onMapAttributionsChange, releaseBeforeRemove, sharedMapOptions, showTheme, styleReadiness, themeOf, themesDiffer, visibleAttributions, watchMapErrors } from '../maplibre-map.ts';
 import { DEFAULT_EASE, measureAcross, viewContainsIn, wirePins } from '../adapter-wiring.ts';
 import { warnIfStyleSheetMissing } from '../stylesheets.ts';
+import { tilesInView } from '../tile-cover.ts';
 import { nearestCopy } from '../../pins/filter.ts';
 import { createMotion } from './motion.ts';
 import { createUserLocationMarkers } from './user-location.ts';
@@ -77,6 +78,8 @@ export function createVectorEngine(container: HTMLElement, config: PinmapConfig,
       }
       reportIdleIfDone();
     },
+    // A pre-tiled set's first tiles are read while the pins' code and the style load.
+    (archive) => archive.readAhead(tilesInView(map, archive.source)),
   );
   const getCamera = (): Camera => {
     const c = map.getCenter();
