@@ -169,6 +169,8 @@ test.describe('pre-tiled pins', () => {
     { zoom: 1, center: [10, 30] },
     { zoom: 3, center: [10, 48] },
     { zoom: 5, center: [4, 48] },
+    // Above the archive's cutFrom (10): tiles cut from the tiles above them (three cities of Manila).
+    { zoom: 12, center: [121.0509, 14.6488] },
   ]) {
     test(`at zoom ${view.zoom} they draw the same pixels as the same pins inline (GPU pins)`, async ({ mapPage: page }) => {
       const console = watchConsole(page);
@@ -506,6 +508,8 @@ test.describe('pre-tiled pins in the hybrid view', () => {
     { zoom: 1, center: [10, 30] },
     { zoom: 3, center: [10, 48] },
     { zoom: 5, center: [4, 48] },
+    // Above the archive's cutFrom (10): tiles cut from the tiles above them (three cities of Manila).
+    { zoom: 12, center: [121.0509, 14.6488] },
   ]) {
     test(`at zoom ${view.zoom} they are the same pin buttons and bubbles, in the same places, as the same pins inline`, async ({ mapPage: page }) => {
       const messages = watchConsole(page);
