@@ -192,7 +192,7 @@ const TILES_ABOVE_KEPT = 64;
  */
 function cutTiles(cutFrom: number): MissingTileAnswer {
   const kept = new Map<string, Promise<Uint8Array | undefined>>();
-  // Its decoder and encoder load with the first tile cut, not with every pin set.
+  // Its decoder and encoder are a chunk of their own (openPinArchive starts loading it): not every pin set needs them.
   return async (z, x, y, read) =>
     (await import('../pins/archive-cut.ts')).cutFromAbove(
       (tz, tx, ty) => {
