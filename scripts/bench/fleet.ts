@@ -24,9 +24,9 @@ import { deltas, percentile } from './stats.ts';
  * - Bubbles re-created for unchanged membership: for each update, the bubbles in view whose pins
  *   are the same before and after (each page's own grouping run in Node on the same places:
  *   Pinmap's index, and supercluster as MapLibre configures it), counted when the object that
- *   draws the bubble is made anew: for Pinmap, a bubble known by its place, count and id (as its
- *   keyboard stand-in is) that changed any of them; for MapLibre, a cluster whose `cluster_id`
- *   changed. Target 0 (Pinmap).
+ *   draws the bubble is made anew: for Pinmap, a bubble whose key changed (its source feature's id
+ *   and its keyboard stand-in's key; a bubble that keeps it is changed in place); for MapLibre, a
+ *   cluster whose `cluster_id` changed. Target 0 (Pinmap).
  */
 
 export const FLEET = {
@@ -140,11 +140,12 @@ function pinmapBubbles(places: Float64Array, bbox: [number, number, number, numb
   if (!('type' in reply) || reply.type !== 'groups') throw new Error('the pin index did not answer with groups');
   const bubbles: Bubble[] = [];
   for (let k = 0; k < reply.clusters.length; k += 4) {
-    const [lng, lat, count, id] = [reply.clusters[k]!, reply.clusters[k + 1]!, reply.clusters[k + 2]!, reply.clusters[k + 3]!];
+    const id = reply.clusters[k + 3]!;
     const leaves = answer({ id: 3, type: 'leaves', clusterId: id }).reply;
     if (!('type' in leaves) || leaves.type !== 'leaves') throw new Error('the pin index did not answer with leaves');
-    // As the keyboard stand-ins know a bubble (src/map/vector/keyboard-stand-ins.ts): place, count and id.
-    bubbles.push({ key: `${lng} ${lat} ${count} ${id}`, id: String(id), members: [...leaves.pins].sort((a, b) => a - b).join() });
+    // As the source and the keyboard stand-ins know an inline bubble (src/map/vector/gl-pins-layer.ts,
+    // keyboard-stand-ins.ts): by its key (its feature id), its place and count changed in place.
+    bubbles.push({ key: String(reply.keys[k / 4]!), id: String(id), members: [...leaves.pins].sort((a, b) => a - b).join() });
   }
   return bubbles;
 }
@@ -458,7 +459,7 @@ export function renderFleet(figures: FleetFigures): string {
       `camera zoom ${FLEET.zoom}, viewport ${VIEWPORT.width}×${VIEWPORT.height}, a plain background, \`pinTransition\` at its default (300 ms). ` +
       `Pans: ${FLEET.pans} drags of 400 px in 2 s each way, frame intervals pooled; updates: ${FLEET.updates}, 1 s apart, nothing else going on. ` +
       `Bubbles: each side's own grouping of the same places in Node (Pinmap's pin index; supercluster as MapLibre sets it up), over the view at zoom ${Math.floor(FLEET.zoom)}; ` +
-      `a Pinmap bubble counts as re-created when its place, count or id changed (as its keyboard stand-in is keyed), a MapLibre cluster when its \`cluster_id\` did. ` +
+      `a Pinmap bubble counts as re-created when its key changed (its source feature's id, and its keyboard stand-in's key; its place and count change in place), a MapLibre cluster when its \`cluster_id\` did. ` +
       `Load average ${figures.loadAverage[0].toFixed(1)} before, ${figures.loadAverage[1].toFixed(1)} after.${failures.length ? ` Failures: ${failures.join('; ')}.` : ''}`,
   ].join('\n');
 }

@@ -139,6 +139,14 @@ export function clusterButton(count: number, label: string, onZoom: () => void):
   element.type = 'button';
   element.className = 'pinmap-cluster';
   element.tabIndex = -1;
+  setClusterCount(element, count, label);
+  onClickNotDrag(element, onZoom);
+  return element;
+}
+
+/** Shows `count` on a bubble button (`clusterButton`): its text, name and size; a bubble whose count changed is told in place. */
+export function setClusterCount(element: HTMLElement, count: number, label: string): void {
+  if (element.dataset.count === String(count)) return;
   element.dataset.count = String(count);
   element.textContent = abbreviate(count);
   // A map of many bubbles makes hundreds at once; `toLocaleString` would make a formatter for each.
@@ -148,8 +156,6 @@ export function clusterButton(count: number, label: string, onZoom: () => void):
   element.title = name;
   const size = clusterDiameter(count);
   element.style.width = element.style.height = `${size}px`;
-  onClickNotDrag(element, onZoom);
-  return element;
 }
 
 /**

@@ -2,9 +2,8 @@ import type { ExpressionSpecification, GeoJSONSource, Map as MapLibreMap, Marker
 import { reasonOf } from '../../config/errors.ts';
 import { abbreviate } from '../../pins/bubble.ts';
 import type { PinsById } from '../../pins/data.ts';
-import { visibleMask } from '../../pins/filter.ts';
-import { lngLatsOf } from '../../pins/grouping/clusters.ts';
 import { PinIndex, startIndexWorker, type PinGroups } from '../../pins/grouping/pin-index.ts';
+import { PinSlots } from '../../pins/grouping/pin-slots.ts';
 import { pinStyleKey, type PinStyle } from '../../pins/icon.ts';
 import { drawPinImage, ensurePinImage } from '../../pins/icon-image.ts';
 import type { Pin } from '../../pins/types.ts';
@@ -42,9 +41,11 @@ export interface GlPinsInput extends PinStrategyInput {
  */
 export function createGlPins(map: MapLibreMap, input: GlPinsInput): PinStrategy {
   const { hidden, styleOf, onPinClick, openPopup, whenStyleLoaded, isCurrent } = input;
-  let { list, pins } = input;
+  let { pins } = input;
   let hiddenNow = hidden;
-  const index = new PinIndex(lngLatsOf(list), map.getZoom(), input.worker, visibleMask(list, hidden));
+  // The index knows each pin by its slot, which an update by id leaves as it is (`PinSlots`).
+  const slots = new PinSlots(input.list);
+  const index = new PinIndex(slots.lngLats(), map.getZoom(), input.worker, slots.visible(hidden));
   let teardown = () => index.destroy();
   /** The source's groups once it follows the view; asked again when categories are hidden or shown, drawn again as pins glide. */
   const following: { refresh?: () => void; redraw?: () => void } = {};
@@ -127,9 +128,9 @@ export function createGlPins(map: MapLibreMap, input: GlPinsInput): PinStrategy 
     const groups = followView(
       map,
       index,
-      () => list,
+      () => slots.pins,
       (groups, asked) => {
-        lone = Array.from(groups.pins, (i) => asked[i]!);
+        lone = Array.from(groups.pins, (i) => asked[i]).filter((pin) => pin !== undefined);
         placeAppMarkers();
         return groupFeatures(groups, asked, imageOf, input.placeOf);
       },
@@ -142,7 +143,10 @@ export function createGlPins(map: MapLibreMap, input: GlPinsInput): PinStrategy 
       image: ['get', 'image'],
       font: clusterFont(map),
       expansionZoom: (clusterId) => index.expansionZoom(clusterId),
-      leaves: async (clusterId) => Array.from((await index.leaves(clusterId)).pins, (i) => list[i]!),
+      leaves: async (clusterId) => {
+        const asked = slots.pins;
+        return Array.from((await index.leaves(clusterId)).pins, (i) => asked[i]).filter((pin) => pin !== undefined);
+      },
       listBubble: input.listBubble,
       onPin: (feature, trigger, byKeyboard) => {
         const pin = pins.get(feature.properties.id as string);
@@ -183,23 +187,22 @@ export function createGlPins(map: MapLibreMap, input: GlPinsInput): PinStrategy 
     // Hidden categories: the index groups the pins again without them; the source follows once it has.
     setHidden(next) {
       hiddenNow = next;
-      index.filter(visibleMask(list, next), map.getZoom()).then(
+      index.filter(slots.visible(next), map.getZoom()).then(
         () => following.refresh?.(),
         () => {},
       );
     },
     revealZoom(id) {
-      // The index knows pins by their place in the set; asked rarely (`?pin=`), so found by a scan.
-      const at = list.findIndex((pin) => pin.id === id);
+      const at = slots.slot(id);
       // An index destroyed meanwhile (the pins were set again) leaves the camera's zoom.
       return at < 0 ? map.getZoom() : index.revealZoom(at, map.getZoom()).catch(() => map.getZoom());
     },
     hasPinAt: (point) => pinSymbolAt(map, point),
     async update({ list: next, pins: byId, diff }) {
-      // The index is given the new pins at once: every question from now on is of the new list.
-      list = next;
+      // The index is given the new pins at once: every question from now on is of the new slots.
+      slots.update(next);
       pins = byId;
-      const reloaded = index.reload(lngLatsOf(next), map.getZoom(), visibleMask(next, hiddenNow));
+      const reloaded = index.reload(slots.lngLats(), map.getZoom(), slots.visible(hiddenNow));
       // A look no pin had before gets its image.
       const drawing: Promise<unknown>[] = [];
       for (const pin of [...diff.added, ...diff.changed]) {
@@ -285,12 +288,13 @@ function addPinSource(map: MapLibreMap, attribution: string | undefined): void {
 
 /**
  * A source feature's id: each bubble and pin of the groups shown has one, so that a glide frame
- * can move only its pins (`updateData`). Whole numbers, as the source's tiles keep them: a pin's
- * from its place in the list the groups are of, a bubble's from its cluster id, apart.
+ * can move only its pins (`updateData`) and a regrouping send only what changed. Whole numbers,
+ * as the source's tiles keep them: a pin's from its slot (`PinSlots`), a bubble's from its key (the
+ * lowest slot among its pins: the same while its pins are), apart.
  */
 export const featureIdOf = {
-  pin: (index: number) => 2 * index,
-  bubble: (clusterId: number) => 2 * clusterId + 1,
+  pin: (slot: number) => 2 * slot,
+  bubble: (key: number) => 2 * key + 1,
 };
 
 /**
@@ -299,7 +303,7 @@ export const featureIdOf = {
  */
 export function pinsToMove(
   groups: Pick<PinGroups, 'pins'>,
-  list: readonly Pin[],
+  list: readonly (Pin | undefined)[],
   placeOf: (id: string) => readonly [number, number] | undefined,
   drawnAt: Map<number, readonly [number, number]>,
 ): { id: number; newGeometry: GeoJSON.Point }[] {
@@ -317,21 +321,66 @@ export function pinsToMove(
   return moves;
 }
 
+/** A change of one feature of the GPU pins' source (MapLibre's `GeoJSONFeatureDiff`). */
+type FeatureChange = { id: number; newGeometry?: GeoJSON.Point; removeProperties?: string[]; addOrUpdateProperties?: { key: string; value: unknown }[] };
+
+/**
+ * What to send a GeoJSON source that holds `before` (by feature id) so that it holds `after`:
+ * the ids gone, the features new, and the features whose point or properties changed; undefined
+ * when more changed than stayed (the whole set is then cheaper to send).
+ */
+export function sourceDiff(
+  before: ReadonlyMap<number, GeoJSON.Feature<GeoJSON.Point>>,
+  after: readonly GeoJSON.Feature<GeoJSON.Point>[],
+): { remove: number[]; add: GeoJSON.Feature<GeoJSON.Point>[]; update: FeatureChange[] } | undefined {
+  const remove: number[] = [];
+  const add: GeoJSON.Feature<GeoJSON.Point>[] = [];
+  const update: FeatureChange[] = [];
+  const kept = new Set<number>();
+  for (const feature of after) {
+    const id = feature.id as number;
+    kept.add(id);
+    const was = before.get(id);
+    if (!was) {
+      add.push(feature);
+      continue;
+    }
+    const [lng, lat] = feature.geometry.coordinates;
+    const moved = was.geometry.coordinates[0] !== lng || was.geometry.coordinates[1] !== lat;
+    const properties = feature.properties ?? {};
+    const old = was.properties ?? {};
+    // Each property told, not all anew: the worker's index drops the new ones of a change that removes all.
+    const gone = Object.keys(old).filter((key) => !(key in properties));
+    const told = Object.keys(properties).filter((key) => properties[key] !== old[key]);
+    if (!moved && gone.length === 0 && told.length === 0) continue;
+    update.push({
+      id,
+      ...(moved ? { newGeometry: feature.geometry } : {}),
+      ...(gone.length > 0 ? { removeProperties: gone } : {}),
+      ...(told.length > 0 ? { addOrUpdateProperties: told.map((key) => ({ key, value: properties[key] as unknown })) } : {}),
+    });
+  }
+  for (const id of before.keys()) if (!kept.has(id)) remove.push(id);
+  return remove.length + add.length + update.length > after.length / 2 ? undefined : { remove, add, update };
+}
+
 /** The index's groups as the source's features: bubbles with their counts, and pins with their id and image; each with a feature id (`featureIdOf`). */
-function groupFeatures(groups: PinGroups, list: Pin[], imageOf: (pin: Pin) => string, placeOf: (id: string) => [number, number] | undefined): GeoJSON.FeatureCollection<GeoJSON.Point> {
+function groupFeatures(groups: PinGroups, list: readonly (Pin | undefined)[], imageOf: (pin: Pin) => string, placeOf: (id: string) => [number, number] | undefined): GeoJSON.FeatureCollection<GeoJSON.Point> {
   const features: GeoJSON.Feature<GeoJSON.Point>[] = [];
-  const { clusters } = groups;
+  const { clusters, keys } = groups;
   for (let k = 0; k < clusters.length; k += 4) {
     const count = clusters[k + 2]!;
+    const key = keys[k / 4]!;
     features.push({
       type: 'Feature',
-      id: featureIdOf.bubble(clusters[k + 3]!),
+      id: featureIdOf.bubble(key),
       geometry: { type: 'Point', coordinates: [clusters[k]!, clusters[k + 1]!] },
-      properties: { cluster: true, cluster_id: clusters[k + 3]!, point_count: count, point_count_abbreviated: abbreviate(count) },
+      properties: { cluster: true, cluster_id: clusters[k + 3]!, bubble_key: key, point_count: count, point_count_abbreviated: abbreviate(count) },
     });
   }
   for (const i of groups.pins) {
-    const pin = list[i]!;
+    const pin = list[i];
+    if (!pin) continue;
     const [lng, lat] = placeOf(pin.id) ?? pin.lngLat;
     features.push({ type: 'Feature', id: featureIdOf.pin(i), geometry: { type: 'Point', coordinates: [lng, lat] }, properties: { id: pin.id, image: imageOf(pin) } });
   }
@@ -347,25 +396,44 @@ function groupFeatures(groups: PinGroups, list: Pin[], imageOf: (pin: Pin) => st
 function followView(
   map: MapLibreMap,
   index: PinIndex,
-  listNow: () => Pin[],
-  toFeatures: (groups: PinGroups, list: Pin[]) => GeoJSON.FeatureCollection<GeoJSON.Point>,
+  listNow: () => readonly (Pin | undefined)[],
+  toFeatures: (groups: PinGroups, list: readonly (Pin | undefined)[]) => GeoJSON.FeatureCollection<GeoJSON.Point>,
   placeOf: (id: string) => [number, number] | undefined,
 ): { first: Promise<void>; refresh(): void; redraw(): void; stop(): void } {
   let shown: { zoom: number; bbox: [number, number, number, number] } | undefined;
   /** The groups the source shows, and the list their pins' indexes are of. */
-  let last: { groups: PinGroups; list: Pin[] } | undefined;
+  let last: { groups: PinGroups; list: readonly (Pin | undefined)[] } | undefined;
   /** Where the source has each lone pin of `last` (by feature id), so a glide frame sends only the pins that moved. */
   let drawnAt = new Map<number, readonly [number, number]>();
   const source = () => map.getSource<GeoJSONSource>(PIN_SOURCE);
-  /** The source given the groups of `last` whole, its pins at their places of now. */
-  const setWhole = () => {
+  /** What the source holds, by feature id (see `sourceDiff`). */
+  let sent = new Map<number, GeoJSON.Feature<GeoJSON.Point>>();
+  /**
+   * The source given the groups of `last`, its pins at their places of now: what changed since
+   * the groups it holds (`sourceDiff`), so a bubble or pin that did not change stays as it is
+   * drawn; the whole set when it changed more than it stayed (another zoom, a far pan).
+   */
+  const setWhole = (whole = false) => {
     if (!last) return;
     const features = toFeatures(last.groups, last.list);
     drawnAt = new Map();
     for (const feature of features.features) {
       if (feature.properties?.cluster !== true) drawnAt.set(feature.id as number, feature.geometry.coordinates as [number, number]);
     }
-    source()?.setData(features);
+    const before = sent;
+    sent = new Map(features.features.map((feature) => [feature.id as number, feature]));
+    const target = source();
+    if (!target) return;
+    const diff = whole ? undefined : sourceDiff(before, features.features);
+    if (!diff) {
+      target.setData(features);
+      return;
+    }
+    if (diff.remove.length + diff.add.length + diff.update.length === 0) return;
+    target.updateData(diff).catch(() => {
+      // The source could not take the change (it was replaced or removed meanwhile): it is given the groups whole.
+      if (!stopped) setWhole(true);
+    });
   };
   let asking = false;
   let stopped = false;
@@ -457,7 +525,7 @@ function followView(
         ?.updateData({ update })
         .catch(() => {
           // The source could not take the change (it was replaced or removed meanwhile): it is given the groups whole.
-          if (!stopped) setWhole();
+          if (!stopped) setWhole(true);
         });
     },
     stop() {

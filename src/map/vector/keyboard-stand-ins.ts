@@ -1,7 +1,7 @@
 import type { Map as MapLibreMap, MapGeoJSONFeature, Marker } from 'maplibre-gl';
 import type { PinStyle } from '../../pins/icon.ts';
 import type { Pin } from '../../pins/types.ts';
-import { clusterButton, orderForKeyboard, pinButton } from '../dom-pins.ts';
+import { clusterButton, orderForKeyboard, pinButton, setClusterCount } from '../dom-pins.ts';
 import { addToPinGroup, orderedMarkers, stackedMarker } from './markers.ts';
 
 /** What the keyboard stand-ins of GPU pins and bubbles need to know of the layers they stand in for. */
@@ -36,36 +36,42 @@ export interface StandInOptions {
 export function keyboardStandIns(map: MapLibreMap, { layers, pinOf, styleOf, clusterLabel, onPin, zoomInto, bubbleCount }: StandInOptions): () => void {
   const canvas = map.getCanvas();
   let active = false;
-  let shown = new Map<string, Marker>();
+  /** Each stand-in shown, by what it stands for, with the feature it was last told of. */
+  let shown = new Map<string, { marker: Marker; feature: MapGeoJSONFeature }>();
   const refresh = () => {
     if (!active || !map.getLayer(layers.pins)) return;
-    const next = new Map<string, Marker>();
+    const next = new Map<string, { marker: Marker; feature: MapGeoJSONFeature }>();
     for (const feature of map.queryRenderedFeatures({ layers: [layers.clusters, layers.pins] })) {
       if (feature.geometry.type !== 'Point') continue;
       const lngLat = feature.geometry.coordinates as [number, number];
       const count = typeof feature.properties.point_count === 'number' ? (bubbleCount?.(feature.properties) ?? feature.properties.point_count) : undefined;
       const pin = typeof count === 'number' ? undefined : pinOf(feature);
       if (typeof count !== 'number' && !pin) continue;
-      // A bubble is known by its place, count and id (grouped afresh, the same id may be another bubble).
-      const key = pin ? `pin ${pin.id}` : `bubble ${lngLat.join(' ')} ${String(count)} ${String(feature.properties.cluster_id)}`;
+      // A bubble is known by its key where it has one (inline pins: the same while its pins are,
+      // whatever else was grouped afresh), else by its place, count and id.
+      const bubbleKey = feature.properties.bubble_key;
+      const key = pin ? `pin ${pin.id}` : typeof bubbleKey === 'number' ? `bubble ${bubbleKey}` : `bubble ${lngLat.join(' ')} ${String(count)} ${String(feature.properties.cluster_id)}`;
       if (next.has(key)) continue;
-      let marker = shown.get(key);
-      if (!marker) {
+      let entry = shown.get(key);
+      if (!entry) {
         const element = pin
-          ? pinButton(pin, styleOf(pin), (trigger, byKeyboard) => onPin(feature, trigger, byKeyboard))
-          : clusterButton(count as number, clusterLabel, () => zoomInto(feature, made.getLngLat().lng, made.getElement()));
+          ? pinButton(pin, styleOf(pin), (trigger, byKeyboard) => onPin(made.feature, trigger, byKeyboard))
+          : clusterButton(count as number, clusterLabel, () => zoomInto(made.feature, made.marker.getLngLat().lng, made.marker.getElement()));
         element.classList.add('pinmap-standin');
-        const made: Marker = addToPinGroup(stackedMarker(element, lngLat, pin ? 'bottom' : 'center'), map);
-        marker = made;
-      } else if (pin) {
-        // A pin that moved (an update) is drawn at its new place: its stand-in, focus and all, goes there.
-        marker.setLngLat(lngLat);
+        const made = { marker: addToPinGroup(stackedMarker(element, lngLat, pin ? 'bottom' : 'center'), map), feature };
+        entry = made;
+      } else {
+        // A pin that moved, or a bubble that took or lost pins (an update), is drawn anew where it
+        // is now: its stand-in, focus and all, follows, and a bubble's tells its new count.
+        entry.feature = feature;
+        entry.marker.setLngLat(lngLat);
+        if (!pin) setClusterCount(entry.marker.getElement(), count as number, clusterLabel);
       }
-      next.set(key, marker);
+      next.set(key, entry);
     }
-    for (const [key, marker] of shown) if (!next.has(key)) marker.remove();
+    for (const [key, { marker }] of shown) if (!next.has(key)) marker.remove();
     shown = next;
-    orderForKeyboard(orderedMarkers(next.values()), Math.floor(map.getZoom()));
+    orderForKeyboard(orderedMarkers(Array.from(next.values(), (entry) => entry.marker)), Math.floor(map.getZoom()));
   };
   const onFocus = () => {
     if (active || !canvas.matches(':focus-visible')) return;
@@ -77,7 +83,7 @@ export function keyboardStandIns(map: MapLibreMap, { layers, pinOf, styleOf, clu
   return () => {
     canvas.removeEventListener('focus', onFocus);
     map.off('idle', refresh);
-    for (const marker of shown.values()) marker.remove();
+    for (const { marker } of shown.values()) marker.remove();
     shown = new Map();
   };
 }

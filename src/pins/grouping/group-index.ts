@@ -43,6 +43,12 @@ export interface GroupIndexOptions {
    * its point its disc is centred (a pin's head), and the pixels kept between two.
    */
   apart?: { radius: (count: number) => number; lift: (count: number) => number; gap: number };
+  /**
+   * Keep each group's key (4 bytes per group and zoom): the lowest index in the input among its
+   * pins. It depends on nothing but which pins the group holds, so a bubble whose pins did not
+   * change keeps its key when the set is grouped again after other pins changed (`visit`).
+   */
+  keys?: boolean;
 }
 
 /**
@@ -59,6 +65,8 @@ interface Level {
   readonly id?: Uint32Array | Float64Array;
   /** Pins in it; none: 1 each. */
   readonly points?: Uint32Array;
+  /** With `keys`: the lowest index in the input among its pins; none: the pins' own level. */
+  readonly low?: Uint32Array;
   /** The last zoom it was looked at while grouping the zoom below (`NOT_SEEN` before). */
   readonly seen: Uint8Array;
   readonly tree: KDBush;
@@ -103,8 +111,11 @@ export interface LeafRuns {
 export interface GroupVisitor {
   /** A pin standing alone, by its index in the input. */
   pin(index: number): void;
-  /** A bubble: its centre, its count, its id, and its place among the zoom's groups (see `BubbleCategories`). */
-  bubble(lng: number, lat: number, points: number, id: number, entry: number): void;
+  /**
+   * A bubble: its centre, its count, its id, its place among the zoom's groups (see
+   * `BubbleCategories`), and with `keys` its key (the lowest input index among its pins; else -1).
+   */
+  bubble(lng: number, lat: number, points: number, id: number, entry: number, key: number): void;
 }
 
 const lngX = (lng: number): number => lng / 360 + 0.5;
@@ -198,7 +209,7 @@ export class GroupIndex {
     for (const k of level.tree.range(lngX(west), latY(north), lngX(east), latY(south))) {
       const points = level.points ? level.points[k]! : 1;
       const id = level.id ? level.id[k]! : k;
-      if (points > 1) visitor.bubble(xLng(level.x[k]!), yLat(level.y[k]!), points, id, k);
+      if (points > 1) visitor.bubble(xLng(level.x[k]!), yLat(level.y[k]!), points, id, k, level.low ? level.low[k]! : -1);
       else visitor.pin(members ? members[id]! : id);
     }
   }
@@ -331,6 +342,11 @@ export class GroupIndex {
   private group(above: Level, zoom: number, within: Uint32Array): Level {
     const r = this.options.radius / (this.options.extent * 2 ** zoom);
     const { x, y, id, points, seen, tree } = above;
+    const members = this.input.members;
+    // The lowest input index among each one's pins: a pin's own (above the highest grouped zoom), else kept.
+    const lowAbove = above.low ?? ((k: number) => (members ? members[k]! : k));
+    const lowOf = typeof lowAbove === 'function' ? lowAbove : (k: number) => lowAbove[k]!;
+    const nlow = this.options.keys ? new Uint32Array(above.count) : undefined;
     // At most as many as above. Ids fit 32 bits while a bubble's (its place × 32 + zoom + pins) does.
     const nx = new Float64Array(above.count);
     const ny = new Float64Array(above.count);
@@ -348,6 +364,7 @@ export class GroupIndex {
       ny[n] = y[k]!;
       nid[n] = id ? id[k]! : k;
       npoints[n] = points ? points[k]! : 1;
+      if (nlow) nlow[n] = lowOf(k);
       n++;
     };
     for (let i = 0; i < above.count; i++) {
@@ -363,6 +380,7 @@ export class GroupIndex {
       if (total > own) {
         let wx = x[i]! * own;
         let wy = y[i]! * own;
+        let low = nlow ? lowOf(i) : 0;
         if (parent) parent[i] = n;
         for (let j = 0; j < near; j++) {
           const k = within[j]!;
@@ -372,7 +390,9 @@ export class GroupIndex {
           const count = points ? points[k]! : 1;
           wx += x[k]! * count;
           wy += y[k]! * count;
+          if (nlow) low = Math.min(low, lowOf(k));
         }
+        if (nlow) nlow[n] = low;
         nx[n] = wx / total;
         ny[n] = wy / total;
         // Where and at which zoom it was made, after the pins' numbers (as supercluster's ids).
@@ -392,8 +412,9 @@ export class GroupIndex {
         }
       }
     }
-    if (this.options.apart) n = this.keepApart(zoom, n, { x: nx, y: ny, id: nid, points: npoints, origin: norigin }, above.count, parent);
-    return indexed({ count: n, x: first(nx, n), y: first(ny, n), id: first(nid, n), points: first(npoints, n), seen: new Uint8Array(n).fill(NOT_SEEN) }, this.options.nodeSize);
+    if (this.options.apart) n = this.keepApart(zoom, n, { x: nx, y: ny, id: nid, points: npoints, origin: norigin, low: nlow }, above.count, parent);
+    const level = { count: n, x: first(nx, n), y: first(ny, n), id: first(nid, n), points: first(npoints, n), seen: new Uint8Array(n).fill(NOT_SEEN) };
+    return indexed(nlow ? { ...level, low: first(nlow, n) } : level, this.options.nodeSize);
   }
 
   /**
@@ -409,12 +430,12 @@ export class GroupIndex {
   private keepApart(
     zoom: number,
     n: number,
-    groups: { x: Float64Array; y: Float64Array; id: Uint32Array | Float64Array; points: Uint32Array; origin: Uint32Array },
+    groups: { x: Float64Array; y: Float64Array; id: Uint32Array | Float64Array; points: Uint32Array; origin: Uint32Array; low: Uint32Array | undefined },
     aboveCount: number,
     parent: Uint32Array | undefined,
   ): number {
     const { radius, lift, gap } = this.options.apart!;
-    const { x, y, id, points, origin } = groups;
+    const { x, y, id, points, origin, low } = groups;
     const scale = this.options.extent * 2 ** zoom;
     const widest = radius(Math.max(2, this.total));
     const highest = Math.max(lift(1), lift(Math.max(2, this.total)));
@@ -452,6 +473,7 @@ export class GroupIndex {
         x[b] = (x[b]! * points[b]! + x[k]! * points[k]!) / total;
         y[b] = (y[b]! * points[b]! + y[k]! * points[k]!) / total;
         points[b] = total;
+        if (low) low[b] = Math.min(low[b]!, low[k]!);
         into[k] = b;
         grew = true;
       }
@@ -474,6 +496,7 @@ export class GroupIndex {
       id[left] = id[k]!;
       points[left] = points[k]!;
       origin[left] = origin[k]!;
+      if (low) low[left] = low[k]!;
       left++;
     }
     const standing = (k: number): number => {

@@ -317,3 +317,40 @@ describe('PinGrouping keeps groups apart', () => {
 const xy = ([x, y]: [number, number], lift: number) => ({ x, y: y - lift });
 /** The widest disc a group is drawn in. */
 const MAX_DISC = groupDiscRadius(1_000_000);
+
+describe('PinGrouping bubble keys', () => {
+  /** Every bubble at every zoom, with its key and its pins. */
+  function bubblesWithKeys(grouping: PinGrouping): { zoom: number; key: number; pins: Uint32Array }[] {
+    const bubbles: { zoom: number; key: number; pins: Uint32Array }[] = [];
+    for (let zoom = 0; zoom <= CLUSTER_MAX_ZOOM; zoom++) {
+      grouping.visit(WORLD, zoom, { pin: () => {}, bubble: (_lng, _lat, _count, id, _entry, key) => bubbles.push({ zoom, key, pins: grouping.leaves(id).pins }) });
+    }
+    return bubbles;
+  }
+
+  it('gives each bubble, at every zoom, the lowest index among its pins as its key, also where groups were merged to keep them apart and over a subset of the pins', () => {
+    fc.assert(
+      fc.property(fc.integer({ min: 50, max: 1500 }), fc.integer({ min: 1, max: 1000 }), (count, seed) => {
+        const lngLats = points(count);
+        // Every pin but some, as hidden pins and free slots are left out.
+        const members = Uint32Array.from({ length: count }, (_, i) => i).filter((i) => (i * 7919 + seed) % 5 !== 0);
+        for (const input of [{ lngLats }, { lngLats, members }]) {
+          const bubbles = bubblesWithKeys(new PinGrouping(input, { keys: true }));
+          expect(bubbles.length).toBeGreaterThan(0);
+          for (const { zoom, key, pins } of bubbles) expect(key, `a bubble of ${pins.length} at zoom ${zoom}`).toBe(Math.min(...pins));
+        }
+      }),
+      { numRuns: 8 },
+    );
+  });
+
+  it('keys nothing unless asked: bubbles get -1, and the same groups', () => {
+    const lngLats = points(800);
+    const keyed = new PinGrouping({ lngLats }, { keys: true });
+    const plain = new PinGrouping({ lngLats });
+    for (const zoom of [2, 5, 9]) {
+      expect(groupsOf(keyed, WORLD, zoom)).toEqual(groupsOf(plain, WORLD, zoom));
+      plain.visit(WORLD, zoom, { pin: () => {}, bubble: (...args) => expect(args[5]).toBe(-1) });
+    }
+  });
+});

@@ -35,11 +35,11 @@ export class PinGrouping {
    * `keepParents`: group every range keeping where each pin went (`leafRuns`, `leaves`), not only
    * when first asked. `keepApart: false`: leave groups whose discs overlap as they are, as
    * supercluster does (the tests' reference); by default no two groups' discs overlap
-   * (`groupDiscRadius`).
+   * (`groupDiscRadius`). `keys`: each bubble gets the key `GroupIndex` keeps (see its `keys`).
    */
   constructor(
     private readonly input: GroupInput,
-    private readonly options: { keepParents?: boolean; keepApart?: boolean } = {},
+    private readonly options: { keepParents?: boolean; keepApart?: boolean; keys?: boolean } = {},
   ) {
     this.count = input.members ? input.members.length : input.lngLats.length / 2;
     this.tiers = clusterTiers(this.count).map(([minZoom, maxZoom]) => ({ minZoom, maxZoom }));
@@ -148,6 +148,7 @@ export class PinGrouping {
   private groupIndex(tier: Tier, keepParents: boolean): GroupIndex {
     this.pins ??= pinLevel(this.input, NODE_SIZE);
     const apart = this.options.keepApart === false ? {} : { apart: { radius: groupDiscRadius, lift: groupDiscLift, gap: GROUP_GAP } };
-    return new GroupIndex(this.input, { radius: CLUSTER_RADIUS, extent: EXTENT, minZoom: tier.minZoom, maxZoom: tier.maxZoom, nodeSize: NODE_SIZE, keepParents, ...apart }, this.pins);
+    const keys = this.options.keys === true ? { keys: true } : {};
+    return new GroupIndex(this.input, { radius: CLUSTER_RADIUS, extent: EXTENT, minZoom: tier.minZoom, maxZoom: tier.maxZoom, nodeSize: NODE_SIZE, keepParents, ...apart, ...keys }, this.pins);
   }
 }

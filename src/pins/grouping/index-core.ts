@@ -29,9 +29,10 @@ export type IndexReply =
   /**
    * `pins`: indexes of the pins that stand alone; `clusters`: lng, lat, count, cluster id of each
    * bubble, flat; `order`: which came when as the index visited them (0 a pin, 1 a bubble), so the
-   * two lists can be laid back into one in that order.
+   * two lists can be laid back into one in that order. `keys`: each bubble's key, in the order of
+   * `clusters`: the lowest index among its pins, the same as long as its pins are (see `GroupIndex`).
    */
-  | { id: number; type: 'groups'; pins: Uint32Array; clusters: Float64Array; order: Uint8Array }
+  | { id: number; type: 'groups'; pins: Uint32Array; clusters: Float64Array; keys: Uint32Array; order: Uint8Array }
   | { id: number; type: 'expansionZoom'; zoom: number }
   /** `pins`: the indexes of the bubble's pins asked for; `total`: how many pins it has in all. */
   | { id: number; type: 'leaves'; pins: Uint32Array; total: number }
@@ -42,12 +43,12 @@ export type IndexReply =
 
 /** The grouping of the pins that `visible` shows (all of them without it); each keeps its index in the set. */
 function groupingOf(lngLats: Float64Array, visible: Uint8Array | undefined): PinGrouping {
-  if (!visible) return new PinGrouping({ lngLats });
+  if (!visible) return new PinGrouping({ lngLats }, { keys: true });
   let shown = 0;
   for (let i = 0; i < visible.length; i++) shown += visible[i] === 1 ? 1 : 0;
   const members = new Uint32Array(shown);
   for (let i = 0, k = 0; i < visible.length; i++) if (visible[i] === 1) members[k++] = i;
-  return new PinGrouping({ lngLats, members });
+  return new PinGrouping({ lngLats, members }, { keys: true });
 }
 
 /** Answers the pin index's requests; the reply's buffers can be transferred. */
@@ -71,19 +72,21 @@ export function createIndexCore(): (request: IndexRequest) => { reply: IndexRepl
     if (request.type === 'groups') {
       const pins: number[] = [];
       const clusters: number[] = [];
+      const keys: number[] = [];
       const order: number[] = [];
       index.visit(request.bbox, request.zoom, {
         pin: (i) => {
           order.push(0);
           pins.push(i);
         },
-        bubble: (lng, lat, count, id) => {
+        bubble: (lng, lat, count, id, _entry, key) => {
           order.push(1);
           clusters.push(lng, lat, count, id);
+          keys.push(key);
         },
       });
-      const reply = { id: request.id, type: 'groups' as const, pins: Uint32Array.from(pins), clusters: Float64Array.from(clusters), order: Uint8Array.from(order) };
-      return { reply, transfer: [reply.pins.buffer, reply.clusters.buffer, reply.order.buffer] };
+      const reply = { id: request.id, type: 'groups' as const, pins: Uint32Array.from(pins), clusters: Float64Array.from(clusters), keys: Uint32Array.from(keys), order: Uint8Array.from(order) };
+      return { reply, transfer: [reply.pins.buffer, reply.clusters.buffer, reply.keys.buffer, reply.order.buffer] };
     }
     if (request.type === 'revealZoom') {
       if (!Number.isInteger(request.pin) || request.pin < 0 || request.pin >= lngLats.length / 2) throw new Error(`there is no pin number ${request.pin}`);
