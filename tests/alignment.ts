@@ -1,6 +1,6 @@
 import { expect, test, type Page } from '@playwright/test';
 import { PNG } from 'pngjs';
-import { serveJson, waitForMapState, watchConsole } from './helpers.ts';
+import { nextFrames, serveJson, waitForMapState, watchConsole } from './helpers.ts';
 
 /**
  * Measures how well the hybrid view's two drawings of one place agree: the vector map (a
@@ -79,47 +79,7 @@ export async function openHybrid(page: Page, points: TestPoint[], config: Record
   await nextFrames(page);
 }
 
-/** Waits for `count` animation frames of the page: what the last change drew is on screen. */
-export async function nextFrames(page: Page, count = 2): Promise<void> {
-  await page.evaluate(
-    (count) =>
-      new Promise<void>((resolve) => {
-        let left = count;
-        const frame = () => (--left <= 0 ? resolve() : requestAnimationFrame(frame));
-        requestAnimationFrame(frame);
-      }),
-    count,
-  );
-}
 
-/**
- * Runs `action` and waits until the map, having gone busy because of it, is idle again, then two
- * frames: the state of the map root is watched from before the action, so a quick busy spell is
- * not missed.
- */
-export async function settleAfter(page: Page, action: () => Promise<unknown>): Promise<void> {
-  await page.evaluate(() => {
-    const root = document.querySelector('.pinmap')!;
-    const flag = window as unknown as { pinmapSettled: boolean };
-    flag.pinmapSettled = false;
-    let wentBusy = root.getAttribute('data-map-state') !== 'idle';
-    const observer = new MutationObserver(() => {
-      if (root.getAttribute('data-map-state') !== 'idle') wentBusy = true;
-      else if (wentBusy) {
-        observer.disconnect();
-        flag.pinmapSettled = true;
-      }
-    });
-    observer.observe(root, { attributes: true, attributeFilter: ['data-map-state'] });
-  });
-  await action();
-  await page
-    .waitForFunction(() => (window as unknown as { pinmapSettled: boolean }).pinmapSettled, undefined, { polling: 50, timeout: 20_000 })
-    .catch(() => {
-      throw new Error('the map never went busy and back to idle after the action');
-    });
-  await nextFrames(page);
-}
 
 /**
  * Runs `action`, which resizes the map, and waits until the vector layer has followed: its box

@@ -1,7 +1,7 @@
 import { expect, test, type Page } from './test.ts';
 import { DEFAULT_LOCALE } from '../src/config/locale.ts';
 import { pinmapLocaleDe } from '../src/config/locales/de.ts';
-import { serveJson, waitForMapState, watchConsole } from './helpers.ts';
+import { goToAddress, serveJson, waitForMapState, watchConsole } from './helpers.ts';
 
 /**
  * Past the embedded basemap's detail (zoom 11) the map says once, quietly, that this offline
@@ -43,10 +43,8 @@ test.describe('the note that the embedded basemap has no streets', () => {
     await note.getByRole('button', { name: DEFAULT_LOCALE['PinLayer.Dismiss'] }).click();
     await expect(note).toHaveCount(0);
 
-    await page.evaluate(() => (location.hash = '#map=8/52.38/4.6'));
-    await waitForMapState(page, 'idle');
-    await page.evaluate(() => (location.hash = '#map=13/52.38/4.6'));
-    await waitForMapState(page, 'idle');
+    await goToAddress(page, '#map=8/52.38/4.6');
+    await goToAddress(page, '#map=13/52.38/4.6');
     await expect(page).toHaveURL(/#map=13\//);
     await expect(note).toHaveCount(0);
     expect(console.errors).toEqual([]);

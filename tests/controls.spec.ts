@@ -1,6 +1,6 @@
 import { expect, test, type Browser, type Page } from './test.ts';
 import { EMBEDDED_STYLE_PATH } from '../src/config/constants.ts';
-import { axe, PLAIN_STYLE, serveJson, waitForMapState, watchConsole } from './helpers.ts';
+import { axe, PLAIN_STYLE, goToAddress, serveJson, waitForMapState, watchConsole } from './helpers.ts';
 
 /**
  * The map's controls as a user meets them: real MapLibre in real Chromium, geolocation from the
@@ -256,8 +256,7 @@ test.describe('geolocation', () => {
     expect(camera.lng).toBeCloseTo(20, 2);
 
     // The accuracy circle: 2·700 m over the metres per pixel at latitude 10 and zoom 12.
-    await page.evaluate(() => (location.hash = '#map=12/10/20'));
-    await waitForMapState(page, 'idle');
+    await goToAddress(page, '#map=12/10/20');
     await expect(geolocate(page)).toHaveAttribute('data-state', 'ACTIVE_LOCK'); // a jump by code is no user move
     const circle = await page.locator('.pinmap-user-accuracy').boundingBox();
     expect(circle!.width).toBeCloseTo(74.48, 1);

@@ -245,3 +245,54 @@ export async function watchForNothing(page: Page, { appears }: { appears?: strin
     },
   };
 }
+
+/** Waits for `count` animation frames of the page: what the last change drew is on screen. */
+export async function nextFrames(page: Page, count = 2): Promise<void> {
+  await page.evaluate(
+    (count) =>
+      new Promise<void>((resolve) => {
+        let left = count;
+        const frame = () => (--left <= 0 ? resolve() : requestAnimationFrame(frame));
+        requestAnimationFrame(frame);
+      }),
+    count,
+  );
+}
+
+/**
+ * Runs `action` and waits until the map, having gone busy because of it, is idle again, then two
+ * frames: the state of the map root is watched from before the action, so a quick busy spell is
+ * not missed.
+ */
+export async function settleAfter(page: Page, action: () => Promise<unknown>): Promise<void> {
+  await page.evaluate(() => {
+    const root = document.querySelector('.pinmap')!;
+    const flag = window as unknown as { pinmapSettled: boolean };
+    flag.pinmapSettled = false;
+    let wentBusy = root.getAttribute('data-map-state') !== 'idle';
+    const observer = new MutationObserver(() => {
+      if (root.getAttribute('data-map-state') !== 'idle') wentBusy = true;
+      else if (wentBusy) {
+        observer.disconnect();
+        flag.pinmapSettled = true;
+      }
+    });
+    observer.observe(root, { attributes: true, attributeFilter: ['data-map-state'] });
+  });
+  await action();
+  await page
+    .waitForFunction(() => (window as unknown as { pinmapSettled: boolean }).pinmapSettled, undefined, { polling: 50, timeout: 20_000 })
+    .catch(() => {
+      throw new Error('the map never went busy and back to idle after the action');
+    });
+  await nextFrames(page);
+}
+
+/**
+ * Sets the address's camera (`#map=…`) and waits until the map has gone there and drawn it. The
+ * map reads a new address a task later, so right after setting it the map still says idle: waiting
+ * for idle alone could go on before the map has even moved.
+ */
+export async function goToAddress(page: Page, hash: string): Promise<void> {
+  await settleAfter(page, () => page.evaluate((hash) => (location.hash = hash), hash));
+}

