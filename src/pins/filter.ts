@@ -12,15 +12,15 @@ export function isShown(pin: Pin, hidden: ReadonlySet<string>): boolean {
 }
 
 /**
- * One byte per pin in the set's order, 1 where it shows: what the GPU pins' index groups. None
- * when every pin shows (nothing hidden, or no pin of a hidden category).
+ * One byte per pin in the set's order (or per slot, `PinSlots`: a free slot is undefined), 1 where
+ * it shows: what the groupings group. None when every pin shows (nothing hidden, or no pin of a
+ * hidden category, and no free slot).
  */
-export function visibleMask(pins: readonly Pin[], hidden: ReadonlySet<string>): Uint8Array | undefined {
-  if (hidden.size === 0) return undefined;
+export function visibleMask(pins: readonly (Pin | undefined)[], hidden: ReadonlySet<string>): Uint8Array | undefined {
   const mask = new Uint8Array(pins.length);
   let all = true;
   pins.forEach((pin, i) => {
-    const shown = isShown(pin, hidden);
+    const shown = pin !== undefined && isShown(pin, hidden);
     mask[i] = shown ? 1 : 0;
     if (!shown) all = false;
   });

@@ -3,13 +3,14 @@ import type { RequestTransformFunction } from 'maplibre-gl';
 import { PinIcon } from './leaflet-pin-icon.ts';
 import type { Pin, PinArchive, PinSet, ShownBubble } from '../../pins/types.ts';
 import type { PinStyle } from '../../pins/icon.ts';
-import { clusterButton, keepFocusedPinsInView, makePinButton, MARKER_AREA_PAD, orderForKeyboard, type OrderedMarker } from '../dom-pins.ts';
+import { clusterButton, keepFocusedPinsInView, makePinButton, MARKER_AREA_PAD, orderForKeyboard, setClusterCount, type OrderedMarker } from '../dom-pins.ts';
 import { IndexedPinClusters, PinClusters, type PinGroup } from '../../pins/grouping/clusters.ts';
+import { PinSlots } from '../../pins/grouping/pin-slots.ts';
 import { clusterDiameter } from '../../pins/bubble.ts';
 import { pinLookup, type PinLookup } from '../pin-archive.ts';
 import { hiddenCategoryIndices, revealZoomOf, shownBubbleCount } from '../../pins/archive-format.ts';
 import { PinArchiveTiles, type Bbox } from '../pin-archive-tiles.ts';
-import { isShown, nearestCopy, visibleMask } from '../../pins/filter.ts';
+import { isShown, nearestCopy } from '../../pins/filter.ts';
 import { reasonOf } from '../../config/errors.ts';
 import { collisionBoxes, type CollisionBox } from '../label-collision.ts';
 import { createPinGroup } from '../pin-group.ts';
@@ -57,6 +58,7 @@ type ShownGroup =
       leaves?: () => Promise<Pin[]>;
     }
   | { kind: 'pin'; key: string; pin: Pin };
+type ShownCluster = Extract<ShownGroup, { kind: 'cluster' }>;
 
 /**
  * Pins in Leaflet: each a Leaflet marker whose icon is the `PinIcon` (one shared icon per pin
@@ -74,6 +76,10 @@ export function createHybridPins(map: L.Map, options: HybridPinOptions): PinLaye
   const state = new PinSetState();
   let icons = new Map<PinStyle, PinIcon>();
   let clusters: PinClusters | IndexedPinClusters | undefined;
+  /** The slots the grouping knows the inline pins by, kept through updates by id (`PinSlots`): a bubble whose pins stay keeps its key. */
+  const slots = new PinSlots([]);
+  /** Each bubble marker's group of the moment: a regrouping keeps the marker of the same key and tells it its group (`show`). */
+  const bubbleGroups = new WeakMap<L.Marker, ShownCluster>();
   /** Pre-tiled pins: the archive, and its tiles as the page reads them. */
   let archive: PinArchive | undefined;
   let tiles: PinArchiveTiles | undefined;
@@ -154,18 +160,18 @@ export function createHybridPins(map: L.Map, options: HybridPinOptions): PinLaye
   /** Groups the pins that show (every category but the hidden ones): a large set in the pin index's worker. */
   function group(listChanged = false) {
     const { list: pinList, hidden } = state;
+    slots.update(pinList);
+    const visible = slots.visible(hidden);
     if (pinList.length > options.groupInWorkerAbove) {
-      const visible = visibleMask(pinList, hidden);
       const zoom = toMapLibreZoom(map.getZoom());
       if (clusters instanceof IndexedPinClusters) {
-        if (listChanged) clusters.reload(pinList, zoom, visible);
+        if (listChanged) clusters.reload(slots.pins, zoom, visible);
         else clusters.filter(visible, zoom);
-      } else clusters = new IndexedPinClusters(pinList, zoom, visible);
+      } else clusters = new IndexedPinClusters(slots.pins, zoom, visible);
       return;
     }
     if (clusters instanceof IndexedPinClusters) clusters.destroy();
-    const list = hidden.size === 0 ? pinList : pinList.filter((pin) => isShown(pin, hidden));
-    clusters = list.length === 0 ? undefined : new PinClusters(list);
+    clusters = visible?.every((flag) => flag === 0) || slots.size === 0 ? undefined : new PinClusters(slots.pins, visible);
   }
 
   function pinMarker(pin: Pin): L.Marker {
@@ -192,32 +198,55 @@ export function createHybridPins(map: L.Map, options: HybridPinOptions): PinLaye
     return marker;
   }
 
-  /** A bubble's marker: activating it zooms to where it splits, or lists its pins if the map cannot zoom that far (`listsPins`). */
-  function clusterMarker({ count, lngLat, expansionZoom, leaves }: Extract<ShownGroup, { kind: 'cluster' }>): L.Marker {
-    const size = clusterDiameter(count);
-    const zoomInto = (zoom: number) => {
+  /**
+   * A bubble's marker: activating it zooms to where it splits, or lists its pins if the map cannot
+   * zoom that far (`listsPins`), as its group of the moment says (`bubbleGroups`).
+   */
+  function clusterMarker(group: ShownCluster): L.Marker {
+    const size = clusterDiameter(group.count);
+    const zoomInto = ({ count, leaves }: ShownCluster, zoom: number) => {
       if (leaves && listsPins(zoom, toMapLibreZoom(map.getMaxZoom()))) {
         fan.fold();
         pinGroup.listed();
         options.onBubblePins({ count, pins: leaves, trigger: marker.getElement()?.querySelector<HTMLElement>('.pinmap-cluster') ?? undefined });
       } else map.setView(marker.getLatLng(), toLeafletZoom(zoom));
     };
-    const marker = L.marker([lngLat[1], lngLat[0]], {
+    const marker = L.marker([group.lngLat[1], group.lngLat[0]], {
       icon: L.divIcon({
         className: 'pinmap-cluster-marker',
         iconSize: [size, size],
-        html: clusterButton(count, options.clusterLabel, () => {
-          const zoom = expansionZoom();
-          if (typeof zoom === 'number') zoomInto(zoom);
+        html: clusterButton(group.count, options.clusterLabel, () => {
+          const now = bubbleGroups.get(marker)!;
+          const zoom = now.expansionZoom();
+          if (typeof zoom === 'number') zoomInto(now, zoom);
           // The pin index answers later; a set replaced meanwhile has no such bubble any more.
-          else zoom.then(zoomInto, () => {});
+          else zoom.then((answer) => zoomInto(now, answer), () => {});
         }),
       }),
       keyboard: false,
       interactive: false,
       autoPanOnFocus: false,
     });
+    bubbleGroups.set(marker, group);
     return marker;
+  }
+
+  /** A bubble kept through a regrouping (the same key) takes its group of now: its count is told in place, on the same button. */
+  function retellBubble(marker: L.Marker, group: ShownCluster) {
+    const was = bubbleGroups.get(marker);
+    bubbleGroups.set(marker, group);
+    if (!was || was.count === group.count) return;
+    const size = clusterDiameter(group.count);
+    const icon = marker.options.icon as L.DivIcon;
+    // Its icon holds the button itself (made again from it if the marker is added again).
+    icon.options.iconSize = [size, size];
+    icon.options.iconAnchor = [size / 2, size / 2];
+    const element = marker.getElement();
+    if (element) {
+      element.style.width = element.style.height = `${size}px`;
+      element.style.marginLeft = element.style.marginTop = `${-size / 2}px`;
+    }
+    setClusterCount(icon.options.html as HTMLElement, group.count, options.clusterLabel);
   }
 
   /** The view and half of it again on every side (`MARKER_AREA_PAD`); west and east unwrapped (they may pass ±180). */
@@ -266,10 +295,9 @@ export function createHybridPins(map: L.Map, options: HybridPinOptions): PinLaye
     if (regrouped) clearRegrouped();
     const list: ShownGroup[] = [];
     for (const group of groups) {
-      // A bubble kept through an update asks the grouping of the moment; one of another count is another marker.
+      // A bubble kept through an update (the same key) is told this group, of this grouping.
       if (group.kind === 'cluster') {
-        const now = () => clusters ?? grouping;
-        list.push({ ...group, key: `${group.key} ${group.count}`, expansionZoom: () => now().expansionZoom(group.clusterId), leaves: async () => now().leaves(group.clusterId) });
+        list.push({ ...group, expansionZoom: () => grouping.expansionZoom(group.clusterId), leaves: async () => grouping.leaves(group.clusterId) });
       }
       else {
         const pin = state.byId.get(group.id);
@@ -329,7 +357,9 @@ export function createHybridPins(map: L.Map, options: HybridPinOptions): PinLaye
     const next = new Map<string, L.Marker>();
     for (const group of groups) {
       if (group.kind === 'cluster') {
-        const marker = shown.get(group.key) ?? clusterMarker(group);
+        const kept = shown.get(group.key);
+        if (kept) retellBubble(kept, group);
+        const marker = kept ?? clusterMarker(group);
         marker.setLatLng([group.lngLat[1], nearestCopy(group.lngLat[0], centerLng)]);
         next.set(group.key, marker);
       } else {

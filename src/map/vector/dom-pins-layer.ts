@@ -1,9 +1,9 @@
 import type { Map as MapLibreMap, Marker } from 'maplibre-gl';
 import type { PinsById } from '../../pins/data.ts';
-import { isShown } from '../../pins/filter.ts';
 import { PinClusters } from '../../pins/grouping/clusters.ts';
+import { PinSlots } from '../../pins/grouping/pin-slots.ts';
 import type { Pin } from '../../pins/types.ts';
-import { clusterButton, orderForKeyboard, pinButton, stackByLatitude } from '../dom-pins.ts';
+import { clusterButton, orderForKeyboard, pinButton, setClusterCount, stackByLatitude } from '../dom-pins.ts';
 import { collisionBoxes, type LabelCollision } from '../label-collision.ts';
 import { listsPins } from '../pin-layer.ts';
 import { addToPinGroup, orderedMarkers, stackedMarker } from './markers.ts';
@@ -25,7 +25,9 @@ export interface DomPinsInput extends PinStrategyInput {
  * touches no DOM. They are in reading order in the pins' group (`addToPinGroup`).
  */
 export function createDomPins(map: MapLibreMap, { list: initialList, pins: initialPins, hidden, styleOf, clusterLabel, onPinClick, openPopup, listBubble, collision }: DomPinsInput): PinStrategy {
-  let all = initialList;
+  // The grouping knows each pin by a slot that an update by id leaves as it is (`PinSlots`), so a
+  // bubble whose pins stay keeps its key.
+  const slots = new PinSlots(initialList);
   let pins = initialPins;
   let hiddenNow = hidden;
   /** Each pin's marker, made once and kept while the pin lives in the set (focus survives zooms and updates). */
@@ -34,8 +36,8 @@ export function createDomPins(map: MapLibreMap, { list: initialList, pins: initi
   /** The markers shown, by group key, and the whole zoom they are of. */
   let shown = new Map<string, Marker>();
   let shownZoom = Number.NaN;
-  /** Each bubble shown: its count and place, so a regrouping keeps those that did not change. */
-  const bubbles = new WeakMap<Marker, { count: number; lng: number; lat: number }>();
+  /** Each bubble shown: its count and place, and its id in the grouping of the moment (a regrouping keeps the marker of the same key). */
+  const bubbles = new WeakMap<Marker, { count: number; lng: number; lat: number; clusterId: number }>();
 
   function pinMarker(pin: Pin): Marker {
     const existing = markers.get(pin.id);
@@ -54,13 +56,15 @@ export function createDomPins(map: MapLibreMap, { list: initialList, pins: initi
   /**
    * A cluster bubble as a marker; activating it zooms to where it splits, or lists its pins
    * (`leaves`) if that is beyond the map's maximum zoom (`listsPins`). It asks the grouping of
-   * the moment (a bubble kept through an update is the same bubble of the new grouping).
+   * the moment, with the bubble's id and count in it (a bubble kept through a regrouping is the
+   * bubble of the same key: `render`).
    */
   function clusterMarker(count: number, lngLat: [number, number], clusterId: number): Marker {
     const marker: Marker = stackedMarker(
       clusterButton(count, clusterLabel, () => {
-        const zoom = clusters.expansionZoom(clusterId);
-        if (listsPins(zoom, map.getMaxZoom())) return listBubble({ count, pins: () => Promise.resolve(clusters.leaves(clusterId)), trigger: marker.getElement() });
+        const now = bubbles.get(marker)!;
+        const zoom = clusters.expansionZoom(now.clusterId);
+        if (listsPins(zoom, map.getMaxZoom())) return listBubble({ count: now.count, pins: () => Promise.resolve(clusters.leaves(now.clusterId)), trigger: marker.getElement() });
         // The marker is drawn on the world copy nearest the view; zoom there, not across the meridian.
         const at = marker.getLngLat();
         map.easeTo({ center: [at.lng, at.lat], zoom });
@@ -68,14 +72,13 @@ export function createDomPins(map: MapLibreMap, { list: initialList, pins: initi
       lngLat,
       'center',
     );
-    bubbles.set(marker, { count, lng: lngLat[0], lat: lngLat[1] });
+    bubbles.set(marker, { count, lng: lngLat[0], lat: lngLat[1], clusterId });
     return marker;
   }
 
   /** Groups the set's pins but those of the hidden categories afresh; `render` shows them. */
   function group() {
-    const list = hiddenNow.size === 0 ? all : all.filter((pin) => isShown(pin, hiddenNow));
-    clusters = new PinClusters(list);
+    clusters = new PinClusters(slots.pins, slots.visible(hiddenNow));
     shownZoom = Number.NaN;
   }
 
@@ -90,8 +93,19 @@ export function createDomPins(map: MapLibreMap, { list: initialList, pins: initi
       if (group.kind === 'cluster') {
         const kept = shown.get(group.key);
         const was = kept && bubbles.get(kept);
-        const same = was && was.count === group.count && was.lng === group.lngLat[0] && was.lat === group.lngLat[1];
-        next.set(group.key, same ? kept : clusterMarker(group.count, group.lngLat, group.clusterId));
+        if (!kept || !was) {
+          next.set(group.key, clusterMarker(group.count, group.lngLat, group.clusterId));
+          continue;
+        }
+        // The same bubble (its key), grouped again: it tells its place and count in place, focus and all.
+        const [lng, lat] = group.lngLat;
+        if (was.lng !== lng || was.lat !== lat) {
+          kept.setLngLat(group.lngLat);
+          stackByLatitude(kept.getElement(), lat);
+        }
+        setClusterCount(kept.getElement(), group.count, clusterLabel);
+        bubbles.set(kept, { count: group.count, lng, lat, clusterId: group.clusterId });
+        next.set(group.key, kept);
       } else {
         const pin = pins.get(group.id);
         if (pin) next.set(group.key, pinMarker(pin));
@@ -123,7 +137,7 @@ export function createDomPins(map: MapLibreMap, { list: initialList, pins: initi
       render();
     },
     update({ list, pins: byId, diff }) {
-      all = list;
+      slots.update(list);
       pins = byId;
       // Pins that left, or look otherwise now, lose their marker (a new one is made for the latter).
       for (const id of [...diff.removed, ...diff.redrawn]) {

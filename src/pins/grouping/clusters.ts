@@ -1,12 +1,16 @@
 import { CLUSTER_MAX_ZOOM } from '../../config/constants.ts';
 import type { Pin } from '../types.ts';
-import { PinGrouping } from './grouping.ts';
+import { PinGrouping, membersOf } from './grouping.ts';
 import { PinIndex } from './pin-index.ts';
 
 /** Every pin, whatever the view: clusters are made for the whole world at once. */
 const WORLD: [number, number, number, number] = [-180, -90, 180, 90];
 
-/** At one whole zoom: a bubble of several pins, or one pin standing alone. */
+/**
+ * At one whole zoom: a bubble of several pins, or one pin standing alone. A bubble's `key` is the
+ * same as long as its pins are (see `GroupIndex` keys, and `PinSlots` for sets updated by id); its
+ * `clusterId` is that of this grouping, for its split zoom and its pins.
+ */
 export type PinGroup =
   | { kind: 'cluster'; key: string; clusterId: number; count: number; lngLat: [number, number] }
   | { kind: 'pin'; key: string; id: string };
@@ -22,8 +26,16 @@ export class PinClusters {
   /** Each pin's index in the list, by id: made when a pin is first looked for (a deep link), not with every set. */
   private indexOf: Map<string, number> | undefined;
 
-  constructor(private readonly list: Pin[]) {
-    this.index = new PinGrouping({ lngLats: lngLatsOf(list) });
+  /**
+   * `list`: the pins, or a set's slots (`PinSlots.pins`, a free slot undefined); `visible`: 1 for
+   * each one grouped (`PinSlots.visible`), every pin when absent.
+   */
+  constructor(
+    private readonly list: readonly (Pin | undefined)[],
+    visible?: Uint8Array,
+  ) {
+    const lngLats = lngLatsOf(list);
+    this.index = new PinGrouping(visible ? { lngLats, members: membersOf(visible) } : { lngLats }, { keys: true });
   }
 
   /** The groups at a zoom (fractional zooms group as the whole zoom below), within `bbox` ([w, s, e, n]; default the world). */
@@ -34,7 +46,7 @@ export class PinClusters {
         const id = this.list[i]!.id;
         groups.push({ kind: 'pin', key: `pin:${id}`, id });
       },
-      bubble: (lng, lat, count, clusterId) => groups.push({ kind: 'cluster', key: `cluster:${clusterId}`, clusterId, count, lngLat: [lng, lat] }),
+      bubble: (lng, lat, count, clusterId, _entry, key) => groups.push({ kind: 'cluster', key: `cluster:${key}`, clusterId, count, lngLat: [lng, lat] }),
     });
     return groups;
   }
@@ -46,14 +58,17 @@ export class PinClusters {
 
   /** A bubble's pins, in the list's order: `limit` of them from `offset` on (see `PinGrouping.leaves`). */
   leaves(clusterId: number, offset?: number, limit?: number): Pin[] {
-    return Array.from(this.index.leaves(clusterId, offset, limit).pins, (i) => this.list[i]!);
+    return Array.from(this.index.leaves(clusterId, offset, limit).pins, (i) => this.list[i]).filter((pin) => pin !== undefined);
   }
 
   /** The lowest whole zoom, from `fromZoom` up, at which the pin is not in any bubble (see `PinGrouping.revealZoom`). */
   revealZoom(id: string, fromZoom: number): number {
     if (!this.indexOf) {
       this.indexOf = new Map();
-      for (let i = 0; i < this.list.length; i++) this.indexOf.set(this.list[i]!.id, i);
+      for (let i = 0; i < this.list.length; i++) {
+        const pin = this.list[i];
+        if (pin) this.indexOf.set(pin.id, i);
+      }
     }
     const i = this.indexOf.get(id);
     return i === undefined ? CLUSTER_MAX_ZOOM + 1 : this.index.revealZoom(i, fromZoom);
@@ -65,9 +80,10 @@ function wholeZoom(zoom: number): number {
 }
 
 /** Each pin's longitude and latitude, in the list's order: what the groupings are made from. */
-export function lngLatsOf(list: readonly Pin[]): Float64Array {
+export function lngLatsOf(list: readonly (Pin | undefined)[]): Float64Array {
   const lngLats = new Float64Array(2 * list.length);
   list.forEach((pin, i) => {
+    if (!pin) return; // a free slot: never grouped (see `PinSlots.visible`)
     lngLats[2 * i] = pin.lngLat[0];
     lngLats[2 * i + 1] = pin.lngLat[1];
   });
@@ -82,9 +98,9 @@ export function lngLatsOf(list: readonly Pin[]): Float64Array {
 export class IndexedPinClusters {
   private readonly index: PinIndex;
 
-  /** `zoom`: the map's, whose range of zooms is grouped first. */
+  /** `list` and `visible` as `PinClusters` takes them; `zoom`: the map's, whose range of zooms is grouped first. */
   constructor(
-    private list: readonly Pin[],
+    private list: readonly (Pin | undefined)[],
     zoom: number,
     visible: Uint8Array | undefined,
   ) {
@@ -93,25 +109,28 @@ export class IndexedPinClusters {
 
   /** As `PinClusters.groupsAt`, in the same order. */
   async groupsAt(zoom: number, bbox: [number, number, number, number] = WORLD): Promise<PinGroup[]> {
-    const { pins, clusters, order } = await this.index.groups(bbox, wholeZoom(zoom));
+    // The pins of the moment it is asked: the index answers of the set it had then.
+    const list = this.list;
+    const { pins, clusters, keys, order } = await this.index.groups(bbox, wholeZoom(zoom));
     const groups: PinGroup[] = [];
     let pin = 0;
     let bubble = 0;
     for (const kind of order) {
       if (kind === 0) {
-        const id = this.list[pins[pin++]!]!.id;
-        groups.push({ kind: 'pin', key: `pin:${id}`, id });
+        const id = list[pins[pin++]!]?.id;
+        if (id !== undefined) groups.push({ kind: 'pin', key: `pin:${id}`, id });
       } else {
-        const at = 4 * bubble++;
+        const at = 4 * bubble;
         const clusterId = clusters[at + 3]!;
-        groups.push({ kind: 'cluster', key: `cluster:${clusterId}`, clusterId, count: clusters[at + 2]!, lngLat: [clusters[at]!, clusters[at + 1]!] });
+        groups.push({ kind: 'cluster', key: `cluster:${keys[bubble]!}`, clusterId, count: clusters[at + 2]!, lngLat: [clusters[at]!, clusters[at + 1]!] });
+        bubble++;
       }
     }
     return groups;
   }
 
   /** Takes a newer set of the pins (an update by id) and groups it afresh; later answers are of it. */
-  reload(list: readonly Pin[], zoom: number, visible: Uint8Array | undefined): void {
+  reload(list: readonly (Pin | undefined)[], zoom: number, visible: Uint8Array | undefined): void {
     this.list = list;
     this.index.reload(lngLatsOf(list), zoom, visible).catch(() => {}); // a later answer fails the same way and says so
   }
@@ -127,14 +146,15 @@ export class IndexedPinClusters {
 
   /** As `PinClusters.leaves`. */
   async leaves(clusterId: number, offset?: number, limit?: number): Promise<Pin[]> {
+    const list = this.list;
     const { pins } = await this.index.leaves(clusterId, offset, limit);
-    return Array.from(pins, (i) => this.list[i]!);
+    return Array.from(pins, (i) => list[i]).filter((pin) => pin !== undefined);
   }
 
   /** As `PinClusters.revealZoom`. */
   async revealZoom(id: string, fromZoom: number): Promise<number> {
     // Asked rarely (`?pin=`), so the pin is found by a scan.
-    const at = this.list.findIndex((pin) => pin.id === id);
+    const at = this.list.findIndex((pin) => pin?.id === id);
     return at < 0 ? CLUSTER_MAX_ZOOM + 1 : this.index.revealZoom(at, fromZoom);
   }
 

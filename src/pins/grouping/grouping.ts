@@ -13,6 +13,15 @@ interface Tier {
   index?: GroupIndex;
 }
 
+/** The indexes a mask shows (1 for a pin shown, 0 for one hidden), in order: a `GroupInput`'s `members`. */
+export function membersOf(visible: Uint8Array): Uint32Array {
+  let shown = 0;
+  for (const flag of visible) shown += flag === 1 ? 1 : 0;
+  const members = new Uint32Array(shown);
+  for (let i = 0, k = 0; i < visible.length; i++) if (visible[i] === 1) members[k++] = i;
+  return members;
+}
+
 /** The zoom ranges a set of `count` pins is grouped in (see `CLUSTER_TIERS`). */
 export function clusterTiers(count: number): (readonly [number, number])[] {
   return count > CLUSTER_TIERS.fromPins ? [...CLUSTER_TIERS.zooms] : [[0, CLUSTER_MAX_ZOOM]];

@@ -1,4 +1,4 @@
-import { PinGrouping } from './grouping.ts';
+import { PinGrouping, membersOf } from './grouping.ts';
 
 /**
  * The grouping of a large pin set (`PinGrouping`, as `PinClusters` groups the DOM pins), kept
@@ -43,12 +43,7 @@ export type IndexReply =
 
 /** The grouping of the pins that `visible` shows (all of them without it); each keeps its index in the set. */
 function groupingOf(lngLats: Float64Array, visible: Uint8Array | undefined): PinGrouping {
-  if (!visible) return new PinGrouping({ lngLats }, { keys: true });
-  let shown = 0;
-  for (let i = 0; i < visible.length; i++) shown += visible[i] === 1 ? 1 : 0;
-  const members = new Uint32Array(shown);
-  for (let i = 0, k = 0; i < visible.length; i++) if (visible[i] === 1) members[k++] = i;
-  return new PinGrouping({ lngLats, members }, { keys: true });
+  return new PinGrouping(visible ? { lngLats, members: membersOf(visible) } : { lngLats }, { keys: true });
 }
 
 /** Answers the pin index's requests; the reply's buffers can be transferred. */

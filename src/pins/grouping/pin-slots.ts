@@ -1,4 +1,4 @@
-import { isShown } from '../filter.ts';
+import { visibleMask } from '../filter.ts';
 import type { Pin } from '../types.ts';
 
 /**
@@ -77,13 +77,6 @@ export class PinSlots {
 
   /** 1 for each slot whose pin shows (its category not `hidden`), 0 for the others and free slots; undefined when every slot shows. */
   visible(hidden: ReadonlySet<string>): Uint8Array | undefined {
-    const mask = new Uint8Array(this.slots.length);
-    let all = true;
-    this.slots.forEach((pin, slot) => {
-      const shown = pin !== undefined && isShown(pin, hidden);
-      mask[slot] = shown ? 1 : 0;
-      if (!shown) all = false;
-    });
-    return all ? undefined : mask;
+    return visibleMask(this.slots, hidden);
   }
 }
