@@ -222,15 +222,7 @@ export async function watchForNothing(page: Page, { appears }: { appears?: strin
     };
   }, appears ?? null);
   const changes = async (frames = 6): Promise<string[]> => {
-    await page.evaluate(
-        (frames) =>
-        new Promise<void>((resolve) => {
-          let left = frames;
-          const next = () => (--left <= 0 ? resolve() : requestAnimationFrame(next));
-          requestAnimationFrame(next);
-        }),
-      frames,
-    );
+    await nextFrames(page, frames);
     await waitForMapState(page, 'idle');
     return page.evaluate(() => {
       const recorder = (window as unknown as { pinmapNothing?: { changes: string[]; stop: () => void } }).pinmapNothing;
