@@ -521,6 +521,11 @@ function followView(
       if (stopped || !last) return;
       const update = pinsToMove(last.groups, last.list, placeOf, drawnAt);
       if (update.length === 0) return;
+      // What the source holds, for the next regrouping's changes.
+      for (const { id, newGeometry } of update) {
+        const feature = sent.get(id);
+        if (feature) sent.set(id, { ...feature, geometry: newGeometry });
+      }
       source()
         ?.updateData({ update })
         .catch(() => {
